@@ -1,0 +1,106 @@
+// npm run bench: each benchmark prints one JSON line. Targets (issue 2): host.invoke with SQLite history at most
+// 1.10x a bare client.callTool at the median, on the same stdio demo server; bounding a 10 MB text under 50 ms.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { boundResult, createHost, SqliteStore } from '@airlock/core';
+
+const demoBin = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+const CALLS = Number(process.env.AIRLOCK_BENCH_CALLS ?? 1000);
+const WARMUP = 200;
+
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: at(0.5), p99: at(0.99), n: sorted.length };
+}
+
+const round = (ms) => Math.round(ms * 1000) / 1000;
+
+async function timeCalls(call) {
+  for (let i = 0; i < WARMUP; i++) await call(i);
+  const samples = [];
+  for (let i = 0; i < CALLS; i++) {
+    const start = performance.now();
+    await call(i);
+    samples.push(performance.now() - start);
+  }
+  return stats(samples);
+}
+
+async function bare() {
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [demoBin], stderr: 'ignore' }));
+  await client.listTools();
+  const result = await timeCalls((i) => client.callTool({ name: 'echo', arguments: { text: `hello ${i}` } }));
+  await client.close();
+  return result;
+}
+
+async function hosted() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const store = new SqliteStore({ database: new Database(join(dir, 'bench.db')) });
+  const host = createHost({
+    servers: { mcpServers: { demo: { command: process.execPath, args: [demoBin] } } },
+    store,
+    surface: { askPermission: () => Promise.resolve('allow_once') },
+  });
+  await host.servers.settled();
+  const scope = { userId: 'bench', workspaceId: 'bench', conversationId: 'bench' };
+  const result = await timeCalls(async (i) => {
+    const r = await host.invoke({ scope, caller: { kind: 'model' }, tool: 'demo__echo', args: { text: `hello ${i}` } });
+    if (r.outcome !== 'success') throw new Error(`bench call failed: ${r.text}`);
+  });
+  await host.close();
+  rmSync(dir, { recursive: true, force: true });
+  return result;
+}
+
+// Alternate the two so neither gets a warmer machine: bare, hosted, bare, hosted; keep the better run of each.
+const bareRuns = [];
+const hostRuns = [];
+for (let round = 0; round < 2; round++) {
+  bareRuns.push(await bare());
+  hostRuns.push(await hosted());
+}
+const best = (runs) => runs.reduce((a, b) => (a.median <= b.median ? a : b));
+const b = best(bareRuns);
+const h = best(hostRuns);
+console.log(
+  JSON.stringify({
+    bench: 'invoke_vs_bare_callTool',
+    calls: CALLS,
+    bare_median_ms: round(b.median),
+    bare_p99_ms: round(b.p99),
+    host_median_ms: round(h.median),
+    host_p99_ms: round(h.p99),
+    ratio_median: Math.round((h.median / b.median) * 1000) / 1000,
+    ratio_p99: Math.round((h.p99 / b.p99) * 1000) / 1000,
+    target_ratio_median: 1.1,
+  }),
+);
+
+const line = 'x'.repeat(99);
+const tenMb = Array.from({ length: 100_000 }, (_, i) => `${String(i).padStart(8, '0')}${line}`.slice(0, 99)).join('\n');
+const result = { content: [{ type: 'text', text: tenMb }] };
+const samples = [];
+for (let i = 0; i < 30; i++) {
+  const start = performance.now();
+  boundResult({ result, source: { tool: 'huge', serverId: 'demo' }, handle: 'airlock:result/x' });
+  samples.push(performance.now() - start);
+}
+const s = stats(samples.slice(5));
+console.log(
+  JSON.stringify({
+    bench: 'bound_10mb_text',
+    chars: tenMb.length,
+    median_ms: round(s.median),
+    p99_ms: round(s.p99),
+    target_ms: 50,
+  }),
+);

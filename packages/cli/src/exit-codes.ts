@@ -1,0 +1,14 @@
+import type { InvocationOutcome } from '@airlock/core';
+
+/** Exit codes of `airlock`: one per outcome, so scripts can branch on how a call ended. */
+export const EXIT_CODES = {
+  success: 0,
+  tool_error: 1,
+  usage: 2,
+  protocol_error: 3,
+  transport_error: 4,
+  timeout: 5,
+  invalid_output: 6,
+  permission_denied: 7,
+  cancelled: 130,
+} as const satisfies Record<InvocationOutcome | 'usage', number>;

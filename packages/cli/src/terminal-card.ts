@@ -1,0 +1,87 @@
+import type { InvocationRecord, ScreenBlock, ScreenPayload, ToolProgress } from '@airlock/core';
+
+/** Lines of a text block shown before "show more" (shared/DESIGN.md: text past 2,000 characters collapses at 30). */
+const COLLAPSE_CHARS = 2_000;
+const COLLAPSE_LINES = 30;
+
+const MARK: Record<InvocationRecord['state'], string> = {
+  pending: '…',
+  running: '▶',
+  success: '✓',
+  error: '✗',
+  cancelled: '⊘',
+};
+
+/** The header line of a card: mark, tool, server, state (and outcome when it differs). */
+export function cardHeader(
+  invocation: Pick<InvocationRecord, 'state' | 'outcome' | 'originalName' | 'serverId'>,
+): string {
+  const outcome =
+    invocation.outcome !== null && invocation.outcome !== invocation.state ? ` (${invocation.outcome})` : '';
+  const server = invocation.serverId === null ? 'native' : invocation.serverId;
+  return `${MARK[invocation.state]} ${invocation.originalName} · ${server} · ${invocation.state}${outcome}`;
+}
+
+/** The arguments, in full, indented under the header. */
+export function cardArguments(args: Readonly<Record<string, unknown>>): string {
+  return indent(`args ${JSON.stringify(args, null, 2)}`);
+}
+
+/** One progress line. */
+export function progressLine(progress: ToolProgress): string {
+  const total = progress.total === undefined ? '' : `/${progress.total}`;
+  const message = progress.message === undefined ? '' : ` ${progress.message}`;
+  return indent(`progress ${progress.progress}${total}${message}`);
+}
+
+/** The result as a card shows it: every block in order, long text collapsed unless `full`. */
+export function cardResult(screen: ScreenPayload, options: { full: boolean }): string {
+  const parts = screen.blocks.map((block) => blockText(block, options.full));
+  if (screen.structuredContent !== undefined) {
+    parts.push(`structuredContent ${JSON.stringify(screen.structuredContent, null, 2)}`);
+  }
+  if (screen.meta !== undefined) parts.push(`_meta ${JSON.stringify(screen.meta)}`);
+  return parts.map(indent).join(`\n${indent('────')}\n`);
+}
+
+function blockText(block: ScreenBlock, full: boolean): string {
+  switch (block.type) {
+    case 'text':
+      return collapse(block.text, block.totalChars, full);
+    case 'image':
+    case 'audio':
+      return `[${block.type} ${block.mimeType}, ${formatBytes(block.bytes)}]`;
+    case 'resource_link':
+      return `[link ${block.title ?? block.name} → ${block.uri}${block.mimeType ? `, ${block.mimeType}` : ''}] (not fetched)`;
+    case 'resource':
+      if (block.text !== undefined) {
+        return `[resource ${block.uri}${block.mimeType ? `, ${block.mimeType}` : ''}]\n${collapse(block.text, block.totalChars ?? block.text.length, full)}`;
+      }
+      return `[resource ${block.uri}${block.mimeType ? `, ${block.mimeType}` : ''}, ${formatBytes(block.blobBytes ?? 0)} binary]`;
+    default:
+      return '[content of an unknown type]';
+  }
+}
+
+function collapse(text: string, totalChars: number, full: boolean): string {
+  const lines = text.split('\n');
+  const long = totalChars > COLLAPSE_CHARS && lines.length > COLLAPSE_LINES;
+  const cutByScreen = totalChars > text.length;
+  if (full || (!long && !cutByScreen)) return text;
+  const shown = long ? lines.slice(0, COLLAPSE_LINES).join('\n') : text;
+  const hidden = totalChars - shown.length;
+  return `${shown}\n… ${hidden} more characters (run with --full, or airlock history show <id> --full)`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}

@@ -1,0 +1,17 @@
+import type { Caller, Tool } from '../tools/tool.js';
+
+/** Why a caller may not see or call a tool, or null when it may. */
+export function visibilityRefusal(tool: Tool, caller: Caller): string | null {
+  switch (caller.kind) {
+    case 'user':
+      return null;
+    case 'model':
+      return tool.visibility.includes('model') ? null : `tool ${tool.name} is not exposed to the model`;
+    case 'app': {
+      if (tool.origin.kind !== 'mcp' || tool.origin.serverId !== caller.serverId) {
+        return `an app from server "${caller.serverId}" may call only its own server's tools; ${tool.name} is not one`;
+      }
+      return tool.visibility.includes('app') ? null : `tool ${tool.name} is not callable from apps`;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Local failures of the host, each with a stable string code a surface can branch on.
+ *
+ * Tool failures are not exceptions (they are outcomes of an invocation); a `HostError` means the host itself refused
+ * or could not do what was asked: bad configuration, an unknown tool, arguments that fail the tool's schema, a lookup
+ * from the wrong tenant. Errors that crossed the wire from a server keep their JSON-RPC code inside `data`.
+ */
+export class HostError extends Error {
+  /** Stable machine-readable code, e.g. `config_invalid`, `tool_not_found`, `invalid_arguments`. */
+  readonly code: HostErrorCode;
+  /** Structured detail for surfaces (field paths, server ids, validation errors). */
+  readonly data?: Readonly<Record<string, unknown>>;
+
+  constructor(code: HostErrorCode, message: string, options?: { data?: Record<string, unknown>; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HostError';
+    this.code = code;
+    if (options?.data !== undefined) this.data = options.data;
+  }
+}
+
+/** Every code a `HostError` can carry. */
+export type HostErrorCode =
+  | 'config_invalid'
+  | 'server_not_found'
+  | 'server_unavailable'
+  | 'tool_not_found'
+  | 'tool_not_visible'
+  | 'tool_name_collision'
+  | 'invalid_arguments'
+  | 'invalid_scope'
+  | 'invalid_transition'
+  | 'not_found'
+  | 'store_error'
+  | 'closed';

@@ -1,0 +1,49 @@
+import type { InvocationState } from './invocations/invocation-state.js';
+import type { ServerState } from './servers/server-state.js';
+import type { InvocationRecord } from './storage/host-store.js';
+import type { ToolProgress } from './tools/tool.js';
+
+/** Every event the host emits, by name. A surface rebuilds a card from `invocation.transition` events alone. */
+export interface HostEventMap {
+  /** One per state change, after the change is stored. `from` is null for the first (pending). */
+  'invocation.transition': { readonly invocation: InvocationRecord; readonly from: InvocationState | null };
+  'invocation.progress': { readonly invocation: InvocationRecord; readonly progress: ToolProgress };
+  'server.state': { readonly serverId: string; readonly state: ServerState; readonly error?: string };
+  /** Something a person should know about a server that did not stop it: a bad tool left out, garbage on stdout. */
+  'server.warning': { readonly serverId: string; readonly message: string };
+  'tools.changed': { readonly serverId: string | null };
+  /** A history write failed; new calls are refused until the host is restarted. */
+  'store.error': { readonly message: string };
+}
+
+export type HostEventName = keyof HostEventMap;
+export type HostListener<E extends HostEventName> = (event: HostEventMap[E]) => void;
+
+/**
+ * A small typed emitter. A listener that throws is reported to `onListenerError` and never breaks the call path or
+ * the other listeners.
+ */
+export class HostEvents {
+  readonly #listeners = new Map<HostEventName, Set<(event: never) => void>>();
+
+  constructor(private readonly onListenerError: (error: unknown) => void = () => undefined) {}
+
+  on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void {
+    let set = this.#listeners.get(name);
+    if (set === undefined) this.#listeners.set(name, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  emit<E extends HostEventName>(name: E, event: HostEventMap[E]): void {
+    const set = this.#listeners.get(name);
+    if (set === undefined) return;
+    for (const listener of set) {
+      try {
+        (listener as HostListener<E>)(event);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,260 @@
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import { HostError } from './errors/host-error.js';
+import { HostEvents } from './host-events.js';
+import type { HostEventName, HostListener } from './host-events.js';
+import type { BoundLimits } from './invocations/bound-result.js';
+import { resultHandle } from './invocations/bound-result.js';
+import { InvocationPipeline } from './invocations/invocation-pipeline.js';
+import type {
+  InvokeOptions,
+  PreCallHook,
+  TimeoutLimits,
+  ToolLimits,
+  ToolResult,
+} from './invocations/invocation-pipeline.js';
+import { surfacePermissionGate } from './permissions/surface-permission-gate.js';
+import type { Scope } from './scope.js';
+import { assertScope } from './scope.js';
+import type { ServerConfig } from './servers/server-config.js';
+import { parseServersConfig } from './servers/server-config.js';
+import { ServerConnection } from './servers/server-connection.js';
+import type { ConnectionLimits } from './servers/server-connection.js';
+import type { ServerState } from './servers/server-state.js';
+import type { HostStore, InvocationRecord, ResultRecord, TransitionRecord } from './storage/host-store.js';
+import { MemoryStore } from './storage/memory-store.js';
+import { WriteQueue } from './storage/write-queue.js';
+import type { Surface } from './surface.js';
+import type { Audience, Tool } from './tools/tool.js';
+import type { NativeToolDefinition } from './tools/tool-registry.js';
+import { ToolRegistry } from './tools/tool-registry.js';
+
+/** All limits of a host; every field has a default (shared/DESIGN.md, Bounds). */
+export interface HostLimits extends Partial<BoundLimits>, Partial<TimeoutLimits>, Partial<ConnectionLimits> {
+  /** Per-tool overrides of bounds and timeouts, keyed by host tool name. */
+  readonly tools?: ToolLimits;
+}
+
+/** What `createHost` takes. Only `servers` matters for a first run; the rest has defaults. */
+export interface HostConfig {
+  /** Parsed `ServerConfig`s, or the raw `mcpServers` JSON object. */
+  readonly servers?: readonly ServerConfig[] | Record<string, unknown>;
+  /** Default: a `MemoryStore` (nothing survives the process). */
+  readonly store?: HostStore;
+  /** Who answers permission requests. None: every call is denied with a clear reason (fail closed). */
+  readonly surface?: Surface;
+  readonly limits?: HostLimits;
+  readonly clock?: Clock;
+  readonly tools?: readonly NativeToolDefinition[];
+  /** Extra pre-call hooks, run before the permission gate. */
+  readonly hooks?: readonly PreCallHook[];
+  readonly clientInfo?: { name: string; version: string };
+}
+
+/** A server as surfaces list it. */
+export interface ServerInfo {
+  readonly id: string;
+  readonly state: ServerState;
+  readonly transport: 'stdio' | 'http';
+  readonly trusted: boolean;
+  /** Hash of the command line or URL: what permissions are bound to. */
+  readonly identity: string;
+  /** What the user sees as the server's origin: the command line or the URL. */
+  readonly origin: string;
+  readonly error?: string;
+  readonly protocolVersion?: string;
+  readonly toolCount: number;
+}
+
+/** One invocation with its transitions and the result exactly as the model was given it. */
+export interface HistoryEntry {
+  readonly invocation: InvocationRecord;
+  readonly transitions: readonly TransitionRecord[];
+  readonly result?: ResultRecord;
+}
+
+/** A slice of the whole serialized result behind a handle. */
+export interface ResultSlice {
+  readonly text: string;
+  readonly offset: number;
+  readonly totalChars: number;
+  /** True when the slice reaches the end. */
+  readonly done: boolean;
+}
+
+/** The one object an application holds. */
+export interface Host {
+  readonly servers: {
+    list(): ServerInfo[];
+    /** Resolves once every server's first connection attempt has finished (ready or failed). */
+    settled(): Promise<void>;
+    restart(serverId: string): Promise<void>;
+  };
+  readonly tools: {
+    list(options: { audience: Audience; serverId?: string; scope?: Scope }): Tool[];
+    register(definition: NativeToolDefinition): Tool;
+  };
+  invoke(options: InvokeOptions): Promise<ToolResult>;
+  readonly history: {
+    list(options: { scope: Scope; limit?: number; before?: number }): Promise<InvocationRecord[]>;
+    get(options: { scope: Scope; invocationId: string }): Promise<HistoryEntry | undefined>;
+  };
+  readonly results: {
+    /** Reads the whole serialized result behind a handle, a slice at a time. Another tenant's handle: not_found. */
+    read(options: { scope: Scope; handle: string; offset?: number; length?: number }): Promise<ResultSlice>;
+  };
+  /** Adds a pre-call hook that runs before the permission gate; returns its removal. */
+  addHook(hook: PreCallHook): () => void;
+  on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void;
+  close(): Promise<void>;
+}
+
+const HANDLE = /^airlock:result\/([0-9a-f-]{36})$/;
+
+/**
+ * Wires a host: connects every server in parallel (one bad server never blocks the others), keeps the tool
+ * registry in step with each server's list, and routes every call through the one path.
+ */
+export function createHost(config: HostConfig = {}): Host {
+  const clock = config.clock ?? systemClock;
+  const store = config.store ?? new MemoryStore();
+  const events = new HostEvents();
+  const registry = new ToolRegistry();
+  const servers = Array.isArray(config.servers)
+    ? (config.servers as readonly ServerConfig[])
+    : parseServersConfig(config.servers ?? {});
+  const limits = config.limits ?? {};
+  const writes = new WriteQueue(store, (error) => events.emit('store.error', { message: error.message }));
+  const pipeline = new InvocationPipeline({
+    registry,
+    writes,
+    clock,
+    bounds: limits,
+    timeouts: limits,
+    tools: limits.tools ?? {},
+    events: {
+      transition: (invocation, from) => events.emit('invocation.transition', { invocation, from }),
+      progress: (invocation, progress) => events.emit('invocation.progress', { invocation, progress }),
+    },
+  });
+  for (const tool of config.tools ?? []) registry.registerNative(tool);
+  for (const hook of config.hooks ?? []) pipeline.addHook(hook);
+
+  const connections = new Map<string, ServerConnection>();
+  for (const server of servers) {
+    if (connections.has(server.id)) throw new HostError('config_invalid', `server "${server.id}" is configured twice`);
+    const connection: ServerConnection = new ServerConnection({
+      config: server,
+      limits,
+      ...(config.clientInfo === undefined ? {} : { clientInfo: config.clientInfo }),
+      listener: {
+        state: (state, error) => {
+          if (state === 'closed') registry.removeServer(server.id);
+          events.emit('server.state', { serverId: server.id, state, ...(error === undefined ? {} : { error }) });
+        },
+        tools: (definitions) => {
+          const warnings = registry.setServerTools(server.id, connection, definitions);
+          for (const message of warnings) events.emit('server.warning', { serverId: server.id, message });
+          events.emit('tools.changed', { serverId: server.id });
+        },
+        warning: (message) => events.emit('server.warning', { serverId: server.id, message }),
+      },
+    });
+    connections.set(server.id, connection);
+  }
+  const firstConnections = Promise.all(
+    [...connections.values()].filter((c) => !c.config.disabled).map((c) => c.start()),
+  ).then(() => undefined);
+
+  const serverTrust = (id: string) => connections.get(id)?.config.trusted ?? false;
+  pipeline.setGate(surfacePermissionGate({ surface: config.surface, trusted: serverTrust }));
+  let closed = false;
+
+  return {
+    servers: {
+      list: () =>
+        [...connections.values()].map((c) => {
+          const protocolVersion = c.protocolVersion;
+          return {
+            id: c.config.id,
+            state: c.config.disabled && c.state === 'connecting' ? 'closed' : c.state,
+            transport: c.config.transport,
+            trusted: c.config.trusted,
+            identity: c.identity,
+            origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),
+            ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: c.lastError }),
+            ...(protocolVersion === undefined ? {} : { protocolVersion }),
+            toolCount: registry
+              .list({ audience: 'user' })
+              .filter((t) => t.origin.kind === 'mcp' && t.origin.serverId === c.config.id).length,
+          };
+        }),
+      settled: () => firstConnections,
+      restart: async (serverId) => {
+        const connection = connections.get(serverId);
+        if (connection === undefined) throw new HostError('server_not_found', `no server "${serverId}" is configured`);
+        await connection.restart();
+      },
+    },
+    tools: {
+      list: ({ audience, serverId }) => registry.list({ audience, ...(serverId === undefined ? {} : { serverId }) }),
+      register: (definition) => {
+        const tool = registry.registerNative(definition);
+        events.emit('tools.changed', { serverId: null });
+        return tool;
+      },
+    },
+    invoke: (options) => {
+      if (closed) return Promise.reject(new HostError('closed', 'the host is closed'));
+      return pipeline.invoke(options);
+    },
+    history: {
+      list: async ({ scope, limit, before }) => {
+        const checked = assertScope(scope);
+        await writes.drain();
+        return store.listInvocations(checked, {
+          ...(limit === undefined ? {} : { limit }),
+          ...(before === undefined ? {} : { before }),
+        });
+      },
+      get: async ({ scope, invocationId }) => {
+        const checked = assertScope(scope);
+        await writes.drain();
+        const invocation = await store.getInvocation(checked, invocationId);
+        if (invocation === undefined) return undefined;
+        const [transitions, result] = await Promise.all([
+          store.listTransitions(checked, invocationId),
+          store.getResult(checked, invocationId),
+        ]);
+        return { invocation, transitions, ...(result === undefined ? {} : { result }) };
+      },
+    },
+    results: {
+      read: async ({ scope, handle, offset = 0, length = 25_000 }) => {
+        const match = HANDLE.exec(handle);
+        const id = match?.[1];
+        if (id === undefined) throw new HostError('not_found', `not a result handle: ${handle}`);
+        if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(length) || length <= 0) {
+          throw new HostError('invalid_arguments', 'offset must be an integer >= 0 and length an integer > 0');
+        }
+        const checked = assertScope(scope);
+        await writes.drain();
+        const result = await store.getResult(checked, id);
+        if (result === undefined || resultHandle(id) !== handle) {
+          throw new HostError('not_found', `no result behind ${handle}`);
+        }
+        const text = result.fullText.slice(offset, offset + length);
+        return { text, offset, totalChars: result.fullText.length, done: offset + length >= result.fullText.length };
+      },
+    },
+    addHook: (hook) => pipeline.addHook(hook),
+    on: (name, listener) => events.on(name, listener),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...connections.values()].map((c) => c.close()));
+      await writes.drain().catch(() => undefined);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { HostError } from '../errors/host-error.js';
+import type { InvocationError } from '../storage/host-store.js';
+import type { Tool } from '../tools/tool.js';
+import type { InvocationOutcome } from './invocation-state.js';
+
+/**
+ * Turns a failed run into one of the distinct outcomes. `aborted` is the pipeline's own reason when it aborted the
+ * call: the SDK reports an aborted request as a timeout, so the host's own record decides between cancel and timeout.
+ */
+export function classifyFailure(
+  error: unknown,
+  aborted: 'timeout' | 'ceiling' | 'cancelled' | null,
+  tool: Tool,
+  limits: { timeoutMs: number; maxTotalMs: number },
+): { outcome: InvocationOutcome; error: InvocationError } {
+  if (aborted === 'cancelled') {
+    return { outcome: 'cancelled', error: { code: 'cancelled', message: `the call of ${tool.name} was cancelled` } };
+  }
+  if (aborted === 'timeout') {
+    return {
+      outcome: 'timeout',
+      error: { code: 'timeout', message: `${tool.name} sent no result or progress for ${limits.timeoutMs} ms` },
+    };
+  }
+  if (aborted === 'ceiling') {
+    return {
+      outcome: 'timeout',
+      error: { code: 'timeout', message: `${tool.name} ran past the ${limits.maxTotalMs} ms ceiling` },
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof ProtocolError) {
+    return { outcome: 'protocol_error', error: { code: error.code, message } };
+  }
+  if (error instanceof HostError) {
+    return { outcome: 'transport_error', error: { code: error.code, message } };
+  }
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.InvalidResult) {
+      return { outcome: 'invalid_output', error: { code: 'invalid_output', message: `malformed result: ${message}` } };
+    }
+    return { outcome: 'transport_error', error: { code: error.code, message } };
+  }
+  if (tool.origin.kind === 'native') {
+    return { outcome: 'tool_error', error: { code: 'tool_error', message } };
+  }
+  return { outcome: 'transport_error', error: { code: 'transport_error', message } };
+}

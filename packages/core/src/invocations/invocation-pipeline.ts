@@ -1,0 +1,368 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
+import { HostError } from '../errors/host-error.js';
+import { hashJson } from '../audit/canonical-json.js';
+import type { Clock } from '../clock.js';
+import type { Scope } from '../scope.js';
+import { assertScope } from '../scope.js';
+import type { InvocationError, InvocationRecord, ResultRecord } from '../storage/host-store.js';
+import type { Caller, Tool, ToolProgress } from '../tools/tool.js';
+import { toolDisplayName } from '../tools/tool.js';
+import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
+import { assertArguments } from '../tools/schema-validator.js';
+import type { BoundLimits } from './bound-result.js';
+import { boundResult, fitText, resultHandle } from './bound-result.js';
+import type { Truncation } from './bounded-result-types.js';
+import type { InvocationOutcome, InvocationState } from './invocation-state.js';
+import { stateForOutcome, transition } from './invocation-state.js';
+import { classifyFailure } from './classify-failure.js';
+import type { WriteQueue } from '../storage/write-queue.js';
+
+/** The signal of a call made without one: never aborts, and costs nothing to create per call. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** One call through the one path. */
+export interface InvokeOptions {
+  readonly scope: Scope;
+  readonly caller: Caller;
+  /** The host-unique tool name (`server__tool` for MCP tools). */
+  readonly tool: string;
+  readonly args?: unknown;
+  /** Aborting cancels the call: before it runs, nothing is sent; while it runs, the server is told. */
+  readonly signal?: AbortSignal;
+  /** Idle timeout for this call, reset by progress; overrides the tool's and the host's. */
+  readonly timeoutMs?: number;
+}
+
+/** What every caller gets back: an ordinary tool result, bounded for the model. */
+export interface ToolResult {
+  readonly invocationId: string;
+  readonly tool: string;
+  readonly serverId: string | null;
+  readonly state: InvocationState;
+  readonly outcome: InvocationOutcome;
+  /** True for every outcome but success. */
+  readonly isError: boolean;
+  /** Exactly what the model is given. */
+  readonly content: readonly ContentBlock[];
+  readonly text: string;
+  readonly truncation?: Truncation;
+  /** Reads the whole result (`host.results.read`). */
+  readonly handle: string;
+  readonly error?: InvocationError;
+}
+
+/** What a pre-call hook decides. Returning nothing lets the next hook decide. */
+export type PreCallVerdict = { readonly allow: true } | { readonly allow: false; readonly reason: string };
+
+/** What a pre-call hook sees: the recorded pending invocation and the tool. Nothing has been sent yet. */
+export interface PreCallContext {
+  readonly invocation: InvocationRecord;
+  readonly tool: Tool;
+  readonly signal: AbortSignal;
+}
+
+/** A step that runs before anything is sent to a server: the permission gate is one. A deny stops the call. */
+export type PreCallHook = (context: PreCallContext) => Promise<PreCallVerdict | undefined> | PreCallVerdict | undefined;
+
+/** Timeouts: an idle timeout reset by progress, and a ceiling no progress extends. */
+export interface TimeoutLimits {
+  readonly timeoutMs: number;
+  readonly maxTotalMs: number;
+}
+
+export const DEFAULT_TIMEOUT_LIMITS: TimeoutLimits = { timeoutMs: 60_000, maxTotalMs: 10 * 60_000 };
+
+/** Per-tool overrides, keyed by host tool name. */
+export type ToolLimits = Readonly<Record<string, Partial<BoundLimits & TimeoutLimits>>>;
+
+/** What the pipeline tells the host's listeners. */
+export interface PipelineEvents {
+  transition(invocation: InvocationRecord, from: InvocationState | null): void;
+  progress(invocation: InvocationRecord, progress: ToolProgress): void;
+}
+
+/**
+ * The one path every tool call takes: resolve (visibility), record pending, pre-call hooks (the permission gate),
+ * running, call with signal, timeout and progress, classify, bound, store, return an ordinary result.
+ */
+export class InvocationPipeline {
+  readonly #hooks: PreCallHook[] = [];
+  #gate: PreCallHook | undefined;
+
+  constructor(
+    private readonly deps: {
+      registry: ToolRegistry;
+      writes: WriteQueue;
+      clock: Clock;
+      events: PipelineEvents;
+      bounds: Partial<BoundLimits>;
+      timeouts: Partial<TimeoutLimits>;
+      tools: ToolLimits;
+    },
+  ) {}
+
+  /** Sets the permission gate: the last pre-call step, after every hook. */
+  setGate(gate: PreCallHook): void {
+    this.#gate = gate;
+  }
+
+  /** Adds a pre-call hook; hooks run in the order added, before the gate, and the first deny stops the call. */
+  addHook(hook: PreCallHook): () => void {
+    this.#hooks.push(hook);
+    return () => {
+      const at = this.#hooks.indexOf(hook);
+      if (at !== -1) this.#hooks.splice(at, 1);
+    };
+  }
+
+  async invoke(options: InvokeOptions): Promise<ToolResult> {
+    this.deps.writes.assertHealthy();
+    const scope = assertScope(options.scope);
+    const entry = this.deps.registry.resolve(options.tool, options.caller);
+    const { tool, checkInput } = entry;
+    const args = options.args ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new HostError('invalid_arguments', `arguments for ${tool.name} must be a JSON object`);
+    }
+    assertArguments(checkInput, tool.name, args);
+    const argsRecord = args as Record<string, unknown>;
+    const now = this.deps.clock.now();
+    let record: InvocationRecord = {
+      id: randomUUID(),
+      scope,
+      caller: options.caller,
+      tool: tool.name,
+      serverId: tool.origin.kind === 'mcp' ? tool.origin.serverId : null,
+      originalName: tool.origin.kind === 'mcp' ? tool.origin.originalName : tool.name,
+      definitionHash: tool.definitionHash,
+      args: argsRecord,
+      argsHash: hashJson(argsRecord),
+      state: 'pending',
+      outcome: null,
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    let seq = 1;
+    const created = record;
+    this.deps.writes.write({
+      kind: 'create',
+      record: created,
+      first: { invocationId: created.id, seq: 1, from: null, to: 'pending', at: now, outcome: null, error: null },
+    });
+    this.deps.events.transition(record, null);
+
+    const move = (
+      to: InvocationState,
+      outcome: InvocationOutcome | null,
+      error: InvocationError | null,
+      result?: ResultRecord,
+    ): void => {
+      const from = record.state;
+      transition(from, to);
+      const at = this.deps.clock.now();
+      seq += 1;
+      record = { ...record, state: to, outcome, error, updatedAt: at };
+      const row = { invocationId: record.id, seq, from, to, at, outcome, error };
+      this.deps.writes.write({
+        kind: 'transition',
+        scope,
+        transition: row,
+        ...(result === undefined ? {} : { result }),
+      });
+      this.deps.events.transition(record, from);
+    };
+    const finishWithoutResult = (outcome: InvocationOutcome, error: InvocationError): ToolResult => {
+      const result = this.#errorResult(record, tool, outcome, error);
+      move(stateForOutcome(outcome), outcome, error, result);
+      return toToolResult(record, result);
+    };
+
+    const signal = options.signal ?? NEVER_ABORTED;
+    if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
+    const gate = await this.#runHooks({ invocation: record, tool, signal });
+    if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
+    if (!gate.allow) {
+      return finishWithoutResult('permission_denied', { code: 'permission_denied', message: gate.reason });
+    }
+
+    move('running', null, null);
+    const limits = { ...DEFAULT_TIMEOUT_LIMITS, ...this.deps.timeouts, ...this.deps.tools[tool.name] };
+    const timeoutMs = options.timeoutMs ?? limits.timeoutMs;
+    const run = await runWithTimeouts({
+      tool,
+      args: argsRecord,
+      signal,
+      timeoutMs,
+      maxTotalMs: limits.maxTotalMs,
+      onProgress: (progress) => {
+        if (record.state === 'running') this.deps.events.progress(record, progress);
+      },
+    });
+    if (!run.ok) {
+      const failure = classifyFailure(run.error, run.aborted, tool, { timeoutMs, maxTotalMs: limits.maxTotalMs });
+      return finishWithoutResult(failure.outcome, failure.error);
+    }
+    return this.#finishWithResult(record, entry, run.result, move);
+  }
+
+  #finishWithResult(
+    record: InvocationRecord,
+    entry: RegisteredTool,
+    result: CallToolResult,
+    move: (
+      to: InvocationState,
+      outcome: InvocationOutcome,
+      error: InvocationError | null,
+      result: ResultRecord,
+    ) => void,
+  ): ToolResult {
+    const tool = entry.tool;
+    const bounds = { ...this.deps.bounds, ...this.deps.tools[tool.name] };
+    const rawJson = JSON.stringify(result);
+    const maxBytes = bounds.maxResultBytes ?? 64 * 1024 * 1024;
+    const fail = (error: InvocationError): ToolResult => {
+      const stored = this.#errorResult(record, tool, 'invalid_output', error);
+      move('error', 'invalid_output', error, stored);
+      return toToolResult({ ...record, state: 'error', outcome: 'invalid_output', error }, stored);
+    };
+    if (rawJson.length > maxBytes || Buffer.byteLength(rawJson, 'utf8') > maxBytes) {
+      return fail({
+        code: 'result_too_large',
+        message: `the result of ${tool.name} is ${Buffer.byteLength(rawJson, 'utf8')} bytes, over the ${maxBytes}-byte cap; it was not kept`,
+      });
+    }
+    if (result.isError !== true && entry.checkOutput !== undefined) {
+      if (result.structuredContent === undefined) {
+        return fail({
+          code: 'invalid_output',
+          message: `${tool.name} declares an outputSchema but returned no structuredContent`,
+        });
+      }
+      const verdict = entry.checkOutput(result.structuredContent);
+      if (!verdict.ok) {
+        return fail({
+          code: 'invalid_output',
+          message: `structuredContent of ${tool.name} does not match its outputSchema: ${verdict.errors.join('; ')}`,
+        });
+      }
+    }
+    const bounded = boundResult({
+      result,
+      source: { tool: toolDisplayName(tool), serverId: record.serverId },
+      handle: resultHandle(record.id),
+      limits: bounds,
+      rawJson,
+    });
+    const stored: ResultRecord = { invocationId: record.id, ...bounded };
+    const outcome: InvocationOutcome = result.isError === true ? 'tool_error' : 'success';
+    const error = outcome === 'tool_error' ? { code: 'tool_error', message: `${tool.name} reported an error` } : null;
+    move(stateForOutcome(outcome), outcome, error, stored);
+    return toToolResult({ ...record, state: stateForOutcome(outcome), outcome, error }, stored);
+  }
+
+  async #runHooks(context: { invocation: InvocationRecord; tool: Tool; signal: AbortSignal }): Promise<PreCallVerdict> {
+    for (const hook of this.#gate === undefined ? this.#hooks : [...this.#hooks, this.#gate]) {
+      let verdict: PreCallVerdict | undefined;
+      try {
+        verdict = await hook(context);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { allow: false, reason: `the permission check failed, so the call did not run: ${message}` };
+      }
+      if (verdict !== undefined && !verdict.allow) return verdict;
+      if (context.signal.aborted) return { allow: false, reason: 'cancelled' };
+    }
+    return { allow: true };
+  }
+
+  /** The result stored and returned when no tool result exists: the failure, framed for the model. */
+  #errorResult(record: InvocationRecord, tool: Tool, outcome: InvocationOutcome, error: InvocationError): ResultRecord {
+    const from = record.serverId === null ? 'the host' : `server "${record.serverId}"`;
+    const text = `[${outcome}: tool "${toolDisplayName(tool)}" from ${from}] ${error.message}`;
+    const handle = resultHandle(record.id);
+    const fitted = fitText(text, this.deps.bounds.modelChars ?? 25_000, handle);
+    return {
+      invocationId: record.id,
+      model: { content: [{ type: 'text', text: fitted.text }], text: fitted.text, isError: true },
+      screen: { blocks: [{ type: 'text', text, totalChars: text.length, truncated: false }], isError: true, handle },
+      fullText: text,
+      rawJson: JSON.stringify({ error }),
+    };
+  }
+}
+
+function toToolResult(record: InvocationRecord, result: ResultRecord): ToolResult {
+  return {
+    invocationId: record.id,
+    tool: record.tool,
+    serverId: record.serverId,
+    state: record.state,
+    outcome: record.outcome ?? 'success',
+    isError: record.outcome !== 'success',
+    content: result.model.content,
+    text: result.model.text,
+    ...(result.model.truncation === undefined ? {} : { truncation: result.model.truncation }),
+    handle: result.screen.handle,
+    ...(record.error === null ? {} : { error: record.error }),
+  };
+}
+
+function cancelledError(): InvocationError {
+  return { code: 'cancelled', message: 'the call was cancelled before it ran; nothing was sent' };
+}
+
+type RunOutcome =
+  | { ok: true; result: CallToolResult }
+  | { ok: false; error: unknown; aborted: 'timeout' | 'ceiling' | 'cancelled' | null };
+
+/**
+ * Runs a tool under an idle timeout (reset by progress) and a ceiling, and the caller's signal. Whichever fires
+ * first aborts the tool's signal (an MCP tool then sends notifications/cancelled); a late answer is ignored.
+ */
+async function runWithTimeouts(options: {
+  tool: Tool;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+  timeoutMs: number;
+  maxTotalMs: number;
+  onProgress: (progress: ToolProgress) => void;
+}): Promise<RunOutcome> {
+  const controller = new AbortController();
+  let aborted: 'timeout' | 'ceiling' | 'cancelled' | null = null;
+  let rejectAbort!: (reason: unknown) => void;
+  const abortPromise = new Promise<never>((_, reject) => (rejectAbort = reject));
+  const abort = (why: 'timeout' | 'ceiling' | 'cancelled') => {
+    if (aborted !== null) return;
+    aborted = why;
+    controller.abort(why);
+    rejectAbort(new Error(why));
+  };
+  let idle = setTimeout(() => abort('timeout'), options.timeoutMs);
+  const ceiling = setTimeout(() => abort('ceiling'), options.maxTotalMs);
+  const onCallerAbort = () => abort('cancelled');
+  options.signal.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    const result = await Promise.race([
+      options.tool.run(options.args, {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (aborted !== null) return;
+          clearTimeout(idle);
+          idle = setTimeout(() => abort('timeout'), options.timeoutMs);
+          options.onProgress(progress);
+        },
+      }),
+      abortPromise,
+    ]);
+    return { ok: true, result };
+  } catch (error) {
+    return { ok: false, error, aborted };
+  } finally {
+    clearTimeout(idle);
+    clearTimeout(ceiling);
+    options.signal.removeEventListener('abort', onCallerAbort);
+    abortPromise.catch(() => undefined);
+  }
+}

@@ -1,0 +1,47 @@
+import { HostError } from '../errors/host-error.js';
+
+/** The states of one tool call. A call is never pending and then successful without running in between. */
+export type InvocationState = 'pending' | 'running' | 'success' | 'error' | 'cancelled';
+
+/** How a call ended. Kept distinct so the model, the card and the audit can tell each apart. */
+export type InvocationOutcome =
+  | 'success'
+  | 'tool_error'
+  | 'protocol_error'
+  | 'transport_error'
+  | 'timeout'
+  | 'cancelled'
+  | 'permission_denied'
+  | 'invalid_output';
+
+/** The one transition table of the call state machine. */
+export const INVOCATION_TRANSITIONS = {
+  pending: ['running', 'cancelled'],
+  running: ['success', 'error', 'cancelled'],
+  success: [],
+  error: [],
+  cancelled: [],
+} as const satisfies Record<InvocationState, readonly InvocationState[]>;
+
+/** True for states no transition leaves. */
+export function isTerminalState(state: InvocationState): boolean {
+  return INVOCATION_TRANSITIONS[state].length === 0;
+}
+
+/** Returns `to` when the table allows `from -> to`; throws `invalid_transition` otherwise. */
+export function transition(from: InvocationState, to: InvocationState): InvocationState {
+  const allowed: readonly InvocationState[] = INVOCATION_TRANSITIONS[from];
+  if (!allowed.includes(to)) {
+    throw new HostError('invalid_transition', `an invocation cannot move from ${from} to ${to}`, {
+      data: { from, to },
+    });
+  }
+  return to;
+}
+
+/** The terminal state an outcome puts a running call in. */
+export function stateForOutcome(outcome: InvocationOutcome): InvocationState {
+  if (outcome === 'success') return 'success';
+  if (outcome === 'cancelled' || outcome === 'permission_denied') return 'cancelled';
+  return 'error';
+}

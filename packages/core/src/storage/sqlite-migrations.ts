@@ -1,0 +1,122 @@
+import { HostError } from '../errors/host-error.js';
+import type { SqliteDatabase } from './sqlite-store-config.js';
+
+/** One step of the SQLite schema. Versions only grow; a shipped migration is never edited, only followed. */
+export interface SqliteMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/**
+ * Every schema step, oldest first. JSON columns hold `JSON.stringify` text; times are milliseconds since the epoch.
+ * Transitions and results reference their invocation, so (with `foreign_keys = ON`) neither can exist without it.
+ */
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    name: 'invocation history',
+    sql: `
+      CREATE TABLE invocations (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        conversation_id TEXT NOT NULL,
+        caller TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        server_id TEXT,
+        original_name TEXT NOT NULL,
+        definition_hash TEXT NOT NULL,
+        args TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        state TEXT NOT NULL,
+        outcome TEXT,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX invocations_by_scope_and_time
+        ON invocations (user_id, workspace_id, conversation_id, created_at);
+      CREATE TABLE invocation_transitions (
+        invocation_id TEXT NOT NULL REFERENCES invocations (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        outcome TEXT,
+        error TEXT,
+        PRIMARY KEY (invocation_id, seq)
+      ) WITHOUT ROWID;
+      CREATE TABLE invocation_results (
+        invocation_id TEXT PRIMARY KEY REFERENCES invocations (id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        screen TEXT NOT NULL,
+        full_text TEXT NOT NULL,
+        raw_json TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+/** The newest schema version this code knows. */
+export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.reduce((newest, m) => Math.max(newest, m.version), 0);
+
+interface VersionRow {
+  readonly version: number;
+}
+
+/**
+ * Brings the database up to `SQLITE_SCHEMA_VERSION`: each missing migration runs in its own `BEGIN IMMEDIATE`
+ * transaction together with its `schema_migrations` row, so it applies exactly once even when two processes open the
+ * same file at once (the second waits for the lock, then sees the row and skips). A database written by a newer
+ * version of the code is refused rather than guessed at. Returns the versions it applied (empty when up to date).
+ */
+export function applySqliteMigrations(database: SqliteDatabase): number[] {
+  database.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
+  );
+  const versions = database.prepare('SELECT version FROM schema_migrations ORDER BY version');
+  const appliedVersions = () => new Set((versions.all() as VersionRow[]).map((row) => row.version));
+
+  const already = appliedVersions();
+  const found = Math.max(0, ...already);
+  if (found > SQLITE_SCHEMA_VERSION) {
+    throw new HostError(
+      'store_error',
+      `the database is at schema version ${found}, newer than version ${SQLITE_SCHEMA_VERSION} that this Airlock knows; ` +
+        'open it with a newer Airlock (refusing rather than risk damaging it)',
+      { data: { databaseVersion: found, knownVersion: SQLITE_SCHEMA_VERSION } },
+    );
+  }
+
+  const record = database.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
+  const applied: number[] = [];
+  for (const migration of [...SQLITE_MIGRATIONS].sort((a, b) => a.version - b.version)) {
+    if (already.has(migration.version)) continue;
+    database.exec('BEGIN IMMEDIATE');
+    try {
+      if (!appliedVersions().has(migration.version)) {
+        database.exec(migration.sql);
+        record.run(migration.version, Date.now());
+        applied.push(migration.version);
+      }
+      database.exec('COMMIT');
+    } catch (error) {
+      rollbackQuietly(database);
+      throw new HostError(
+        'store_error',
+        `schema migration ${migration.version} (${migration.name}) failed: ${error instanceof Error ? error.message : String(error)}`,
+        { data: { version: migration.version }, cause: error },
+      );
+    }
+  }
+  return applied;
+}
+
+function rollbackQuietly(database: SqliteDatabase): void {
+  try {
+    database.exec('ROLLBACK');
+  } catch {
+    // No transaction left to roll back (SQLite already ended it); the original error is the one to report.
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * What a prepared statement must do for `SqliteStore`: run a write and report how many rows it changed, read one row,
+ * read all rows. Parameters are positional. A better-sqlite3 12 `Statement` fits as is.
+ */
+export interface SqliteStatement {
+  run(...params: unknown[]): { readonly changes: number };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+/**
+ * The few methods `SqliteStore` calls on a SQLite connection, declared structurally so that core depends on no driver
+ * (and installs without a native build). A better-sqlite3 12 `Database` fits as is; any synchronous driver with the
+ * same shape does too.
+ *
+ * - `prepare` compiles a statement once; the store keeps its statements for the life of the connection.
+ * - `exec` runs DDL and the `BEGIN IMMEDIATE`/`COMMIT` around each migration.
+ * - `pragma` sets WAL, `synchronous`, foreign keys and the busy timeout on open.
+ * - `transaction` wraps a function so that it runs in one transaction and rolls back when it throws.
+ * - `close` releases the connection when the store closes.
+ */
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+  exec(sql: string): unknown;
+  pragma(sql: string): unknown;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  close(): unknown;
+}
+
+/** How to open a `SqliteStore`. The caller opens the database (a file under the user's data directory) and hands it over. */
+export interface SqliteStoreConfig {
+  /** An open connection. The store owns it from here on: `close()` closes it. */
+  readonly database: SqliteDatabase;
+  /**
+   * How long a write waits for another connection's lock before failing, in milliseconds. Default 5000: long enough
+   * for a second host process or a backup to finish its write, short enough that a stuck lock fails the call clearly.
+   */
+  readonly busyTimeoutMs?: number;
+}

@@ -1,0 +1,105 @@
+import { expect } from 'vitest';
+import { HostError } from '../../errors/host-error.js';
+import type { HostErrorCode } from '../../errors/host-error.js';
+import type { Scope } from '../../scope.js';
+import type { InvocationRecord, ResultRecord, TransitionRecord } from '../host-store.js';
+
+// Rows and assertions shared by the HostStore contract and the backends' own tests.
+
+/** The tenant every case writes as, unless it says otherwise. */
+export const SCOPE: Scope = { userId: 'user-a', workspaceId: 'workspace-a', conversationId: 'conversation-a' };
+
+let made = 0;
+
+/** A pending invocation created at `createdAt` (default: a fixed time), with a fresh id. */
+export function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+  made += 1;
+  const createdAt = overrides.createdAt ?? 1_700_000_000_000;
+  return {
+    id: `inv-${made}-${Math.random().toString(36).slice(2)}`,
+    scope: SCOPE,
+    caller: { kind: 'app', serverId: 'files' },
+    tool: 'files__read',
+    serverId: 'files',
+    originalName: 'read',
+    definitionHash: 'def-hash',
+    args: { path: '/tmp/a.txt', options: { lines: [1, 2, 3], follow: false } },
+    argsHash: 'args-hash',
+    state: 'pending',
+    outcome: null,
+    error: null,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+/** The transition that opens a record. */
+export function opening(record: InvocationRecord): TransitionRecord {
+  return {
+    invocationId: record.id,
+    seq: 1,
+    from: null,
+    to: 'pending',
+    at: record.createdAt,
+    outcome: null,
+    error: null,
+  };
+}
+
+/** A result for `invocationId` whose full text is `fullText`. */
+export function resultFor(invocationId: string, fullText = 'line one\nline two ✓ 𝄞'): ResultRecord {
+  return {
+    invocationId,
+    model: {
+      content: [{ type: 'text', text: fullText.slice(0, 20) }],
+      text: fullText.slice(0, 20),
+      isError: false,
+      truncation: {
+        totalChars: fullText.length,
+        cutFrom: 10,
+        cutTo: 12,
+        cutChars: 2,
+        totalLines: 2,
+        cutFromLine: 1,
+        cutToLine: 2,
+        handle: `airlock-result:${invocationId}`,
+      },
+    },
+    screen: {
+      blocks: [
+        { type: 'text', text: fullText.slice(0, 20), totalChars: fullText.length, truncated: true },
+        { type: 'image', mimeType: 'image/png', bytes: 600_000 },
+      ],
+      isError: false,
+      structuredContent: { rows: [{ a: 1, b: null, c: 'ü' }] },
+      meta: { 'io.example/trace': 'abc' },
+      handle: `airlock-result:${invocationId}`,
+    },
+    fullText,
+    rawJson: JSON.stringify({ content: [{ type: 'text', text: fullText }] }),
+  };
+}
+
+/** The rejection of `promise`, which must be a `HostError` with `code`. */
+export async function expectRejection(promise: Promise<unknown>, code: HostErrorCode): Promise<HostError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error, `expected a rejection with code ${code}`).toBeInstanceOf(HostError);
+  expect((error as HostError).code).toBe(code);
+  return error as HostError;
+}
+
+/** Transition `seq` of `record`, taken `seq - 1` milliseconds after it was created. */
+export function move(
+  record: InvocationRecord,
+  seq: number,
+  from: TransitionRecord['from'],
+  to: TransitionRecord['to'],
+  outcome: TransitionRecord['outcome'] = null,
+  error: TransitionRecord['error'] = null,
+): TransitionRecord {
+  return { invocationId: record.id, seq, from, to, at: record.createdAt + seq - 1, outcome, error };
+}

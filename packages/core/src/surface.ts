@@ -1,0 +1,38 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/client';
+import type { Scope } from './scope.js';
+import type { Caller } from './tools/tool.js';
+
+/** The four grains of consent. */
+export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny_once' | 'deny_always';
+
+export const PERMISSION_DECISIONS = [
+  'allow_once',
+  'allow_always',
+  'deny_once',
+  'deny_always',
+] as const satisfies readonly PermissionDecision[];
+
+/** Everything a surface shows when it asks the user whether a call may run: the tool, its server, the full arguments. */
+export interface PermissionRequest {
+  readonly invocationId: string;
+  readonly scope: Scope;
+  readonly caller: Caller;
+  readonly tool: {
+    readonly name: string;
+    readonly displayName: string;
+    readonly originalName: string;
+    readonly description?: string;
+    readonly annotations?: ToolAnnotations;
+  };
+  readonly server: { readonly id: string; readonly trusted: boolean } | null;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly argsHash: string;
+}
+
+/**
+ * Who answers the user-facing questions: a console, a CLI or a test each implement it. With no surface attached the
+ * host fails closed: every permission request is denied with a reason saying no one could be asked.
+ */
+export interface Surface {
+  askPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
+}

@@ -1,0 +1,202 @@
+import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
+import { HostError } from '../errors/host-error.js';
+import { visibilityRefusal } from '../apps/app-policy.js';
+import type { Audience, Caller, JsonSchema, Tool, ToolRunContext } from './tool.js';
+import { definitionHash } from './definition-hash.js';
+import { isRecommendedToolName, namespacedToolName } from './tool-name.js';
+import { audiencesOf, readToolUiMeta } from './tool-visibility.js';
+import { compileSchema } from './schema-validator.js';
+import type { SchemaCheck } from './schema-validator.js';
+
+/** A tool the application itself provides, beside MCP tools. */
+export interface NativeToolDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: Tool['annotations'];
+  /** Default: model and app. */
+  readonly visibility?: readonly ('model' | 'app')[];
+  run(args: Readonly<Record<string, unknown>>, context: ToolRunContext): Promise<CallToolResult>;
+}
+
+/** The server side a registry needs to run MCP tools: the connection's call. */
+export interface ToolCaller {
+  callTool(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    options: {
+      signal: AbortSignal;
+      onProgress: ToolRunContext['onProgress'];
+      definition: McpToolDefinition;
+    },
+  ): Promise<CallToolResult>;
+}
+
+/** A registered tool with its compiled schema checks. */
+export interface RegisteredTool {
+  readonly tool: Tool;
+  readonly checkInput: SchemaCheck;
+  readonly checkOutput?: SchemaCheck;
+}
+
+const NATIVE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Every tool the host knows, native and MCP, under host-unique names. MCP tools are replaced per server whenever the
+ * server's list changes; a tool with an invalid schema is left out with a warning naming the server, so one bad tool
+ * never hides the others.
+ */
+export class ToolRegistry {
+  readonly #native = new Map<string, RegisteredTool>();
+  readonly #servers = new Map<string, Map<string, RegisteredTool>>();
+
+  /** Adds a native tool; throws `tool_name_collision` or `config_invalid` on a bad or taken name. */
+  registerNative(definition: NativeToolDefinition): Tool {
+    if (!NATIVE_NAME.test(definition.name) || definition.name.includes('__')) {
+      throw new HostError(
+        'config_invalid',
+        `native tool name "${definition.name}" must be 1-64 letters, digits, "_" or "-", without "__"`,
+      );
+    }
+    if (this.#find(definition.name) !== undefined) {
+      throw new HostError('tool_name_collision', `a tool named ${definition.name} already exists`);
+    }
+    const run = definition.run.bind(definition);
+    const tool: Tool = {
+      name: definition.name,
+      ...optional('title', definition.title),
+      ...optional('description', definition.description),
+      inputSchema: definition.inputSchema,
+      ...optional('outputSchema', definition.outputSchema),
+      ...optional('annotations', definition.annotations),
+      origin: { kind: 'native' },
+      visibility: audiencesOf(definition.visibility ?? ['model', 'app']),
+      definitionHash: definitionHash(definition),
+      run: (args, context) => run(args, context),
+    };
+    this.#native.set(tool.name, compiled(tool));
+    return tool;
+  }
+
+  /**
+   * Replaces a server's tools with a fresh listing. Returns warnings (bad names, bad schemas, deprecated metadata)
+   * worded for a person, each naming the server and the tool.
+   */
+  setServerTools(serverId: string, caller: ToolCaller, definitions: readonly McpToolDefinition[]): string[] {
+    const warnings: string[] = [];
+    const tools = new Map<string, RegisteredTool>();
+    for (const definition of definitions) {
+      const label = `server "${serverId}": tool ${JSON.stringify(definition.name)}`;
+      if (!isRecommendedToolName(definition.name)) warnings.push(`${label}: name is outside [A-Za-z0-9_.-]{1,128}`);
+      let name = namespacedToolName(serverId, definition.name);
+      if (tools.has(name) || this.#native.has(name)) name = namespacedToolName(serverId, definition.name, 16);
+      if (tools.has(name) || this.#native.has(name)) {
+        warnings.push(`${label}: left out, its name collides with another tool`);
+        continue;
+      }
+      const ui = readToolUiMeta(definition._meta);
+      for (const warning of ui.warnings) warnings.push(`${label}: ${warning}`);
+      const tool: Tool = {
+        name,
+        ...optional('title', definition.title),
+        ...optional('description', definition.description),
+        inputSchema: definition.inputSchema,
+        ...optional('outputSchema', definition.outputSchema),
+        ...optional('annotations', definition.annotations),
+        ...optional('icons', definition.icons),
+        ...optional('meta', definition._meta),
+        origin: { kind: 'mcp', serverId, originalName: definition.name },
+        visibility: audiencesOf(ui.visibility),
+        ...optional('resourceUri', ui.resourceUri),
+        definitionHash: definitionHash(definition),
+        run: (args, context) =>
+          caller.callTool(definition.name, args, {
+            signal: context.signal,
+            onProgress: (progress) => context.onProgress(progress),
+            definition,
+          }),
+      };
+      try {
+        tools.set(name, compiled(tool));
+      } catch (error) {
+        warnings.push(`${label}: left out, ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    this.#servers.set(serverId, tools);
+    return warnings;
+  }
+
+  /** Forgets a server's tools (the server was removed or closed). */
+  removeServer(serverId: string): void {
+    this.#servers.delete(serverId);
+  }
+
+  /** The tools an audience may see. An app sees only its own server's tools with app visibility. */
+  list(options: { audience: Audience; serverId?: string }): Tool[] {
+    const caller = callerFor(options.audience, options.serverId);
+    const out: Tool[] = [];
+    for (const entry of this.#all()) if (visibilityRefusal(entry.tool, caller) === null) out.push(entry.tool);
+    return out;
+  }
+
+  /** Finds a tool a caller may call; throws `tool_not_found` or `tool_not_visible` with a clear reason. */
+  resolve(name: string, caller: Caller): RegisteredTool {
+    const entry = this.#find(name);
+    if (entry === undefined) throw new HostError('tool_not_found', `unknown tool ${name}`, { data: { tool: name } });
+    const refusal = visibilityRefusal(entry.tool, caller);
+    if (refusal !== null) throw new HostError('tool_not_visible', refusal, { data: { tool: name } });
+    return entry;
+  }
+
+  /** A tool by its host name, whoever may see it. */
+  get(name: string): Tool | undefined {
+    return this.#find(name)?.tool;
+  }
+
+  #find(name: string): RegisteredTool | undefined {
+    const native = this.#native.get(name);
+    if (native !== undefined) return native;
+    for (const tools of this.#servers.values()) {
+      const entry = tools.get(name);
+      if (entry !== undefined) return entry;
+    }
+    return undefined;
+  }
+
+  *#all(): Iterable<RegisteredTool> {
+    yield* this.#native.values();
+    for (const tools of this.#servers.values()) yield* tools.values();
+  }
+}
+
+function compiled(tool: Tool): RegisteredTool {
+  const checkInput = compileSchemaFor(tool, 'inputSchema', tool.inputSchema);
+  if (tool.inputSchema['type'] !== 'object') throw new Error('inputSchema must have type "object"');
+  const checkOutput =
+    tool.outputSchema === undefined ? undefined : compileSchemaFor(tool, 'outputSchema', tool.outputSchema);
+  return { tool, checkInput, ...optional('checkOutput', checkOutput) };
+}
+
+function compileSchemaFor(tool: Tool, field: string, schema: unknown): SchemaCheck {
+  try {
+    return compileSchema(schema);
+  } catch (error) {
+    throw new Error(`${field} is invalid: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+function callerFor(audience: Audience, serverId: string | undefined): Caller {
+  if (audience === 'app') {
+    if (serverId === undefined) throw new HostError('invalid_arguments', 'the app audience needs the serverId');
+    return { kind: 'app', serverId };
+  }
+  return { kind: audience };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

@@ -1,0 +1,59 @@
+import type { CallToolResult, Icon, ToolAnnotations } from '@modelcontextprotocol/client';
+
+/** Who may see and call a tool: the model, an MCP App view, or the person using the host. */
+export type Audience = 'model' | 'app' | 'user';
+
+/** Who makes a call. An app caller is a view rendered from one server connection and may call only that server. */
+export type Caller =
+  { readonly kind: 'model' } | { readonly kind: 'user' } | { readonly kind: 'app'; readonly serverId: string };
+
+/** Where a tool comes from: registered by the application itself, or listed by an MCP server. */
+export type ToolOrigin =
+  { readonly kind: 'native' } | { readonly kind: 'mcp'; readonly serverId: string; readonly originalName: string };
+
+/** A JSON Schema object as tools declare it (an object schema for inputs). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** What a tool reports while it runs. */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** Per-run context handed to a tool. `signal` aborts on cancel and on timeout; `onProgress` resets the timeout. */
+export interface ToolRunContext {
+  readonly signal: AbortSignal;
+  onProgress(progress: ToolProgress): void;
+}
+
+/**
+ * One tool, native or MCP: the registry, the pipeline and every surface handle both alike.
+ *
+ * `name` is unique within a host (MCP tools are namespaced `server__tool`); `origin` keeps the server and the name the
+ * server used, for display and for the call itself. `visibility` says which audiences may see it (MCP Apps).
+ */
+export interface Tool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+  readonly icons?: readonly Icon[];
+  readonly origin: ToolOrigin;
+  readonly visibility: readonly Audience[];
+  /** The tool's `_meta` as listed (a server's own risk claim lives here). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /** The `ui://` view the tool renders into, when it has one (MCP Apps). */
+  readonly resourceUri?: string;
+  /** sha256 of the canonical JSON of name, description, schemas and annotations: a changed tool asks again. */
+  readonly definitionHash: string;
+  /** Runs the tool. Resolves with an MCP-shaped result; throws only for protocol or transport failures. */
+  run(args: Readonly<Record<string, unknown>>, context: ToolRunContext): Promise<CallToolResult>;
+}
+
+/** The display name the spec asks for: `title`, then `annotations.title`, then the tool's own name. */
+export function toolDisplayName(tool: Pick<Tool, 'title' | 'annotations' | 'origin' | 'name'>): string {
+  return tool.title ?? tool.annotations?.title ?? (tool.origin.kind === 'mcp' ? tool.origin.originalName : tool.name);
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parseDemoArgs } from './demo-args.js';
+
+describe('parseDemoArgs', () => {
+  it('serves stdio by default', () => {
+    expect(parseDemoArgs([])).toEqual({ ok: true, args: { transport: 'stdio', port: 0, help: false } });
+  });
+
+  it('serves HTTP on the given port and pages tools with --page-size', () => {
+    expect(parseDemoArgs(['--http', '--port', '8123', '--page-size', '3'])).toEqual({
+      ok: true,
+      args: { transport: 'http', port: 8123, pageSize: 3, help: false },
+    });
+  });
+
+  it('rejects unknown flags, stray arguments and bad numbers', () => {
+    expect(parseDemoArgs(['--verbose'])).toMatchObject({ ok: false, error: expect.stringContaining('--verbose') });
+    expect(parseDemoArgs(['stdio'])).toMatchObject({ ok: false });
+    expect(parseDemoArgs(['--http', '--port', '70000'])).toMatchObject({ ok: false });
+    expect(parseDemoArgs(['--http', '--port', '-1'])).toMatchObject({ ok: false });
+    expect(parseDemoArgs(['--page-size', '2.5'])).toMatchObject({ ok: false });
+  });
+
+  it('rejects --port without --http rather than ignoring it', () => {
+    expect(parseDemoArgs(['--port', '8123'])).toEqual({ ok: false, error: '--port only applies with --http' });
+  });
+});

@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+
+/** What `airlock-demo-server` was asked to do. */
+export interface DemoArgs {
+  readonly transport: 'stdio' | 'http';
+  /** The HTTP port; 0 picks a free one. */
+  readonly port: number;
+  /** Tools per `tools/list` page, when paginating. */
+  readonly pageSize?: number;
+  readonly help: boolean;
+}
+
+/** The command line either parses, or says what is wrong with it (the bin exits 2). */
+export type DemoArgsResult = { ok: true; args: DemoArgs } | { ok: false; error: string };
+
+/** The `--help` text; also printed after a usage error. */
+export const DEMO_USAGE = `usage: airlock-demo-server [--http [--port N]] [--page-size N]
+
+Serves the Airlock demo MCP server (protocol 2025-11-25 and 2026-07-28).
+
+  (no flags)      serve over stdio
+  --http          serve Streamable HTTP on 127.0.0.1 instead; prints
+                  "listening http://127.0.0.1:PORT/mcp" to stderr once ready
+  --port N        the HTTP port (default 0: any free port)
+  --page-size N   put N tools on each tools/list page, with a cursor to the next
+  --help          print this help
+
+Environment:
+  AIRLOCK_DEMO_CALL_LOG=FILE   append one JSON line per call that reaches a tool
+                               and per call the client cancels`;
+
+/** Parses the command line strictly: an unknown flag, a stray argument or a bad number is an error. */
+export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
+  let values: { http?: boolean; port?: string; 'page-size'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        http: { type: 'boolean' },
+        port: { type: 'string' },
+        'page-size': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  const port = values.port === undefined ? 0 : integer(values.port, 0, 65_535);
+  if (port === undefined)
+    return { ok: false, error: `--port must be an integer from 0 to 65535, got "${values.port}"` };
+  if (values.port !== undefined && values.http !== true) return { ok: false, error: '--port only applies with --http' };
+  const pageSize = values['page-size'] === undefined ? undefined : integer(values['page-size'], 1, 1_000);
+  if (values['page-size'] !== undefined && pageSize === undefined) {
+    return { ok: false, error: `--page-size must be an integer from 1 to 1000, got "${values['page-size']}"` };
+  }
+  return {
+    ok: true,
+    args: {
+      transport: values.http === true ? 'http' : 'stdio',
+      port,
+      ...(pageSize !== undefined && { pageSize }),
+      help: values.help === true,
+    },
+  };
+}
+
+function integer(text: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max ? value : undefined;
+}
