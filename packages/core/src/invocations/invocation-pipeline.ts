@@ -339,18 +339,27 @@ async function runWithTimeouts(options: {
     controller.abort(why);
     rejectAbort(new Error(why));
   };
-  let idle = setTimeout(() => abort('timeout'), options.timeoutMs);
-  const ceiling = setTimeout(() => abort('ceiling'), options.maxTotalMs);
+  // One timer serves both limits: progress only moves the idle deadline, and the timer re-arms itself for whichever
+  // deadline is nearer when it fires (no timer churn per progress notification).
+  const start = performance.now();
+  const ceilingAt = start + options.maxTotalMs;
+  let idleAt = start + options.timeoutMs;
+  const check = () => {
+    const now = performance.now();
+    if (now >= ceilingAt) return abort('ceiling');
+    if (now >= idleAt) return abort('timeout');
+    timer = setTimeout(check, Math.min(idleAt, ceilingAt) - now);
+  };
+  let timer = setTimeout(check, Math.min(options.timeoutMs, options.maxTotalMs));
   const onCallerAbort = () => abort('cancelled');
-  options.signal.addEventListener('abort', onCallerAbort, { once: true });
+  if (options.signal !== NEVER_ABORTED) options.signal.addEventListener('abort', onCallerAbort, { once: true });
   try {
     const result = await Promise.race([
       options.tool.run(options.args, {
         signal: controller.signal,
         onProgress: (progress) => {
           if (aborted !== null) return;
-          clearTimeout(idle);
-          idle = setTimeout(() => abort('timeout'), options.timeoutMs);
+          idleAt = performance.now() + options.timeoutMs;
           options.onProgress(progress);
         },
       }),
@@ -360,9 +369,8 @@ async function runWithTimeouts(options: {
   } catch (error) {
     return { ok: false, error, aborted };
   } finally {
-    clearTimeout(idle);
-    clearTimeout(ceiling);
-    options.signal.removeEventListener('abort', onCallerAbort);
+    clearTimeout(timer);
+    if (options.signal !== NEVER_ABORTED) options.signal.removeEventListener('abort', onCallerAbort);
     abortPromise.catch(() => undefined);
   }
 }

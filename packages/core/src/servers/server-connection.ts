@@ -44,7 +44,7 @@ export interface ConnectionListener {
 export interface ConnectionCallOptions {
   readonly signal: AbortSignal;
   readonly onProgress: (progress: ToolProgress) => void;
-  /** The definition as listed, so the SDK needs no tools/list of its own. */
+  /** The definition as listed (without its outputSchema), so the SDK needs no tools/list of its own. */
   readonly definition: McpToolDefinition;
 }
 
@@ -76,6 +76,8 @@ export class ServerConnection {
   /** What the transport last reported before the connection closed (e.g. a message over the buffer limit). */
   #transportError: string | undefined;
   #stderrTail = '';
+  /** The pid of the stdio server process, kept from its start: the SDK forgets it when a connect is aborted. */
+  #childPid: number | undefined;
   #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   #attempt = 0;
   #generation = 0;
@@ -143,8 +145,9 @@ export class ServerConnection {
     };
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(), this.#limits.connectTimeoutMs);
+    let transport: Transport | undefined;
     try {
-      const transport = await this.#transport();
+      transport = await this.#transport();
       await client.connect(transport, { signal: timer.signal, timeout: this.#limits.connectTimeoutMs });
       const { tools } = await client.listTools(undefined, { signal: timer.signal });
       if (generation !== this.#generation || this.#state === 'closed') {
@@ -157,7 +160,11 @@ export class ServerConnection {
       this.#listener.tools(tools);
       this.#setState('ready');
     } catch (error) {
+      // A server that failed to connect is misbehaving: stop its process now rather than after the SDK's polite
+      // stdin-close grace period, which a process that ignores end-of-input would outlive if the host exits.
+      if (this.#childPid !== undefined) killQuietly(this.#childPid);
       await client.close().catch(() => undefined);
+      await transport?.close().catch(() => undefined);
       if (generation !== this.#generation || this.#state === 'closed') return;
       this.#lastError = this.#describeFailure(error, timer.signal.aborted);
       const retrying = this.#attempt > 0 && this.#attempt < this.#limits.reconnectAttempts;
@@ -186,6 +193,12 @@ export class ServerConnection {
       maxBufferSize: this.#limits.maxMessageBytes,
     });
     this.#stderrTail = '';
+    this.#childPid = undefined;
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      this.#childPid = transport.pid ?? undefined;
+    };
     transport.stderr?.on('data', (chunk: Buffer) => {
       this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
@@ -258,10 +271,6 @@ export class ServerConnection {
         data: { serverId: this.config.id, state: this.#state },
       });
     }
-    // The output schema is left out on purpose: the pipeline validates structuredContent itself so that a server's
-    // bad output is classified invalid_output rather than mistaken for the server's own -32602.
-    const definition = { ...options.definition };
-    delete definition.outputSchema;
     try {
       return await client.callTool(
         { name, arguments: { ...args } },
@@ -269,7 +278,7 @@ export class ServerConnection {
           signal: options.signal,
           onprogress: (p) => options.onProgress(progressOf(p)),
           timeout: NO_SDK_TIMEOUT_MS,
-          toolDefinition: definition,
+          toolDefinition: options.definition,
         },
       );
     } catch (error) {
@@ -296,6 +305,14 @@ export class ServerConnection {
   #setState(state: ServerState, error?: string): void {
     this.#state = serverTransition(this.#state, state);
     this.#listener.state(state, error);
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // already gone
   }
 }
 

@@ -36,4 +36,11 @@ export interface SqliteStoreConfig {
    * for a second host process or a backup to finish its write, short enough that a stuck lock fails the call clearly.
    */
   readonly busyTimeoutMs?: number;
+  /**
+   * The store checkpoints the WAL itself, off the call path: once writes have paused for this long (default 500 ms),
+   * and inline after `checkpointEveryWrites` batches (default 1000) during a long burst. SQLite's own automatic
+   * checkpoint would otherwise land inside a call every few hundred writes and sync the file there.
+   */
+  readonly idleCheckpointMs?: number;
+  readonly checkpointEveryWrites?: number;
 }

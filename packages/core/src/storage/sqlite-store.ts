@@ -129,8 +129,14 @@ export class SqliteStore implements HostStore {
   readonly #transition: (scope: Scope, transition: TransitionRecord, result: ResultRecord | undefined) => void;
   readonly #batch: (writes: readonly HistoryWrite[]) => void;
   #closed = false;
+  readonly #idleCheckpointMs: number;
+  readonly #checkpointEveryWrites: number;
+  #writesSinceCheckpoint = 0;
+  #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(config: SqliteStoreConfig) {
+    this.#idleCheckpointMs = config.idleCheckpointMs ?? 500;
+    this.#checkpointEveryWrites = config.checkpointEveryWrites ?? 1000;
     const busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
       throw new HostError('config_invalid', `busyTimeoutMs must be an integer >= 0, not ${String(busyTimeoutMs)}`);
@@ -142,6 +148,7 @@ export class SqliteStore implements HostStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
+      db.pragma('wal_autocheckpoint = 0');
       applySqliteMigrations(db);
       this.#sql = prepareStatements(db);
     } catch (error) {
@@ -192,15 +199,48 @@ export class SqliteStore implements HostStore {
   }
 
   writeBatch(writes: readonly HistoryWrite[]): Promise<void> {
-    return this.#call('store the history batch', () => this.#batch(writes));
+    return this.#call('store the history batch', () => {
+      this.#batch(writes);
+      this.#wrote();
+    });
+  }
+
+  /** Counts a committed write and schedules the WAL checkpoint for when writes pause (or runs it after many). */
+  #wrote(): void {
+    this.#writesSinceCheckpoint += 1;
+    if (this.#writesSinceCheckpoint >= this.#checkpointEveryWrites) {
+      this.#checkpoint();
+      return;
+    }
+    clearTimeout(this.#checkpointTimer);
+    this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#idleCheckpointMs);
+    this.#checkpointTimer.unref?.();
+  }
+
+  #checkpoint(): void {
+    clearTimeout(this.#checkpointTimer);
+    this.#checkpointTimer = undefined;
+    this.#writesSinceCheckpoint = 0;
+    if (this.#closed) return;
+    try {
+      this.#database.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // A busy reader can hold a checkpoint back; the next one catches up.
+    }
   }
 
   createInvocation(record: InvocationRecord, first: TransitionRecord): Promise<void> {
-    return this.#call('store the invocation', () => this.#create(record, first));
+    return this.#call('store the invocation', () => {
+      this.#create(record, first);
+      this.#wrote();
+    });
   }
 
   recordTransition(scope: Scope, transition: TransitionRecord, result?: ResultRecord): Promise<void> {
-    return this.#call('store the transition', () => this.#transition(scope, transition, result));
+    return this.#call('store the transition', () => {
+      this.#transition(scope, transition, result);
+      this.#wrote();
+    });
   }
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
@@ -239,6 +279,7 @@ export class SqliteStore implements HostStore {
   /** Closes the database (checkpointing the WAL). Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
+    clearTimeout(this.#checkpointTimer);
     this.#closed = true;
     try {
       this.#database.close();

@@ -97,6 +97,10 @@ export class ToolRegistry {
         continue;
       }
       const ui = readToolUiMeta(definition._meta);
+      // The output schema is left out of what the SDK sees: the pipeline validates structuredContent itself, so a
+      // server's bad output is classified invalid_output rather than mistaken for the server's own -32602.
+      const callDefinition = { ...definition };
+      delete callDefinition.outputSchema;
       for (const warning of ui.warnings) warnings.push(`${label}: ${warning}`);
       const tool: Tool = {
         name,
@@ -115,7 +119,7 @@ export class ToolRegistry {
           caller.callTool(definition.name, args, {
             signal: context.signal,
             onProgress: (progress) => context.onProgress(progress),
-            definition,
+            definition: callDefinition,
           }),
       };
       try {

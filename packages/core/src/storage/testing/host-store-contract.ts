@@ -128,7 +128,11 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
         { kind: 'transition', scope: SCOPE, transition: move(record, 3, 'running', 'success', 'success'), result },
       ]);
       expect(await store.getInvocation(SCOPE, record.id)).toMatchObject({ state: 'success', outcome: 'success' });
-      expect((await store.listTransitions(SCOPE, record.id)).map((t) => t.to)).toEqual(['pending', 'running', 'success']);
+      expect((await store.listTransitions(SCOPE, record.id)).map((t) => t.to)).toEqual([
+        'pending',
+        'running',
+        'success',
+      ]);
       expect(await store.getResult(SCOPE, record.id)).toEqual(result);
     });
 
