@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { boundResult, createHost, MemoryStore, SqliteStore } from '@airlock/core';
+import { boundResult, createHost, MemoryStore, parseServersConfig, serverIdentity, SqliteStore } from '@airlock/core';
 
 const demoBin = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const CALLS = Number(process.env.AIRLOCK_BENCH_CALLS ?? 1000);
@@ -116,3 +116,77 @@ console.log(
     target_ms: 50,
   }),
 );
+
+// A cached permission lookup with 100,000 stored decisions: what the gate does before every call (rules, then the
+// in-memory decision map), measured through host.permissions.explain. Target: under 20 µs at the median.
+{
+  const store = new MemoryStore();
+  const servers = parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [demoBin] } } });
+  const scope = { userId: 'bench', workspaceId: 'bench', conversationId: 'bench' };
+  const identity = serverIdentity(servers[0]);
+  const audit = {
+    type: 'permission.decision',
+    at: 0,
+    userId: 'x',
+    workspaceId: 'x',
+    conversationId: null,
+    serverId: 'demo',
+    tool: 'x',
+    argsHash: null,
+    riskTier: 'low',
+    invocationId: null,
+    data: {},
+  };
+  const seedStart = performance.now();
+  for (let i = 0; i < 100_000; i++) {
+    await store.putDecision(
+      {
+        id: `seed-${i}`,
+        userId: `user-${i % 1000}`,
+        workspaceId: `ws-${i % 7}`,
+        serverId: 'demo',
+        serverIdentity: identity,
+        tool: `tool_${i}`,
+        argsHash: null,
+        definitionHash: 'x'.repeat(64),
+        effect: 'allow',
+        riskTier: 'low',
+        grantedAt: Date.now(),
+        expiresAt: null,
+        grantedBy: `user-${i % 1000}`,
+      },
+      audit,
+    );
+  }
+  const seedMs = performance.now() - seedStart;
+  const reopened = createHost({
+    servers,
+    store,
+    surface: { askPermission: () => Promise.resolve('allow_once') },
+  });
+  const loadStart = performance.now();
+  await reopened.permissions.ready();
+  const loadMs = performance.now() - loadStart;
+  await reopened.servers.settled();
+  await reopened.permissions.decide({ scope, tool: 'demo__echo', decision: 'allow_always' });
+  const samples = [];
+  for (let i = 0; i < 20_000; i++) {
+    const start = performance.now();
+    const explanation = reopened.permissions.explain({ scope, tool: 'demo__echo', args: { text: 'hello' } });
+    samples.push(performance.now() - start);
+    if (explanation.source !== 'stored_decision') throw new Error('the lookup missed the stored decision');
+  }
+  await reopened.close();
+  const l = stats(samples.slice(2_000));
+  console.log(
+    JSON.stringify({
+      bench: 'cached_decision_lookup',
+      stored_decisions: 100_001,
+      median_us: Math.round(l.median * 1000 * 10) / 10,
+      p99_us: Math.round(l.p99 * 1000 * 10) / 10,
+      load_all_ms: round(loadMs),
+      seed_ms: Math.round(seedMs),
+      target_median_us: 20,
+    }),
+  );
+}

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ProtocolNegotiation, Scope, ServerConfig } from '@airlock/core';
-import { HostError, parseServersConfig } from '@airlock/core';
+import type { ExpiryDays, PermissionRule, ProtocolNegotiation, Scope, ServerConfig } from '@airlock/core';
+import { HostError, parseRulesText, parseServersConfig } from '@airlock/core';
 
 /** The file `airlock` reads when no `--config` is given, in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'airlock.config.json';
@@ -14,25 +14,57 @@ export function demoServerConfig(): ServerConfig[] {
   return parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [bin] } } }, 'embedded default');
 }
 
-/** Where the servers come from: the file given, else ./airlock.config.json, else the embedded demo server. */
-export function loadServers(options: { config?: string; negotiation?: ProtocolNegotiation }): {
+/** What a config file holds for the host: servers, and permission rules and expiry. */
+export interface LoadedConfig {
+  readonly servers: ServerConfig[];
+  readonly source: string;
+  readonly rules: PermissionRule[];
+  readonly expiryDays?: Partial<ExpiryDays>;
+}
+
+/**
+ * Where the servers come from: the file given, else ./airlock.config.json, else the embedded demo server. Rules come
+ * from the config's `permissions.rules` and from `--rules FILE`; every error names the file, line and field.
+ */
+export function loadConfig(options: {
+  config?: string;
+  rules?: string;
+  negotiation?: ProtocolNegotiation;
+}): LoadedConfig {
+  const loaded = loadServers(options);
+  const rules = [...loaded.rules];
+  if (options.rules !== undefined) {
+    const file = resolve(options.rules);
+    rules.push(...parseRulesText(readText(file, 'rules file'), file));
+  }
+  return { ...loaded, rules };
+}
+
+function readText(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new HostError('config_invalid', `cannot read ${what} ${file}: ${(error as Error).message}`);
+  }
+}
+
+function loadServers(options: { config?: string; negotiation?: ProtocolNegotiation }): {
   servers: ServerConfig[];
   source: string;
+  rules: PermissionRule[];
+  expiryDays?: Partial<ExpiryDays>;
 } {
   const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
   let servers: ServerConfig[];
   let source: string;
+  let rules: PermissionRule[] = [];
+  let expiryDays: Partial<ExpiryDays> | undefined;
   if (path === undefined) {
     servers = demoServerConfig();
     source = 'embedded default (the demo server)';
   } else {
     const file = resolve(path);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new HostError('config_invalid', `cannot read config file ${file}: ${(error as Error).message}`);
-    }
+    const text = readText(file, 'config file');
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -40,12 +72,40 @@ export function loadServers(options: { config?: string; negotiation?: ProtocolNe
       throw new HostError('config_invalid', `${file} is not valid JSON: ${(error as Error).message}`);
     }
     servers = parseServersConfig(json, file);
+    rules = parseRulesText(text, file, ['permissions', 'rules']);
+    expiryDays = readExpiry(json, file);
     source = file;
   }
   if (options.negotiation !== undefined) {
     servers = servers.map((s) => ({ ...s, negotiation: options.negotiation }));
   }
-  return { servers, source };
+  return { servers, source, rules, ...(expiryDays === undefined ? {} : { expiryDays }) };
+}
+
+function readExpiry(json: unknown, file: string): Partial<ExpiryDays> | undefined {
+  const permissions = (json as { permissions?: { expiryDays?: unknown } }).permissions;
+  const raw = permissions?.expiryDays;
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new HostError('config_invalid', `${file}: permissions.expiryDays must be an object like {"low": 90}`);
+  }
+  const out: Partial<Record<'low' | 'medium' | 'high', number | null>> = {};
+  for (const [tier, days] of Object.entries(raw)) {
+    if (tier !== 'low' && tier !== 'medium' && tier !== 'high') {
+      throw new HostError(
+        'config_invalid',
+        `${file}: permissions.expiryDays.${tier} is not a risk tier (low, medium, high)`,
+      );
+    }
+    if (days !== null && (typeof days !== 'number' || !(days > 0))) {
+      throw new HostError(
+        'config_invalid',
+        `${file}: permissions.expiryDays.${tier} must be a number of days > 0, or null for never`,
+      );
+    }
+    out[tier] = days as number | null;
+  }
+  return out;
 }
 
 /** The SQLite file history goes to: `--store`, else $AIRLOCK_STORE, else the user's data directory. */

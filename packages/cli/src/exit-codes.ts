@@ -10,5 +10,7 @@ export const EXIT_CODES = {
   timeout: 5,
   invalid_output: 6,
   permission_denied: 7,
+  /** `airlock audit --verify` found an edited, removed or reordered event. */
+  tampered: 8,
   cancelled: 130,
-} as const satisfies Record<InvocationOutcome | 'usage', number>;
+} as const satisfies Record<InvocationOutcome | 'usage' | 'tampered', number>;

@@ -2,10 +2,11 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Host, HostStore, InvocationRecord, Surface, Tool } from '@airlock/core';
 import { createHost, HostError, MemoryStore, SqliteStore } from '@airlock/core';
-import { cliScope, loadServers, storePath } from './cli-config.js';
+import { auditCommand, permissionsCommand } from './admin-commands.js';
+import { cliScope, loadConfig, storePath } from './cli-config.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { cardArguments, cardHeader, cardResult, progressLine } from './terminal-card.js';
-import { FixedSurface, TerminalSurface } from './terminal-surface.js';
+import { FixedSurface, TerminalSurface, terminalLocale } from './terminal-surface.js';
 
 const USAGE = `airlock: an MCP host in your terminal. Every tool call is shown, consented, bounded and kept in history.
 
@@ -16,12 +17,18 @@ Usage:
   airlock call SERVER/TOOL [--args JSON] [--allow] [--timeout MS] [--full]
   airlock history [--limit N]      the calls made from this CLI, newest first
   airlock history show ID [--full] one call: its transitions and the result as the model got it
+  airlock permissions list         stored decisions (allow always / deny always) in this workspace
+  airlock permissions revoke ID | --server ID
+  airlock permissions explain SERVER/TOOL [--args JSON]   which rule or decision decides, and why
+  airlock audit [--limit N] | --export | --verify   the audit trail; --verify checks the hash chain
 
 Options:
   --config FILE        servers in the mcpServers JSON (default ./airlock.config.json, else the demo server)
   --store FILE         SQLite history file (default $AIRLOCK_STORE or ~/.local/share/airlock/airlock.db)
   --workspace NAME     the workspace calls are kept under (default "default")
   --negotiation MODE   legacy (2025-11-25, default) or auto (probe for 2026-07-28)
+  --rules FILE         permission rules ({"rules": [{"effect": "allow|deny|ask", "server", "tool", "name"}]})
+  --lang LOCALE        en-US or pt-BR (default from LANG)
   --allow              allow this one call without asking (otherwise asked in a terminal, denied elsewhere)
   --json               machine-readable output
 `;
@@ -41,6 +48,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       allowPositionals: true,
       options: {
         config: { type: 'string' },
+        rules: { type: 'string' },
+        lang: { type: 'string' },
+        export: { type: 'boolean', default: false },
+        verify: { type: 'boolean', default: false },
         store: { type: 'string' },
         workspace: { type: 'string' },
         negotiation: { type: 'string' },
@@ -70,7 +81,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     io.stderr.write(`airlock: --negotiation must be legacy or auto, not ${negotiation}\n`);
     return EXIT_CODES.usage;
   }
-  if (!['overview', 'servers', 'tools', 'call', 'history'].includes(command)) {
+  if (!['overview', 'servers', 'tools', 'call', 'history', 'permissions', 'audit'].includes(command)) {
     io.stderr.write(`airlock: unknown command ${command}\n\n${USAGE}`);
     return EXIT_CODES.usage;
   }
@@ -79,7 +90,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   const surface: Surface = values.allow
     ? new FixedSurface('allow_once')
     : interactive
-      ? new TerminalSurface(io.stdin, io.stdout as NodeJS.WriteStream)
+      ? new TerminalSurface(io.stdin, io.stderr, terminalLocale(values.lang))
       : new FixedSurface('deny_once', (request) =>
           io.stderr.write(
             `airlock: ${request.tool.name} needs your permission and this is not a terminal, so it was denied.\n` +
@@ -89,15 +100,19 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
 
   let host: Host | undefined;
   try {
-    const { servers, source } = loadServers({
+    const { servers, source, rules, expiryDays } = loadConfig({
       ...(values.config === undefined ? {} : { config: values.config }),
+      ...(values.rules === undefined ? {} : { rules: values.rules }),
       ...(negotiation === undefined ? {} : { negotiation }),
     });
-    const needsStore = command === 'call' || command === 'history';
+    const needsStore = ['call', 'history', 'permissions', 'audit'].includes(command);
     const store: HostStore = needsStore
       ? new SqliteStore({ database: new Database(storePath(values.store)) })
       : new MemoryStore();
-    const onlyServer = command === 'call' ? rest[0]?.split('/')[0] : values.server;
+    const target =
+      command === 'call' ? rest[0] : command === 'permissions' && rest[0] === 'explain' ? rest[1] : undefined;
+    const onlyServer =
+      target !== undefined ? target.split('/')[0] : command === 'permissions' ? undefined : values.server;
     const selected = onlyServer === undefined ? servers : servers.filter((s) => s.id === onlyServer);
     if (onlyServer !== undefined && selected.length === 0) {
       store.close().catch(() => undefined);
@@ -106,7 +121,16 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         `no server "${onlyServer}" in ${source}; known: ${servers.map((s) => s.id).join(', ') || 'none'}`,
       );
     }
-    host = createHost({ servers: command === 'history' ? [] : selected, store, surface });
+    // Servers a command does not need stay configured but are not started (rules naming them still make sense).
+    const needsServers =
+      command !== 'history' && command !== 'audit' && !(command === 'permissions' && rest[0] !== 'explain');
+    const wanted = new Set(needsServers ? selected.map((s) => s.id) : []);
+    host = createHost({
+      servers: servers.map((s) => (wanted.has(s.id) ? s : { ...s, disabled: true })),
+      store,
+      surface,
+      permissions: { rules, ...(expiryDays === undefined ? {} : { expiryDays }) },
+    });
     host.on('server.warning', ({ message }) => io.stderr.write(`warning: ${message}\n`));
     await host.servers.settled();
     const scope = cliScope(values.workspace);
@@ -119,6 +143,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         return listTools(host, values.audience ?? 'model', values.server, values.json, io);
       case 'history':
         return await history(host, scope, rest, values, io);
+      case 'permissions':
+        return await permissionsCommand(host, scope, rest, values, io);
+      case 'audit':
+        return await auditCommand(host, scope, values, io);
       default:
         return await call(host, scope, rest[0], values, io);
     }

@@ -1,4 +1,5 @@
-import type { PermissionDecision, PermissionRequest, Surface } from '@airlock/core';
+import type { Locale, MessageKey, PermissionDecision, PermissionRequest, Surface } from '@airlock/core';
+import { formatMessage } from '@airlock/core';
 
 /** A surface that answers without asking: `--allow` (the user consented on the command line) or fail closed. */
 export class FixedSurface implements Surface {
@@ -13,33 +14,74 @@ export class FixedSurface implements Surface {
   }
 }
 
+const ACTIONS = [
+  'allow_once',
+  'allow_always',
+  'deny_once',
+  'deny_always',
+] as const satisfies readonly PermissionDecision[];
+
+const HINTS: readonly [
+  key: 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint',
+  message: MessageKey,
+][] = [
+  ['readOnlyHint', 'mcp.permission.hint.readOnly'],
+  ['destructiveHint', 'mcp.permission.hint.destructive'],
+  ['idempotentHint', 'mcp.permission.hint.idempotent'],
+  ['openWorldHint', 'mcp.permission.hint.openWorld'],
+];
+
+/** The prompt's text: header (tool, server, risk), what the annotations say, the full arguments, the four actions. */
+export function permissionPromptText(request: PermissionRequest, locale: Locale): string {
+  const t = (key: MessageKey, params?: Record<string, string>) => formatMessage(locale, key, params);
+  const server =
+    request.server === null
+      ? 'airlock'
+      : `${request.server.id} (${t(request.server.trusted ? 'mcp.permission.trusted' : 'mcp.permission.untrusted')})`;
+  const annotations = request.tool.annotations ?? {};
+  const hints = HINTS.filter(([key]) => annotations[key] === true).map(([, message]) => `    • ${t(message)}`);
+  const lines = [
+    '',
+    t('mcp.permission.title'),
+    `  ${request.tool.displayName} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${t(`mcp.permission.risk.${request.risk.tier}`)}`,
+  ];
+  if (hints.length === 0) lines.push(`  ${t('mcp.permission.no_annotations')}`);
+  else {
+    lines.push(
+      `  ${t('mcp.permission.annotations')}${request.risk.unverified ? ` (${t('mcp.permission.unverified')})` : ''}`,
+    );
+    lines.push(...hints);
+  }
+  lines.push(`  ${t('mcp.permission.arguments')}:`);
+  lines.push(
+    ...JSON.stringify(request.args, null, 2)
+      .split('\n')
+      .map((line) => `    ${line}`),
+  );
+  const actions = ACTIONS.map((action, index) => {
+    const label = `[${index + 1}] ${t(`mcp.permission.action.${action}`)}`;
+    const marked = action === request.defaultAction ? `${label} ←` : label;
+    return action === 'allow_always' && !request.allowAlways.offered ? `(${index + 1}) —` : marked;
+  });
+  lines.push(`  ${actions.join('   ')}`);
+  if (!request.allowAlways.offered) lines.push(`  ${t('mcp.permission.allow_always_refused')}`);
+  lines.push(`  ${t('mcp.permission.choose')}`);
+  return lines.join('\n');
+}
+
 /**
- * Asks at the terminal: the tool, its server and trust, its annotations and the full arguments, then a key.
- * `y` allows once; `n`, Enter, Esc or Ctrl-C deny once (the cautious default).
+ * Asks at the terminal with the four grains of consent, numbered 1-4. Enter takes the default (allow once, or deny
+ * once for destructive tools); Esc and Ctrl-C deny once. Allow always is not accepted where it is not offered.
  */
 export class TerminalSurface implements Surface {
   constructor(
     private readonly input: NodeJS.ReadStream,
-    private readonly output: NodeJS.WriteStream,
+    private readonly output: NodeJS.WritableStream,
+    private readonly locale: Locale = 'en-US',
   ) {}
 
   askPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
-    const server =
-      request.server === null
-        ? 'this host'
-        : `${request.server.id} (${request.server.trusted ? 'trusted' : 'untrusted'})`;
-    const hints = Object.entries(request.tool.annotations ?? {})
-      .filter(([key]) => key.endsWith('Hint'))
-      .map(([key, value]) => `${key}=${String(value)}`);
-    this.output.write(
-      [
-        '',
-        `Allow this tool to run? ${request.tool.displayName} · from ${server}`,
-        `  tool ${request.tool.originalName}${hints.length > 0 ? ` · ${hints.join(' ')}${request.server?.trusted ? '' : ' (unverified hints)'}` : ' · no annotations'}`,
-        `  args ${JSON.stringify(request.args, null, 2).split('\n').join('\n  ')}`,
-        '  [y] allow once   [n / Esc] deny once  ',
-      ].join('\n'),
-    );
+    this.output.write(permissionPromptText(request, this.locale));
     return new Promise((resolve) => {
       const wasRaw = this.input.isRaw;
       this.input.setRawMode(true);
@@ -49,18 +91,29 @@ export class TerminalSurface implements Surface {
         signal.removeEventListener('abort', onAbort);
         this.input.setRawMode(wasRaw);
         this.input.pause();
-        this.output.write(`${decision === 'allow_once' ? 'allowed once' : 'denied once'}\n`);
+        this.output.write(`${formatMessage(this.locale, `mcp.permission.action.${decision}`)}\n`);
         resolve(decision);
       };
       const onData = (data: Buffer) => {
-        const key = data.toString('utf8');
-        if (key === 'y' || key === 'Y') finish('allow_once');
-        else if (key === 'n' || key === 'N' || key === '\r' || key === '\u001b' || key === '\u0003')
-          finish('deny_once');
+        const keys = data.toString('utf8');
+        // An escape sequence (arrow keys and the like) is not a lone Esc: ignore it.
+        if (keys.startsWith('\u001b') && keys.length > 1) return;
+        for (const key of keys) {
+          const chosen = ACTIONS[['1', '2', '3', '4'].indexOf(key)];
+          if (chosen !== undefined && (chosen !== 'allow_always' || request.allowAlways.offered)) return finish(chosen);
+          if (key === '\r' || key === '\n') return finish(request.defaultAction);
+          if (key === '\u001b' || key === '\u0003') return finish('deny_once');
+        }
       };
       const onAbort = () => finish('deny_once');
       this.input.on('data', onData);
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
+}
+
+/** The locale of the terminal: `--lang`, else LC_ALL / LC_MESSAGES / LANG (pt_BR.UTF-8 → pt-BR), else en-US. */
+export function terminalLocale(option: string | undefined, env: NodeJS.ProcessEnv = process.env): Locale {
+  const raw = option ?? env['LC_ALL'] ?? env['LC_MESSAGES'] ?? env['LANG'] ?? '';
+  return /^pt[_-]BR/i.test(raw) ? 'pt-BR' : 'en-US';
 }

@@ -2,6 +2,8 @@ import type { InvocationState } from './invocations/invocation-state.js';
 import type { ServerState } from './servers/server-state.js';
 import type { InvocationRecord } from './storage/host-store.js';
 import type { ToolProgress } from './tools/tool.js';
+import type { DecisionOrigin } from './audit/audit-event.js';
+import type { PermissionDecision, PermissionRequest } from './surface.js';
 
 /** Every event the host emits, by name. A surface rebuilds a card from `invocation.transition` events alone. */
 export interface HostEventMap {
@@ -12,6 +14,16 @@ export interface HostEventMap {
   /** Something a person should know about a server that did not stop it: a bad tool left out, garbage on stdout. */
   'server.warning': { readonly serverId: string; readonly message: string };
   'tools.changed': { readonly serverId: string | null };
+  /** The surface is being asked; a surface can show "checking permissions…" until it answers. */
+  'permission.requested': { readonly request: PermissionRequest };
+  /** Every decision, whatever decided it (user prompt, stored decision, rule, no surface, prompt timeout). */
+  'permission.decided': {
+    readonly request: PermissionRequest;
+    readonly decision: PermissionDecision | 'allow' | 'deny';
+    readonly origin: DecisionOrigin;
+  };
+  /** A permission rule that can never match. */
+  'permission.rule_warning': { readonly message: string };
   /** A history write failed; new calls are refused until the host is restarted. */
   'store.error': { readonly message: string };
 }

@@ -13,7 +13,13 @@ import type {
   ToolLimits,
   ToolResult,
 } from './invocations/invocation-pipeline.js';
-import { surfacePermissionGate } from './permissions/surface-permission-gate.js';
+import { AuditLog } from './audit/audit-log.js';
+import { hashJson } from './audit/canonical-json.js';
+import { PermissionEngine } from './permissions/permission-engine.js';
+import type { PermissionConfig, PermissionExplanation } from './permissions/permission-engine.js';
+import type { PermissionRule } from './permissions/permission-rules.js';
+import { parseRules, unmatchableRules } from './permissions/permission-rules.js';
+import type { StoredDecision } from './permissions/stored-decision.js';
 import type { Scope } from './scope.js';
 import { assertScope } from './scope.js';
 import type { ServerConfig } from './servers/server-config.js';
@@ -49,6 +55,8 @@ export interface HostConfig {
   /** Extra pre-call hooks, run before the permission gate. */
   readonly hooks?: readonly PreCallHook[];
   readonly clientInfo?: { name: string; version: string };
+  /** Rules, expiry by risk and the prompt timeout. Rules may be given as parsed rules or as plain JSON objects. */
+  readonly permissions?: Omit<PermissionConfig, 'rules'> & { readonly rules?: unknown };
 }
 
 /** A server as surfaces list it. */
@@ -103,6 +111,21 @@ export interface Host {
     /** Reads the whole serialized result behind a handle, a slice at a time. Another tenant's handle: not_found. */
     read(options: { scope: Scope; handle: string; offset?: number; length?: number }): Promise<ResultSlice>;
   };
+  readonly permissions: {
+    /** Resolves when stored decisions are loaded; calls before that are asked, never silently decided. */
+    ready(): Promise<void>;
+    /** Stores allow_always or deny_always for a tool (optionally for these exact arguments only). */
+    decide(options: { scope: Scope; tool: string; decision: unknown; args?: unknown }): Promise<StoredDecision>;
+    list(options: { scope: Scope }): StoredDecision[];
+    revoke(options: { scope: Scope; id?: string; serverId?: string }): Promise<number>;
+    setExpiry(options: { scope: Scope; id: string; expiresAt: number | null }): Promise<StoredDecision>;
+    /** Which rule or stored decision would decide this call now, and why. Asks no one. */
+    explain(options: { scope: Scope; tool: string; args?: unknown }): PermissionExplanation;
+    rules(): readonly PermissionRule[];
+    /** Rules that can never match (an unknown server, a tool pattern matching no tool): reported, not ignored. */
+    warnings(): readonly string[];
+  };
+  readonly audit: AuditLog;
   /** Adds a pre-call hook that runs before the permission gate; returns its removal. */
   addHook(hook: PreCallHook): () => void;
   on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void;
@@ -110,6 +133,10 @@ export interface Host {
 }
 
 const HANDLE = /^airlock:result\/([0-9a-f-]{36})$/;
+
+function isParsedRule(value: unknown): value is PermissionRule {
+  return typeof value === 'object' && value !== null && typeof (value as { source?: unknown }).source === 'string';
+}
 
 /**
  * Wires a host: connects every server in parallel (one bad server never blocks the others), keeps the tool
@@ -125,10 +152,32 @@ export function createHost(config: HostConfig = {}): Host {
     : parseServersConfig(config.servers ?? {});
   const limits = config.limits ?? {};
   const writes = new WriteQueue(store, (error) => events.emit('store.error', { message: error.message }));
+  const connections = new Map<string, ServerConnection>();
+  const rawRules = config.permissions?.rules;
+  const rules: readonly PermissionRule[] =
+    Array.isArray(rawRules) && rawRules.every(isParsedRule)
+      ? rawRules
+      : parseRules(rawRules ?? [], 'permissions.rules');
+  const engine = new PermissionEngine({
+    store,
+    writes,
+    clock,
+    surface: config.surface,
+    config: { ...config.permissions, rules },
+    server: (id) => {
+      const c = connections.get(id);
+      return c === undefined ? undefined : { identity: c.identity, trusted: c.config.trusted };
+    },
+    events: {
+      requested: (request) => events.emit('permission.requested', { request }),
+      decided: (event) => events.emit('permission.decided', event),
+    },
+  });
   const pipeline = new InvocationPipeline({
     registry,
     writes,
     clock,
+    riskTier: (tool) => engine.risk(tool).tier,
     bounds: limits,
     timeouts: limits,
     tools: limits.tools ?? {},
@@ -140,7 +189,25 @@ export function createHost(config: HostConfig = {}): Host {
   for (const tool of config.tools ?? []) registry.registerNative(tool);
   for (const hook of config.hooks ?? []) pipeline.addHook(hook);
 
-  const connections = new Map<string, ServerConnection>();
+  const ruleWarnings = new Set<string>();
+  const checkRules = () => {
+    const known = new Map<string, readonly string[] | undefined>();
+    for (const [id, c] of connections) {
+      known.set(
+        id,
+        c.state === 'ready'
+          ? registry
+              .list({ audience: 'user' })
+              .flatMap((t) => (t.origin.kind === 'mcp' && t.origin.serverId === id ? [t.origin.originalName] : []))
+          : undefined,
+      );
+    }
+    for (const problem of unmatchableRules(rules, known)) {
+      if (ruleWarnings.has(problem)) continue;
+      ruleWarnings.add(problem);
+      events.emit('permission.rule_warning', { message: problem });
+    }
+  };
   for (const server of servers) {
     if (connections.has(server.id)) throw new HostError('config_invalid', `server "${server.id}" is configured twice`);
     const connection: ServerConnection = new ServerConnection({
@@ -156,6 +223,7 @@ export function createHost(config: HostConfig = {}): Host {
           const warnings = registry.setServerTools(server.id, connection, definitions);
           for (const message of warnings) events.emit('server.warning', { serverId: server.id, message });
           events.emit('tools.changed', { serverId: server.id });
+          if (connection.state === 'ready') checkRules();
         },
         warning: (message) => events.emit('server.warning', { serverId: server.id, message }),
       },
@@ -166,8 +234,11 @@ export function createHost(config: HostConfig = {}): Host {
     [...connections.values()].filter((c) => !c.config.disabled).map((c) => c.start()),
   ).then(() => undefined);
 
-  const serverTrust = (id: string) => connections.get(id)?.config.trusted ?? false;
-  pipeline.setGate(surfacePermissionGate({ surface: config.surface, trusted: serverTrust }));
+  pipeline.setGate(engine.hook);
+  // After the caller has had a chance to listen: a rule naming an unknown server is reported at once.
+  queueMicrotask(checkRules);
+  void firstConnections.then(checkRules);
+  const audit = new AuditLog(store, writes);
   let closed = false;
 
   return {
@@ -247,6 +318,36 @@ export function createHost(config: HostConfig = {}): Host {
         return { text, offset, totalChars: result.fullText.length, done: offset + length >= result.fullText.length };
       },
     },
+    permissions: {
+      ready: () => engine.synced,
+      decide: async ({ scope, tool, decision, args }) => {
+        const checked = assertScope(scope);
+        const entry = registry.resolve(tool, { kind: 'user' });
+        return engine.decide({
+          scope: checked,
+          tool: entry.tool,
+          decision,
+          argsHash: args === undefined ? null : hashJson(args),
+        });
+      },
+      list: ({ scope }) => engine.list(assertScope(scope)),
+      revoke: ({ scope, id, serverId }) =>
+        engine.revoke({
+          scope: assertScope(scope),
+          ...(id === undefined ? {} : { id }),
+          ...(serverId === undefined ? {} : { serverId }),
+        }),
+      setExpiry: ({ scope, id, expiresAt }) => engine.setExpiry({ scope: assertScope(scope), id, expiresAt }),
+      explain: ({ scope, tool, args }) =>
+        engine.explain({
+          scope: assertScope(scope),
+          tool: registry.resolve(tool, { kind: 'user' }).tool,
+          argsHash: hashJson(args ?? {}),
+        }),
+      rules: () => rules,
+      warnings: () => [...ruleWarnings],
+    },
+    audit,
     addHook: (hook) => pipeline.addHook(hook),
     on: (name, listener) => events.on(name, listener),
     close: async () => {

@@ -62,4 +62,25 @@ export type {
 } from './storage/host-store.js';
 export { MemoryStore } from './storage/memory-store.js';
 export { SqliteStore } from './storage/sqlite-store.js';
-export type { SqliteDatabase, SqliteStoreConfig } from './storage/sqlite-store-config.js';
+export type { SqliteDatabase, SqliteStatement, SqliteStoreConfig } from './storage/sqlite-store-config.js';
+export type { AuditQuery, HistoryWrite } from './storage/host-store.js';
+export { AuditLog } from './audit/audit-log.js';
+export type { AuditQueryOptions } from './audit/audit-log.js';
+export { chainEvent, GENESIS_HASH, verifyChain } from './audit/audit-event.js';
+export type {
+  AuditEvent,
+  AuditEventInput,
+  AuditEventType,
+  AuditVerification,
+  DecisionOrigin,
+} from './audit/audit-event.js';
+export { DEFAULT_EXPIRY_DAYS, PermissionEngine } from './permissions/permission-engine.js';
+export type { ExpiryDays, PermissionConfig, PermissionExplanation } from './permissions/permission-engine.js';
+export { evaluateRules, parseRules, parseRulesText, unmatchableRules } from './permissions/permission-rules.js';
+export type { PermissionRule, RuleEffect, RuleLayer, RuleVerdict } from './permissions/permission-rules.js';
+export { deriveRisk, SERVER_RISK_META_KEY } from './permissions/risk.js';
+export type { RiskAssessment, RiskTier } from './permissions/risk.js';
+export { decisionKey } from './permissions/stored-decision.js';
+export type { StoredDecision } from './permissions/stored-decision.js';
+export { formatMessage, LOCALES, MESSAGES } from './i18n/messages.js';
+export type { Locale, MessageKey } from './i18n/messages.js';

@@ -1,4 +1,5 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/client';
+import type { Icon, ToolAnnotations } from '@modelcontextprotocol/client';
+import type { RiskAssessment } from './permissions/risk.js';
 import type { Scope } from './scope.js';
 import type { Caller } from './tools/tool.js';
 
@@ -23,10 +24,19 @@ export interface PermissionRequest {
     readonly originalName: string;
     readonly description?: string;
     readonly annotations?: ToolAnnotations;
+    readonly icons?: readonly Icon[];
   };
   readonly server: { readonly id: string; readonly trusted: boolean } | null;
   readonly args: Readonly<Record<string, unknown>>;
   readonly argsHash: string;
+  /** The risk badge: tier, reasons, and whether the annotations are unverified hints of an untrusted server. */
+  readonly risk: RiskAssessment;
+  /** Whether the surface may offer allow always; when not, why (the engine refuses it anyway). */
+  readonly allowAlways: { readonly offered: boolean; readonly reason?: string };
+  /** The action that has focus when the prompt opens: allow once, or deny once for destructive tools. */
+  readonly defaultAction: 'allow_once' | 'deny_once';
+  /** True when a stored decision expired and the user is asked to renew it. */
+  readonly renewal: boolean;
 }
 
 /**

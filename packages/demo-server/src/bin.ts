@@ -20,6 +20,7 @@ if (args.help) {
 const logPath = process.env['AIRLOCK_DEMO_CALL_LOG'];
 const demo = {
   ...(args.pageSize !== undefined && { pageSize: args.pageSize }),
+  ...(args.slowListMs !== undefined && { slowListMs: args.slowListMs }),
   ...(logPath !== undefined && logPath !== '' && { callLog: fileCallLog(logPath) }),
 };
 const onerror = (error: Error) => process.stderr.write(`airlock-demo-server: ${error.message}\n`);

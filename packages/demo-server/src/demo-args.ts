@@ -7,6 +7,8 @@ export interface DemoArgs {
   readonly port: number;
   /** Tools per `tools/list` page, when paginating. */
   readonly pageSize?: number;
+  /** Milliseconds every tools/list after the first waits before answering (a slow catalog refresh). */
+  readonly slowListMs?: number;
   readonly help: boolean;
 }
 
@@ -23,6 +25,7 @@ Serves the Airlock demo MCP server (protocol 2025-11-25 and 2026-07-28).
                   "listening http://127.0.0.1:PORT/mcp" to stderr once ready
   --port N        the HTTP port (default 0: any free port)
   --page-size N   put N tools on each tools/list page, with a cursor to the next
+  --slow-list-ms N  answer every tools/list after the first N milliseconds late
   --help          print this help
 
 Environment:
@@ -31,7 +34,7 @@ Environment:
 
 /** Parses the command line strictly: an unknown flag, a stray argument or a bad number is an error. */
 export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
-  let values: { http?: boolean; port?: string; 'page-size'?: string; help?: boolean };
+  let values: { http?: boolean; port?: string; 'page-size'?: string; 'slow-list-ms'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -41,6 +44,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
         http: { type: 'boolean' },
         port: { type: 'string' },
         'page-size': { type: 'string' },
+        'slow-list-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -55,12 +59,17 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
   if (values['page-size'] !== undefined && pageSize === undefined) {
     return { ok: false, error: `--page-size must be an integer from 1 to 1000, got "${values['page-size']}"` };
   }
+  const slowListMs = values['slow-list-ms'] === undefined ? undefined : integer(values['slow-list-ms'], 0, 600_000);
+  if (values['slow-list-ms'] !== undefined && slowListMs === undefined) {
+    return { ok: false, error: `--slow-list-ms must be an integer from 0 to 600000, got "${values['slow-list-ms']}"` };
+  }
   return {
     ok: true,
     args: {
       transport: values.http === true ? 'http' : 'stdio',
       port,
       ...(pageSize !== undefined && { pageSize }),
+      ...(slowListMs !== undefined && { slowListMs }),
       help: values.help === true,
     },
   };

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
 import { appTools } from './app-tools.js';
@@ -38,6 +39,8 @@ export interface DemoServerOptions {
   readonly state?: DemoState;
   /** Tools per `tools/list` page (a cursor leads to the next); all on one page when absent. */
   readonly pageSize?: number;
+  /** Milliseconds every `tools/list` after this instance's first waits before answering. */
+  readonly slowListMs?: number;
   /** Told about every call that reaches a tool and every call the client aborts. */
   readonly callLog?: CallLog;
   /**
@@ -84,7 +87,11 @@ export function createDemoServer(options: DemoServerOptions = {}): Server {
   });
   const cancelWatch = new CancelWatch(callLog);
 
-  server.setRequestHandler('tools/list', (request) => {
+  let lists = 0;
+  server.setRequestHandler('tools/list', async (request, ctx) => {
+    if (lists++ > 0 && options.slowListMs !== undefined) {
+      await delay(options.slowListMs, undefined, { signal: ctx.mcpReq.signal }).catch(() => undefined);
+    }
     const page = toolPage({ items: DEMO_TOOLS, cursor: request.params?.cursor, pageSize: options.pageSize });
     return {
       tools: page.items.map((tool) => tool.definition(state)),

@@ -17,6 +17,7 @@ import type { InvocationOutcome, InvocationState } from './invocation-state.js';
 import { stateForOutcome, transition } from './invocation-state.js';
 import { classifyFailure } from './classify-failure.js';
 import type { WriteQueue } from '../storage/write-queue.js';
+import type { AuditEventInput } from '../audit/audit-event.js';
 
 /** The signal of a call made without one: never aborts, and costs nothing to create per call. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -95,6 +96,8 @@ export class InvocationPipeline {
       registry: ToolRegistry;
       writes: WriteQueue;
       clock: Clock;
+      /** The risk tier each transition's audit event records. */
+      riskTier: (tool: Tool) => string;
       events: PipelineEvents;
       bounds: Partial<BoundLimits>;
       timeouts: Partial<TimeoutLimits>;
@@ -146,10 +149,31 @@ export class InvocationPipeline {
     };
     let seq = 1;
     const created = record;
+    const riskTier = this.deps.riskTier(tool);
+    const audit = (
+      from: InvocationState | null,
+      to: InvocationState,
+      at: number,
+      outcome: InvocationOutcome | null,
+      error: InvocationError | null,
+    ): AuditEventInput => ({
+      type: 'invocation.transition',
+      at,
+      userId: scope.userId,
+      workspaceId: scope.workspaceId,
+      conversationId: scope.conversationId,
+      serverId: created.serverId,
+      tool: created.tool,
+      argsHash: created.argsHash,
+      riskTier,
+      invocationId: created.id,
+      data: { from, to, outcome, ...(error === null ? {} : { errorCode: error.code }), caller: created.caller.kind },
+    });
     this.deps.writes.write({
       kind: 'create',
       record: created,
       first: { invocationId: created.id, seq: 1, from: null, to: 'pending', at: now, outcome: null, error: null },
+      audit: audit(null, 'pending', now, null, null),
     });
     this.deps.events.transition(record, null);
 
@@ -170,6 +194,7 @@ export class InvocationPipeline {
         scope,
         transition: row,
         ...(result === undefined ? {} : { result }),
+        audit: audit(from, to, at, outcome, error),
       });
       this.deps.events.transition(record, from);
     };

@@ -1,7 +1,12 @@
+import { chainEvent } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
 import { HostError } from '../errors/host-error.js';
+import { decisionKey } from '../permissions/stored-decision.js';
+import type { StoredDecision } from '../permissions/stored-decision.js';
 import { sameScope } from '../scope.js';
 import type { Scope } from '../scope.js';
 import type {
+  AuditQuery,
   HistoryWrite,
   HostStore,
   InvocationRecord,
@@ -10,14 +15,18 @@ import type {
   TransitionRecord,
 } from './host-store.js';
 import {
+  auditPage,
   checkFirstTransition,
   checkTransition,
   closedError,
+  duplicateDecision,
   duplicateInvocation,
   duplicateSeq,
   notFound,
   pageSize,
   staleTransition,
+  storedAuditInput,
+  storedDecision,
 } from './store-checks.js';
 
 interface Entry {
@@ -32,6 +41,20 @@ function scopeKey(scope: Scope): string {
   return JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
 }
 
+/** True when the event passes every filter the query gives (times inclusive); paging is the caller's. */
+function matches(e: AuditEvent, q: AuditQuery): boolean {
+  return (
+    (q.userId === undefined || e.userId === q.userId) &&
+    (q.workspaceId === undefined || e.workspaceId === q.workspaceId) &&
+    (q.type === undefined || e.type === q.type) &&
+    (q.serverId === undefined || e.serverId === q.serverId) &&
+    (q.tool === undefined || e.tool === q.tool) &&
+    (q.invocationId === undefined || e.invocationId === q.invocationId) &&
+    (q.since === undefined || e.at >= q.since) &&
+    (q.until === undefined || e.at <= q.until)
+  );
+}
+
 /**
  * A `HostStore` in the process's memory: the default of a host given no store, and the store of tests. Nothing
  * survives the process.
@@ -39,40 +62,137 @@ function scopeKey(scope: Scope): string {
  * It keeps the same contract as `SqliteStore` (the one contract suite runs over both), including what a database
  * gives for free: rows are copied in and out with `structuredClone`, so neither the caller's later changes to what it
  * passed nor changes to what it got back can reach a stored row; and every write checks everything before it changes
- * anything, so a refused write leaves no trace.
+ * anything, so a refused write leaves no trace. Audit events are sealed in the form `SqliteStore` stores them
+ * (`storedAuditInput`), so the same inputs make the same chain in either store.
  */
 export class MemoryStore implements HostStore {
   readonly #byId = new Map<string, Entry>();
   readonly #byScope = new Map<string, Entry[]>();
   #created = 0;
   #closed = false;
+  /** Decisions by `decisionKey`, and each stored id's key (to refuse an id another key holds). */
+  readonly #decisions = new Map<string, StoredDecision>();
+  readonly #decisionKeyOf = new Map<string, string>();
+  /** The audit chain, in seq order: event i has seq i + 1. */
+  readonly #events: AuditEvent[] = [];
 
-  /** Applies the writes in order, all or none: a refused write undoes the ones before it. */
-  async writeBatch(writes: readonly HistoryWrite[]): Promise<void> {
-    const undo: (() => void)[] = [];
-    try {
-      for (const w of writes) {
-        if (w.kind === 'create') {
-          await this.createInvocation(w.record, w.first);
-          const id = w.record.id;
-          undo.push(() => this.#remove(id));
-        } else {
-          const entry = this.#find(w.scope, w.transition.invocationId);
-          const saved = entry && { record: entry.record, count: entry.transitions.length, result: entry.result };
-          await this.recordTransition(w.scope, w.transition, w.result);
-          if (entry !== undefined && saved !== undefined) {
-            undo.push(() => {
-              entry.record = saved.record;
-              entry.transitions.length = saved.count;
-              entry.result = saved.result;
-            });
+  /**
+   * Applies the writes in order, all or none: a refused write undoes the ones before it, audit events included. It
+   * runs in one synchronous step, so no other call can land between its writes (and be undone with them).
+   */
+  writeBatch(writes: readonly HistoryWrite[]): Promise<void> {
+    return this.#call(() => {
+      const undo: (() => void)[] = [];
+      const eventCount = this.#events.length;
+      try {
+        for (const w of writes) {
+          if (w.kind === 'create') {
+            this.#create(w.record, w.first);
+            const id = w.record.id;
+            undo.push(() => this.#remove(id));
+          } else if (w.kind === 'transition') {
+            const entry = this.#find(w.scope, w.transition.invocationId);
+            const saved = entry && { record: entry.record, count: entry.transitions.length, result: entry.result };
+            this.#transition(w.scope, w.transition, w.result);
+            if (entry !== undefined && saved !== undefined) {
+              undo.push(() => {
+                entry.record = saved.record;
+                entry.transitions.length = saved.count;
+                entry.result = saved.result;
+              });
+            }
           }
+          if (w.audit !== undefined) this.#events.push(...this.#seal([w.audit]));
+        }
+      } catch (error) {
+        for (const step of undo.reverse()) step();
+        this.#events.length = eventCount;
+        throw error;
+      }
+    });
+  }
+
+  /** Replaces the decision of the same key (its id included) and appends the audit event, or changes nothing. */
+  putDecision(decision: StoredDecision, audit: AuditEventInput): Promise<void> {
+    return this.#call(() => {
+      const d = storedDecision(decision);
+      const key = decisionKey(d);
+      const keyOfId = this.#decisionKeyOf.get(d.id);
+      if (keyOfId !== undefined && keyOfId !== key) throw duplicateDecision(d.id);
+      const [event] = this.#seal([audit]);
+      const previous = this.#decisions.get(key);
+      if (previous !== undefined) this.#decisionKeyOf.delete(previous.id);
+      this.#decisions.set(key, structuredClone(d));
+      this.#decisionKeyOf.set(d.id, key);
+      if (event !== undefined) this.#events.push(event);
+    });
+  }
+
+  deleteDecisions(
+    scope: { readonly userId: string; readonly workspaceId: string },
+    ids: readonly string[],
+    audit: readonly AuditEventInput[],
+  ): Promise<number> {
+    return this.#call(() => {
+      const events = this.#seal(audit);
+      let deleted = 0;
+      for (const id of ids) {
+        const key = this.#decisionKeyOf.get(id);
+        const d = key === undefined ? undefined : this.#decisions.get(key);
+        if (key === undefined || d === undefined || d.userId !== scope.userId || d.workspaceId !== scope.workspaceId) {
+          continue;
+        }
+        this.#decisions.delete(key);
+        this.#decisionKeyOf.delete(id);
+        deleted += 1;
+      }
+      this.#events.push(...events);
+      return deleted;
+    });
+  }
+
+  listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]> {
+    return this.#call(() => {
+      const { userId, workspaceId } = filter;
+      const found: StoredDecision[] = [];
+      for (const d of this.#decisions.values()) {
+        if (
+          (userId === undefined || d.userId === userId) &&
+          (workspaceId === undefined || d.workspaceId === workspaceId)
+        ) {
+          found.push(structuredClone(d));
         }
       }
-    } catch (error) {
-      for (const step of undo.reverse()) step();
-      throw error;
-    }
+      return found;
+    });
+  }
+
+  appendAudit(events: readonly AuditEventInput[]): Promise<AuditEvent[]> {
+    return this.#call(() => {
+      const sealed = this.#seal(events);
+      this.#events.push(...sealed);
+      return structuredClone(sealed);
+    });
+  }
+
+  queryAudit(query: AuditQuery): Promise<AuditEvent[]> {
+    return this.#call(() => {
+      const { limit, afterSeq } = auditPage(query);
+      const found: AuditEvent[] = [];
+      // Event i has seq i + 1, so the events after afterSeq start at index afterSeq.
+      for (let i = afterSeq; i < this.#events.length && found.length < limit; i += 1) {
+        const e = this.#events[i];
+        if (e !== undefined && matches(e, query)) found.push(structuredClone(e));
+      }
+      return found;
+    });
+  }
+
+  /** Seals inputs as the next events of the chain without storing them: the caller stores them once all checks pass. */
+  #seal(inputs: readonly AuditEventInput[]): AuditEvent[] {
+    const stored = inputs.map(storedAuditInput);
+    let last = this.#events.at(-1);
+    return stored.map((input) => (last = chainEvent(input, last)));
   }
 
   #remove(id: string): void {
@@ -84,42 +204,46 @@ export class MemoryStore implements HostStore {
   }
 
   createInvocation(record: InvocationRecord, first: TransitionRecord): Promise<void> {
-    return this.#call(() => {
-      checkFirstTransition(record, first);
-      if (this.#byId.has(record.id)) throw duplicateInvocation(record.id);
-      const entry: Entry = {
-        record: structuredClone(record),
-        transitions: [structuredClone(first)],
-        result: undefined,
-        order: this.#created++,
-      };
-      this.#byId.set(record.id, entry);
-      const key = scopeKey(record.scope);
-      const list = this.#byScope.get(key);
-      if (list === undefined) this.#byScope.set(key, [entry]);
-      else list.push(entry);
-    });
+    return this.#call(() => this.#create(record, first));
   }
 
   recordTransition(scope: Scope, transition: TransitionRecord, result?: ResultRecord): Promise<void> {
-    return this.#call(() => {
-      checkTransition(transition, result);
-      const entry = this.#find(scope, transition.invocationId);
-      if (entry === undefined) throw notFound(transition.invocationId);
-      if (entry.record.state !== transition.from) throw staleTransition(transition, entry.record.state);
-      if (entry.transitions.some((t) => t.seq === transition.seq)) throw duplicateSeq(transition);
-      const stored = structuredClone(transition);
-      const storedResult = result === undefined ? undefined : structuredClone(result);
-      entry.record = {
-        ...entry.record,
-        state: stored.to,
-        outcome: stored.outcome,
-        error: stored.error,
-        updatedAt: stored.at,
-      };
-      entry.transitions.push(stored);
-      if (storedResult !== undefined) entry.result = storedResult;
-    });
+    return this.#call(() => this.#transition(scope, transition, result));
+  }
+
+  #create(record: InvocationRecord, first: TransitionRecord): void {
+    checkFirstTransition(record, first);
+    if (this.#byId.has(record.id)) throw duplicateInvocation(record.id);
+    const entry: Entry = {
+      record: structuredClone(record),
+      transitions: [structuredClone(first)],
+      result: undefined,
+      order: this.#created++,
+    };
+    this.#byId.set(record.id, entry);
+    const key = scopeKey(record.scope);
+    const list = this.#byScope.get(key);
+    if (list === undefined) this.#byScope.set(key, [entry]);
+    else list.push(entry);
+  }
+
+  #transition(scope: Scope, transition: TransitionRecord, result: ResultRecord | undefined): void {
+    checkTransition(transition, result);
+    const entry = this.#find(scope, transition.invocationId);
+    if (entry === undefined) throw notFound(transition.invocationId);
+    if (entry.record.state !== transition.from) throw staleTransition(transition, entry.record.state);
+    if (entry.transitions.some((t) => t.seq === transition.seq)) throw duplicateSeq(transition);
+    const stored = structuredClone(transition);
+    const storedResult = result === undefined ? undefined : structuredClone(result);
+    entry.record = {
+      ...entry.record,
+      state: stored.to,
+      outcome: stored.outcome,
+      error: stored.error,
+      updatedAt: stored.at,
+    };
+    entry.transitions.push(stored);
+    if (storedResult !== undefined) entry.result = storedResult;
   }
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
@@ -161,6 +285,9 @@ export class MemoryStore implements HostStore {
     this.#closed = true;
     this.#byId.clear();
     this.#byScope.clear();
+    this.#decisions.clear();
+    this.#decisionKeyOf.clear();
+    this.#events.length = 0;
     return Promise.resolve();
   }
 

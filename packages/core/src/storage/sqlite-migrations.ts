@@ -56,6 +56,50 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'permission decisions and audit chain',
+    // A per-tool decision keeps '' in args_hash (not NULL), so that the UNIQUE key holds for it too: SQLite treats
+    // NULLs as distinct in a UNIQUE index. audit_events.seq is the rowid and the chain's own numbering, set by the
+    // store from the last stored event; the chain's order is seq order. audit_events has no foreign keys: the log
+    // outlives the decisions and calls it records.
+    sql: `
+      CREATE TABLE permission_decisions (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        server_identity TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        definition_hash TEXT NOT NULL,
+        effect TEXT NOT NULL CHECK (effect IN ('allow', 'deny')),
+        risk_tier TEXT NOT NULL CHECK (risk_tier IN ('low', 'medium', 'high')),
+        granted_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        granted_by TEXT NOT NULL,
+        UNIQUE (user_id, workspace_id, server_identity, tool, args_hash)
+      );
+      CREATE TABLE audit_events (
+        seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+        type TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        conversation_id TEXT,
+        server_id TEXT,
+        tool TEXT,
+        args_hash TEXT,
+        risk_tier TEXT,
+        invocation_id TEXT,
+        data TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_by_tenant ON audit_events (user_id, workspace_id, seq);
+      CREATE INDEX audit_events_by_invocation ON audit_events (invocation_id, seq);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

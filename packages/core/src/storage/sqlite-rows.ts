@@ -1,5 +1,8 @@
+import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
 import type { InvocationOutcome, InvocationState } from '../invocations/invocation-state.js';
 import type { ModelPayload, ScreenPayload } from '../invocations/bounded-result-types.js';
+import type { RiskTier } from '../permissions/risk.js';
+import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Caller } from '../tools/tool.js';
 import type { InvocationError, InvocationRecord, ResultRecord, TransitionRecord } from './host-store.js';
 
@@ -153,5 +156,132 @@ export function resultFromRow(row: ResultRow): ResultRecord {
     screen: JSON.parse(row.screen) as ScreenPayload,
     fullText: row.full_text,
     rawJson: row.raw_json,
+  };
+}
+
+/** The decision columns, in the order `decisionParams` binds them. */
+export const DECISION_COLUMNS =
+  'id, user_id, workspace_id, server_id, server_identity, tool, args_hash, definition_hash, effect, risk_tier, ' +
+  'granted_at, expires_at, granted_by';
+
+/** The audit event columns, in the order `auditParams` binds them. */
+export const AUDIT_COLUMNS =
+  'seq, type, at, user_id, workspace_id, conversation_id, server_id, tool, args_hash, risk_tier, invocation_id, ' +
+  'data, prev_hash, hash';
+
+/** A `permission_decisions` row as the driver returns it. */
+export interface DecisionRow {
+  readonly id: string;
+  readonly user_id: string;
+  readonly workspace_id: string;
+  readonly server_id: string;
+  readonly server_identity: string;
+  readonly tool: string;
+  /** '' for a per-tool decision. */
+  readonly args_hash: string;
+  readonly definition_hash: string;
+  readonly effect: string;
+  readonly risk_tier: string;
+  readonly granted_at: number;
+  readonly expires_at: number | null;
+  readonly granted_by: string;
+}
+
+/** An `audit_events` row as the driver returns it. */
+export interface AuditRow {
+  readonly seq: number;
+  readonly type: string;
+  readonly at: number;
+  readonly user_id: string;
+  readonly workspace_id: string;
+  readonly conversation_id: string | null;
+  readonly server_id: string | null;
+  readonly tool: string | null;
+  readonly args_hash: string | null;
+  readonly risk_tier: string | null;
+  readonly invocation_id: string | null;
+  readonly data: string;
+  readonly prev_hash: string;
+  readonly hash: string;
+}
+
+/** Binds a decision in `DECISION_COLUMNS` order; a per-tool decision (null args hash) binds ''. */
+export function decisionParams(d: StoredDecision): unknown[] {
+  return [
+    d.id,
+    d.userId,
+    d.workspaceId,
+    d.serverId,
+    d.serverIdentity,
+    d.tool,
+    d.argsHash ?? '',
+    d.definitionHash,
+    d.effect,
+    d.riskTier,
+    d.grantedAt,
+    d.expiresAt,
+    d.grantedBy,
+  ];
+}
+
+/** Reads a `permission_decisions` row back into the decision that was written ('' args hash: per tool, null). */
+export function decisionFromRow(row: DecisionRow): StoredDecision {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    serverId: row.server_id,
+    serverIdentity: row.server_identity,
+    tool: row.tool,
+    argsHash: row.args_hash === '' ? null : row.args_hash,
+    definitionHash: row.definition_hash,
+    effect: row.effect as StoredDecision['effect'],
+    riskTier: row.risk_tier as RiskTier,
+    grantedAt: row.granted_at,
+    expiresAt: row.expires_at,
+    grantedBy: row.granted_by,
+  };
+}
+
+/** Binds a sealed event in `AUDIT_COLUMNS` order. */
+export function auditParams(e: AuditEvent): unknown[] {
+  return [
+    e.seq,
+    e.type,
+    e.at,
+    e.userId,
+    e.workspaceId,
+    e.conversationId,
+    e.serverId,
+    e.tool,
+    e.argsHash,
+    e.riskTier,
+    e.invocationId,
+    JSON.stringify(e.data),
+    e.prevHash,
+    e.hash,
+  ];
+}
+
+/**
+ * Reads an `audit_events` row back into the event that was sealed: exactly its fourteen fields, since `verifyChain`
+ * hashes whatever the object holds.
+ */
+export function auditFromRow(row: AuditRow): AuditEvent {
+  return {
+    seq: row.seq,
+    type: row.type as AuditEventType,
+    at: row.at,
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    conversationId: row.conversation_id,
+    serverId: row.server_id,
+    tool: row.tool,
+    argsHash: row.args_hash,
+    riskTier: row.risk_tier,
+    invocationId: row.invocation_id,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    prevHash: row.prev_hash,
+    hash: row.hash,
   };
 }

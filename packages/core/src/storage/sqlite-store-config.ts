@@ -16,15 +16,27 @@ export interface SqliteStatement {
  * - `prepare` compiles a statement once; the store keeps its statements for the life of the connection.
  * - `exec` runs DDL and the `BEGIN IMMEDIATE`/`COMMIT` around each migration.
  * - `pragma` sets WAL, `synchronous`, foreign keys and the busy timeout on open.
- * - `transaction` wraps a function so that it runs in one transaction and rolls back when it throws.
+ * - `transaction` wraps a function so that it runs in one transaction and rolls back when it throws; the store calls
+ *   its `immediate` form, so each write takes the write lock up front (see `SqliteTransaction`).
  * - `close` releases the connection when the store closes.
  */
 export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
   exec(sql: string): unknown;
   pragma(sql: string): unknown;
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): SqliteTransaction<A, R>;
   close(): unknown;
+}
+
+/**
+ * A function wrapped in a transaction, as better-sqlite3 12 returns it. The store runs every write through
+ * `immediate` (`BEGIN IMMEDIATE`): a write that reads before it writes (the audit chain reads its last event) must hold
+ * the write lock from its first read, or a second process committing in between makes SQLite refuse the upgrade with
+ * `SQLITE_BUSY` at once, without waiting out the busy timeout.
+ */
+export interface SqliteTransaction<A extends unknown[], R> {
+  (...args: A): R;
+  immediate(...args: A): R;
 }
 
 /** How to open a `SqliteStore`. The caller opens the database (a file under the user's data directory) and hands it over. */

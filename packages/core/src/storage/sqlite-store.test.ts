@@ -1,21 +1,34 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GENESIS_HASH, auditHash, verifyChain } from '../audit/audit-event.js';
+import type { AuditEvent } from '../audit/audit-event.js';
 import { HostError } from '../errors/host-error.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, applySqliteMigrations } from './sqlite-migrations.js';
+import {
+  DECISION_COLUMNS,
+  INVOCATION_COLUMNS,
+  TRANSITION_COLUMNS,
+  decisionParams,
+  invocationParams,
+  transitionParams,
+} from './sqlite-rows.js';
 import { SqliteStore } from './sqlite-store.js';
 import { describeHostStoreContract } from './testing/host-store-contract.js';
-import { SCOPE, expectRejection, invocation, opening } from './testing/host-store-fixtures.js';
+import {
+  SCOPE,
+  auditInput,
+  decision,
+  decisionAudit,
+  expectRejection,
+  invocation,
+  labels,
+  opening,
+} from './testing/host-store-fixtures.js';
 
-const BUILT_STORE = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/storage/sqlite-store.js');
-const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
+// The kill-mid-write and multi-process tests are in sqlite-store-crash.test.ts.
 
 async function freshDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'airlock-sqlite-'));
@@ -125,147 +138,168 @@ describe('SqliteStore on a file', () => {
     await store.close();
   });
 
-  it.each([
-    ['creating an invocation', 'first-transition', undefined],
-    ['storing the result with the final transition', 'result', 'running'],
-  ] as const)(
-    'loses nothing and half-writes nothing when the writer is killed while %s',
-    async (_, stopBefore, leaves) => {
-      if (!existsSync(BUILT_STORE)) {
-        throw new Error(`${BUILT_STORE} is missing: run "npx tsc -b packages/core" (or "npm run build") first`);
-      }
-      const script = join(dir, 'writer.mjs');
-      await writeFile(script, writerScript(), 'utf8');
-      const args = [script, file, String(KILL_AFTER), stopBefore];
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const ended = new Promise<NodeJS.Signals | null>((done) => child.on('close', (_code, signal) => done(signal)));
-      const reported: string[] = [];
-      let interrupted: string | undefined;
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        if (line.startsWith('mid-write ')) {
-          interrupted = line.slice('mid-write '.length);
-          child.kill('SIGKILL');
-        } else {
-          reported.push(line);
-        }
+  it('upgrades a version 1 file to the current schema and keeps its history', async () => {
+    const old = connect();
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    old.exec(SQLITE_MIGRATIONS.find((m) => m.version === 1)?.sql ?? '');
+    old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (1, ?)').run(Date.now());
+    const record = invocation();
+    old
+      .prepare(`INSERT INTO invocations (${INVOCATION_COLUMNS}) VALUES (${marks(16)})`)
+      .run(...invocationParams(record));
+    old
+      .prepare(`INSERT INTO invocation_transitions (${TRANSITION_COLUMNS}) VALUES (${marks(7)})`)
+      .run(...transitionParams(opening(record)));
+    old.close();
+
+    const database = connect();
+    const store = new SqliteStore({ database });
+
+    const versions = database.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
+    expect(versions).toEqual(SQLITE_MIGRATIONS.map((m) => ({ version: m.version })));
+    expect(versions).toContainEqual({ version: 2 });
+    expect(await store.getInvocation(SCOPE, record.id)).toEqual(record);
+    const d = decision();
+    await store.putDecision(d, decisionAudit(d, 'first'));
+    expect(await store.listDecisions({})).toEqual([d]);
+    expect(await store.queryAudit({})).toMatchObject([{ seq: 1, prevHash: GENESIS_HASH }]);
+    await store.close();
+  });
+
+  it("keeps one decision row per key in the schema itself, a per-tool decision's args hash stored as ''", async () => {
+    const store = new SqliteStore({ database: connect() });
+    const d = decision();
+    await store.putDecision(d, decisionAudit(d, 'put'));
+    const raw = connect();
+
+    expect(raw.prepare('SELECT id, args_hash FROM permission_decisions').all()).toEqual([{ id: d.id, args_hash: '' }]);
+    const insert = raw.prepare(`INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${marks(13)})`);
+    expect(() => insert.run(...decisionParams({ ...d, id: 'same-key' }))).toThrow(/UNIQUE/);
+    expect(() => insert.run(...decisionParams(decision({ effect: 'maybe' as 'allow' })))).toThrow(/CHECK/);
+    expect(() => insert.run(...decisionParams(decision({ riskTier: 'extreme' as 'low' })))).toThrow(/CHECK/);
+    await store.close();
+  });
+
+  describe('audit chain', () => {
+    /** A store on the test's file holding five events, written each way an event is written. */
+    async function fiveEvents(): Promise<SqliteStore> {
+      const store = new SqliteStore({ database: connect() });
+      await store.appendAudit([auditInput('e1'), auditInput('e2', { at: 1_700_000_000_002 })]);
+      const d = decision();
+      await store.putDecision(d, decisionAudit(d, 'e3'));
+      const record = invocation();
+      const pending = auditInput('e4', { type: 'invocation.transition', invocationId: record.id });
+      await store.writeBatch([{ kind: 'create', record, first: opening(record), audit: pending }]);
+      await store.appendAudit([auditInput('e5', { type: 'elicitation' })]);
+      expect(verifyChain(await store.queryAudit({}))).toMatchObject({ ok: true, count: 5 });
+      return store;
+    }
+
+    /** Every column of an event row. */
+    function eventRow(database: Database.Database, seq: number): Record<string, unknown> {
+      return database.prepare('SELECT * FROM audit_events WHERE seq = ?').get(seq) as Record<string, unknown>;
+    }
+
+    it("detects an event whose data was edited in the file, at that event's seq", async () => {
+      const store = await fiveEvents();
+      connect().prepare(`UPDATE audit_events SET data = json_set(data, '$.decision', 'deny') WHERE seq = 3`).run();
+
+      expect(verifyChain(await store.queryAudit({}))).toMatchObject({
+        ok: false,
+        seq: 3,
+        problem: expect.stringContaining('event 3 was edited'),
       });
-
-      expect(await ended, `the writer should run until killed; its stderr: ${stderr}`).toBe('SIGKILL');
-      expect(reported).toHaveLength(KILL_AFTER);
-      expect(interrupted).toBe(`crash-${KILL_AFTER}`);
-
-      const database = connect();
-      const store = new SqliteStore({ database });
-      for (const id of reported) {
-        const n = Number(id.slice('crash-'.length));
-        expect(await store.getInvocation(SCOPE, id)).toMatchObject({ state: 'success', outcome: 'success' });
-        expect((await store.listTransitions(SCOPE, id)).map((t) => t.to)).toEqual(['pending', 'running', 'success']);
-        const result = await store.getResult(SCOPE, id);
-        expect(result?.fullText === crashText(n), `the result of ${id} is whole`).toBe(true);
-      }
-      const cut = `crash-${KILL_AFTER}`;
-      expect((await store.getInvocation(SCOPE, cut))?.state, 'the interrupted write is rolled back whole').toBe(leaves);
-      expect(await store.getResult(SCOPE, cut)).toBeUndefined();
-      const count = (sql: string) => (database.prepare(sql).get() as { n: number }).n;
-      expect(count(ORPHAN_INVOCATIONS), 'invocations without their first transition').toBe(0);
-      expect(count(ORPHAN_RESULTS), 'results without a final transition').toBe(0);
-      expect(count(STATE_MISMATCHES), 'invocations whose state is not their last transition').toBe(0);
-      expect(count(ENDED_WITHOUT_RESULT), 'finished invocations without their result').toBe(0);
-      expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
       await store.close();
-    },
-  );
+    });
+
+    it('detects an edited event whose hash was recomputed, at the event after it', async () => {
+      const store = await fiveEvents();
+      const [third] = await store.queryAudit({ afterSeq: 2, limit: 1 });
+      if (third === undefined) throw new Error('event 3 is missing');
+      const edited = { ...third, data: { ...third.data, decision: 'deny' } };
+      const forged = Object.fromEntries(Object.entries(edited).filter(([key]) => key !== 'hash')) as Omit<
+        AuditEvent,
+        'hash'
+      >;
+      connect()
+        .prepare('UPDATE audit_events SET data = ?, hash = ? WHERE seq = 3')
+        .run(JSON.stringify(forged.data), auditHash(forged));
+
+      expect(verifyChain(await store.queryAudit({}))).toMatchObject({
+        ok: false,
+        seq: 4,
+        problem: expect.stringContaining('event 4 does not link'),
+      });
+      await store.close();
+    });
+
+    it('detects a removed middle event, at the event after the gap', async () => {
+      const store = await fiveEvents();
+      connect().prepare('DELETE FROM audit_events WHERE seq = 3').run();
+
+      expect(verifyChain(await store.queryAudit({}))).toMatchObject({
+        ok: false,
+        seq: 4,
+        problem: expect.stringContaining('expected event 3 but found 4'),
+      });
+      await store.close();
+    });
+
+    it('detects two events whose contents were swapped, at the first of them', async () => {
+      const store = await fiveEvents();
+      const raw = connect();
+      const [second, fourth] = [eventRow(raw, 2), eventRow(raw, 4)];
+      const columns = Object.keys(second).filter((column) => column !== 'seq');
+      const overwrite = raw.prepare(
+        `UPDATE audit_events SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE seq = @seq`,
+      );
+      overwrite.run({ ...fourth, seq: 2 });
+      overwrite.run({ ...second, seq: 4 });
+      expect(labels(await store.queryAudit({}))).toEqual(['e1', 'e4', 'e3', 'e2', 'e5']);
+
+      expect(verifyChain(await store.queryAudit({}))).toMatchObject({
+        ok: false,
+        seq: 2,
+        problem: expect.stringContaining('event 2 does not link'),
+      });
+      await store.close();
+    });
+
+    it('shows a cut tail only against a last hash remembered elsewhere', async () => {
+      const store = await fiveEvents();
+      const remembered = verifyChain(await store.queryAudit({}));
+      connect().prepare('DELETE FROM audit_events WHERE seq = 5').run();
+
+      const verdict = verifyChain(await store.queryAudit({}));
+      expect(verdict).toMatchObject({ ok: true, count: 4 });
+      expect(verdict.ok && remembered.ok && verdict.lastHash !== remembered.lastHash).toBe(true);
+      await store.close();
+    });
+
+    it('builds one chain from two connections to the same file writing in turn', async () => {
+      const stores = [new SqliteStore({ database: connect() }), new SqliteStore({ database: connect() })] as const;
+      const expected: string[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        const store = stores[i % 2 === 0 ? 0 : 1];
+        await store.appendAudit([auditInput(`append ${i}`)]);
+        const d = decision({ tool: `tool-${i}` });
+        await store.putDecision(d, decisionAudit(d, `decide ${i}`));
+        const record = invocation();
+        const pending = auditInput(`call ${i}`, { type: 'invocation.transition', invocationId: record.id });
+        await store.writeBatch([{ kind: 'create', record, first: opening(record), audit: pending }]);
+        expected.push(`append ${i}`, `decide ${i}`, `call ${i}`);
+      }
+
+      const chain = await stores[0].queryAudit({});
+      expect(await stores[1].queryAudit({})).toEqual(chain);
+      expect(labels(chain)).toEqual(expected);
+      expect(verifyChain(chain)).toMatchObject({ ok: true, count: 30 });
+      expect(await stores[1].listDecisions({})).toHaveLength(10);
+      for (const store of stores) await store.close();
+    });
+  });
 });
 
-const KILL_AFTER = 200;
-
-const ORPHAN_INVOCATIONS = `SELECT count(*) AS n FROM invocations i WHERE NOT EXISTS
-  (SELECT 1 FROM invocation_transitions t WHERE t.invocation_id = i.id AND t.seq = 1 AND t.to_state = 'pending')`;
-const ORPHAN_RESULTS = `SELECT count(*) AS n FROM invocation_results r WHERE NOT EXISTS
-  (SELECT 1 FROM invocation_transitions t WHERE t.invocation_id = r.invocation_id
-     AND t.to_state IN ('success', 'error', 'cancelled'))`;
-const STATE_MISMATCHES = `SELECT count(*) AS n FROM invocations i WHERE i.state IS NOT
-  (SELECT t.to_state FROM invocation_transitions t WHERE t.invocation_id = i.id ORDER BY t.seq DESC LIMIT 1)`;
-// The writer ends every call with a result, so here (not in general) a finished call without one is a torn write.
-const ENDED_WITHOUT_RESULT = `SELECT count(*) AS n FROM invocations i
-  WHERE i.state IN ('success', 'error', 'cancelled') AND i.id NOT IN (SELECT invocation_id FROM invocation_results)`;
-
-const CRASH_TEXT_REPEAT = 5000;
-
-/** The full text the writer stores for call `n`: about 64 KB, different per call, so a torn write would show. */
-function crashText(n: number): string {
-  return `result ${n} ✓ `.repeat(CRASH_TEXT_REPEAT);
-}
-
-/**
- * A writer that creates, runs and finishes calls with the BUILT store, printing each id once its last write has
- * committed. Call number `stopAt` is interrupted inside a transaction: the database it hands the store wraps
- * better-sqlite3 (the store takes any driver of the right shape) and, just before the chosen statement, prints
- * `mid-write <id>` and blocks until the test kills it. Killed there, a store without atomic writes leaves a half-write.
- */
-function writerScript(): string {
-  return `
-import Database from ${JSON.stringify(pathToFileURL(DRIVER).href)};
-import { SqliteStore } from ${JSON.stringify(pathToFileURL(BUILT_STORE).href)};
-
-const [file, stopAtText, stopBefore] = process.argv.slice(2);
-const stopAt = Number(stopAtText);
-const raw = new Database(file);
-let current = -1;
-
-function stopsHere(sql, params) {
-  if (current !== stopAt) return false;
-  if (stopBefore === 'result') return sql.startsWith('INSERT INTO invocation_results');
-  return sql.startsWith('INSERT INTO invocation_transitions') && params[1] === 1;
-}
-
-const database = {
-  prepare(sql) {
-    const statement = raw.prepare(sql);
-    return {
-      run(...params) {
-        if (stopsHere(sql, params)) {
-          process.stdout.write('mid-write crash-' + current + '\\n');
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-        }
-        return statement.run(...params);
-      },
-      get: (...params) => statement.get(...params),
-      all: (...params) => statement.all(...params),
-    };
-  },
-  exec: (sql) => raw.exec(sql),
-  pragma: (sql) => raw.pragma(sql),
-  transaction: (fn) => raw.transaction(fn),
-  close: () => raw.close(),
-};
-
-const store = new SqliteStore({ database });
-const scope = ${JSON.stringify(SCOPE)};
-const crashText = (n) => ('result ' + n + ' ✓ ').repeat(${CRASH_TEXT_REPEAT});
-for (let n = 0; n <= stopAt; n += 1) {
-  current = n;
-  const id = 'crash-' + n;
-  const at = 1700000000000 + n * 10;
-  const move = (seq, from, to, outcome) => ({ invocationId: id, seq, from, to, at: at + seq, outcome, error: null });
-  await store.createInvocation(
-    { id, scope, caller: { kind: 'model' }, tool: 'echo', serverId: null, originalName: 'echo', definitionHash: 'd',
-      args: { n }, argsHash: 'a', state: 'pending', outcome: null, error: null, createdAt: at, updatedAt: at },
-    { invocationId: id, seq: 1, from: null, to: 'pending', at, outcome: null, error: null },
-  );
-  await store.recordTransition(scope, move(2, 'pending', 'running', null));
-  const fullText = crashText(n);
-  await store.recordTransition(scope, move(3, 'running', 'success', 'success'), {
-    invocationId: id,
-    model: { content: [{ type: 'text', text: fullText.slice(0, 100) }], text: fullText.slice(0, 100), isError: false },
-    screen: { blocks: [], isError: false, handle: 'h' },
-    fullText,
-    rawJson: JSON.stringify({ content: [{ type: 'text', text: fullText }] }),
-  });
-  process.stdout.write(id + '\\n');
-}
-process.stderr.write('the writer finished without being stopped mid-write\\n');
-`;
+function marks(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
 }

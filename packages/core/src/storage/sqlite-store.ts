@@ -1,6 +1,10 @@
+import { chainEvent } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
 import { HostError } from '../errors/host-error.js';
+import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Scope } from '../scope.js';
 import type {
+  AuditQuery,
   HistoryWrite,
   HostStore,
   InvocationRecord,
@@ -8,11 +12,13 @@ import type {
   ResultRecord,
   TransitionRecord,
 } from './host-store.js';
+import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import {
-  INVOCATION_COLUMNS,
-  RESULT_COLUMNS,
-  TRANSITION_COLUMNS,
+  auditFromRow,
+  auditParams,
+  decisionFromRow,
+  decisionParams,
   errorParam,
   invocationFromRow,
   invocationParams,
@@ -21,81 +27,26 @@ import {
   transitionFromRow,
   transitionParams,
 } from './sqlite-rows.js';
-import type { InvocationRow, ResultRow, TransitionRow } from './sqlite-rows.js';
-import type { SqliteDatabase, SqliteStatement, SqliteStoreConfig } from './sqlite-store-config.js';
+import type { DecisionRow, InvocationRow, ResultRow, TransitionRow } from './sqlite-rows.js';
+import { prepareStatements, scopeParams } from './sqlite-statements.js';
+import type { SqliteStatements } from './sqlite-statements.js';
+import type { SqliteDatabase, SqliteStoreConfig, SqliteTransaction } from './sqlite-store-config.js';
 import {
+  auditPage,
   checkFirstTransition,
   checkTransition,
   closedError,
+  duplicateDecision,
   duplicateInvocation,
   duplicateSeq,
   notFound,
   pageSize,
   staleTransition,
+  storedAuditInput,
+  storedDecision,
 } from './store-checks.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-
-/** Every statement names all three scope keys, so a row of another tenant is simply not found. */
-function inScope(alias = ''): string {
-  const a = alias === '' ? '' : `${alias}.`;
-  return `${a}user_id = ? AND ${a}workspace_id = ? AND ${a}conversation_id = ?`;
-}
-
-interface Statements {
-  readonly insertInvocation: SqliteStatement;
-  readonly insertTransition: SqliteStatement;
-  readonly insertResult: SqliteStatement;
-  readonly applyTransition: SqliteStatement;
-  readonly stateOf: SqliteStatement;
-  readonly getInvocation: SqliteStatement;
-  readonly listInvocations: SqliteStatement;
-  readonly listInvocationsBefore: SqliteStatement;
-  readonly listTransitions: SqliteStatement;
-  readonly getResult: SqliteStatement;
-}
-
-function prepareStatements(db: SqliteDatabase): Statements {
-  const newestFirst = 'ORDER BY created_at DESC, rowid DESC LIMIT ?';
-  return {
-    insertInvocation: db.prepare(`INSERT INTO invocations (${INVOCATION_COLUMNS}) VALUES (${marks(16)})`),
-    insertTransition: db.prepare(`INSERT INTO invocation_transitions (${TRANSITION_COLUMNS}) VALUES (${marks(7)})`),
-    insertResult: db.prepare(`INSERT INTO invocation_results (${RESULT_COLUMNS}) VALUES (${marks(5)})`),
-    // Compare-and-set on the state: a stale or repeated transition changes no row instead of rewriting history.
-    applyTransition: db.prepare(
-      `UPDATE invocations SET state = ?, outcome = ?, error = ?, updated_at = ? WHERE id = ? AND ${inScope()} AND state = ?`,
-    ),
-    stateOf: db.prepare(`SELECT state FROM invocations WHERE id = ? AND ${inScope()}`),
-    getInvocation: db.prepare(`SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE id = ? AND ${inScope()}`),
-    listInvocations: db.prepare(`SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} ${newestFirst}`),
-    listInvocationsBefore: db.prepare(
-      `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} AND created_at < ? ${newestFirst}`,
-    ),
-    listTransitions: db.prepare(
-      `SELECT ${prefixed('t', TRANSITION_COLUMNS)} FROM invocation_transitions t JOIN invocations i ` +
-        `ON i.id = t.invocation_id WHERE t.invocation_id = ? AND ${inScope('i')} ORDER BY t.seq`,
-    ),
-    getResult: db.prepare(
-      `SELECT ${prefixed('r', RESULT_COLUMNS)} FROM invocation_results r JOIN invocations i ` +
-        `ON i.id = r.invocation_id WHERE r.invocation_id = ? AND ${inScope('i')}`,
-    ),
-  };
-}
-
-function marks(count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ');
-}
-
-function prefixed(alias: string, columns: string): string {
-  return columns
-    .split(', ')
-    .map((column) => `${alias}.${column}`)
-    .join(', ');
-}
-
-function scopeParams(scope: Scope): [string, string, string] {
-  return [scope.userId, scope.workspaceId, scope.conversationId];
-}
 
 /** True when a driver error is a primary key (or unique) clash: the row is already there. */
 function isDuplicateKey(error: unknown): boolean {
@@ -103,15 +54,36 @@ function isDuplicateKey(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/** What the next audit event links to. */
+type ChainLink = Pick<AuditEvent, 'seq' | 'hash'>;
+
 /**
- * The embedded `HostStore`: history in one SQLite file (WAL), through a driver the caller opens and hands over, so
- * core itself never loads a native module.
+ * Appends audit events inside the caller's transaction. The last stored event is read on the first append, inside
+ * the transaction (so another connection's events are seen and, the write lock held, cannot slip in between), then
+ * followed in memory for the rest of the transaction.
+ */
+function auditAppender(sql: SqliteStatements): (input: AuditEventInput) => AuditEvent {
+  let last: ChainLink | undefined | null = null;
+  return (input) => {
+    const stored = storedAuditInput(input);
+    if (last === null) last = sql.lastAudit.get() as ChainLink | undefined;
+    const event = chainEvent(stored, last);
+    sql.insertAudit.run(...auditParams(event));
+    last = event;
+    return event;
+  };
+}
+
+/**
+ * The embedded `HostStore`: history, permission decisions and the audit chain in one SQLite file (WAL), through a
+ * driver the caller opens and hands over, so core itself never loads a native module.
  *
  * Opening sets `journal_mode = WAL` (readers never block the writer), `synchronous = NORMAL` (a committed write
  * survives a crash of the process; only a power loss can take back the last commits), `foreign_keys = ON` and a busy
  * timeout, then applies the schema migrations and prepares every statement once: the call path runs one prepared
- * transaction per write and no schema work. Each write is a single transaction, so after a crash a call's rows are
- * either whole or absent.
+ * transaction per write and no schema work. Each write is a single `BEGIN IMMEDIATE` transaction, so after a crash a
+ * call's rows are either whole or absent, and a write that reads first (the audit chain's last event) holds the write
+ * lock while it reads: several processes sharing the file still build one chain.
  *
  * The constructor throws `HostError('store_error')` when the file's schema is newer than this code knows; the
  * database then stays open and the caller's to close.
@@ -124,10 +96,17 @@ function isDuplicateKey(error: unknown): boolean {
  */
 export class SqliteStore implements HostStore {
   readonly #database: SqliteDatabase;
-  readonly #sql: Statements;
-  readonly #create: (record: InvocationRecord, first: TransitionRecord) => void;
-  readonly #transition: (scope: Scope, transition: TransitionRecord, result: ResultRecord | undefined) => void;
-  readonly #batch: (writes: readonly HistoryWrite[]) => void;
+  readonly #sql: SqliteStatements;
+  readonly #auditQueries: SqliteAuditQueries;
+  readonly #create: SqliteTransaction<[InvocationRecord, TransitionRecord], void>;
+  readonly #transition: SqliteTransaction<[Scope, TransitionRecord, ResultRecord | undefined], void>;
+  readonly #batch: SqliteTransaction<[readonly HistoryWrite[]], void>;
+  readonly #putDecision: SqliteTransaction<[StoredDecision, AuditEventInput], void>;
+  readonly #deleteDecisions: SqliteTransaction<
+    [{ readonly userId: string; readonly workspaceId: string }, readonly string[], readonly AuditEventInput[]],
+    number
+  >;
+  readonly #appendAudit: SqliteTransaction<[readonly AuditEventInput[]], AuditEvent[]>;
   #closed = false;
   readonly #idleCheckpointMs: number;
   readonly #checkpointEveryWrites: number;
@@ -151,6 +130,7 @@ export class SqliteStore implements HostStore {
       db.pragma('wal_autocheckpoint = 0');
       applySqliteMigrations(db);
       this.#sql = prepareStatements(db);
+      this.#auditQueries = new SqliteAuditQueries(db);
     } catch (error) {
       throw asStoreError('open the SQLite store', error);
     }
@@ -191,17 +171,94 @@ export class SqliteStore implements HostStore {
     this.#create = db.transaction(create);
     this.#transition = db.transaction(transition);
     this.#batch = db.transaction((writes: readonly HistoryWrite[]) => {
+      const append = auditAppender(sql);
       for (const w of writes) {
         if (w.kind === 'create') create(w.record, w.first);
-        else transition(w.scope, w.transition, w.result);
+        else if (w.kind === 'transition') transition(w.scope, w.transition, w.result);
+        if (w.audit !== undefined) append(w.audit);
       }
     });
+    this.#putDecision = db.transaction((decision: StoredDecision, audit: AuditEventInput) => {
+      const d = storedDecision(decision);
+      try {
+        sql.upsertDecision.run(...decisionParams(d));
+      } catch (error) {
+        throw isDuplicateKey(error) ? duplicateDecision(d.id, error) : error;
+      }
+      auditAppender(sql)(audit);
+    });
+    this.#deleteDecisions = db.transaction(
+      (
+        scope: { readonly userId: string; readonly workspaceId: string },
+        ids: readonly string[],
+        audits: readonly AuditEventInput[],
+      ) => {
+        let deleted = 0;
+        for (const id of ids) deleted += sql.deleteDecision.run(id, scope.userId, scope.workspaceId).changes;
+        const append = auditAppender(sql);
+        for (const audit of audits) append(audit);
+        return deleted;
+      },
+    );
+    this.#appendAudit = db.transaction((inputs: readonly AuditEventInput[]) => inputs.map(auditAppender(sql)));
   }
 
   writeBatch(writes: readonly HistoryWrite[]): Promise<void> {
     return this.#call('store the history batch', () => {
-      this.#batch(writes);
+      this.#batch.immediate(writes);
       this.#wrote();
+    });
+  }
+
+  putDecision(decision: StoredDecision, audit: AuditEventInput): Promise<void> {
+    return this.#call('store the decision', () => {
+      this.#putDecision.immediate(decision, audit);
+      this.#wrote();
+    });
+  }
+
+  deleteDecisions(
+    scope: { readonly userId: string; readonly workspaceId: string },
+    ids: readonly string[],
+    audit: readonly AuditEventInput[],
+  ): Promise<number> {
+    return this.#call('delete decisions', () => {
+      const deleted = this.#deleteDecisions.immediate(scope, ids, audit);
+      this.#wrote();
+      return deleted;
+    });
+  }
+
+  /** One prepared SELECT for the whole set, mapped row by row: the engine's start-up load of every decision. */
+  listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]> {
+    return this.#call('list decisions', () => {
+      const { userId, workspaceId } = filter;
+      const sql = this.#sql;
+      const rows =
+        userId !== undefined && workspaceId !== undefined
+          ? sql.listDecisionsOfTenant.all(userId, workspaceId)
+          : userId !== undefined
+            ? sql.listDecisionsOfUser.all(userId)
+            : workspaceId !== undefined
+              ? sql.listDecisionsOfWorkspace.all(workspaceId)
+              : sql.listDecisions.all();
+      return (rows as DecisionRow[]).map(decisionFromRow);
+    });
+  }
+
+  appendAudit(events: readonly AuditEventInput[]): Promise<AuditEvent[]> {
+    return this.#call('append to the audit log', () => {
+      if (events.length === 0) return [];
+      const sealed = this.#appendAudit.immediate(events);
+      this.#wrote();
+      return sealed;
+    });
+  }
+
+  queryAudit(query: AuditQuery): Promise<AuditEvent[]> {
+    return this.#call('query the audit log', () => {
+      const page = auditPage(query);
+      return this.#auditQueries.rows(query, page).map(auditFromRow);
     });
   }
 
@@ -231,14 +288,14 @@ export class SqliteStore implements HostStore {
 
   createInvocation(record: InvocationRecord, first: TransitionRecord): Promise<void> {
     return this.#call('store the invocation', () => {
-      this.#create(record, first);
+      this.#create.immediate(record, first);
       this.#wrote();
     });
   }
 
   recordTransition(scope: Scope, transition: TransitionRecord, result?: ResultRecord): Promise<void> {
     return this.#call('store the transition', () => {
-      this.#transition(scope, transition, result);
+      this.#transition.immediate(scope, transition, result);
       this.#wrote();
     });
   }

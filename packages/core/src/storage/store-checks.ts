@@ -1,6 +1,15 @@
+import type { AuditEventInput, AuditEventType } from '../audit/audit-event.js';
 import { HostError } from '../errors/host-error.js';
 import { isTerminalState, transition as checkMove } from '../invocations/invocation-state.js';
-import type { InvocationRecord, ListInvocationsOptions, ResultRecord, TransitionRecord } from './host-store.js';
+import type { RiskTier } from '../permissions/risk.js';
+import type { StoredDecision } from '../permissions/stored-decision.js';
+import type {
+  AuditQuery,
+  InvocationRecord,
+  ListInvocationsOptions,
+  ResultRecord,
+  TransitionRecord,
+} from './host-store.js';
 
 // Checks shared by every HostStore, so that each backend refuses exactly the same writes with the same codes and the
 // contract suite can hold them all to it. Internal to storage/: not part of the public entry.
@@ -105,4 +114,161 @@ export function duplicateInvocation(invocationId: string, cause?: unknown): Host
 /** The error every call after `close()` rejects with. */
 export function closedError(store: string): HostError {
   return new HostError('closed', `the ${store} is closed`);
+}
+
+/** The audit page size when the query names none. */
+export const DEFAULT_AUDIT_PAGE_SIZE = 1000;
+
+/** The largest audit page a store returns; bigger requests are cut to this. */
+export const MAX_AUDIT_PAGE_SIZE = 10_000;
+
+const AUDIT_TYPES: Record<AuditEventType, true> = {
+  'permission.decision': true,
+  'invocation.transition': true,
+  elicitation: true,
+};
+
+const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };
+
+const RISK_TIERS: Record<RiskTier, true> = { low: true, medium: true, high: true };
+
+function invalid(message: string, data?: Record<string, unknown>, cause?: unknown): HostError {
+  return new HostError('invalid_arguments', message, {
+    ...(data === undefined ? {} : { data }),
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function requireText(value: unknown, field: string, nullable: boolean): void {
+  if (typeof value === 'string' || (nullable && value === null)) return;
+  throw invalid(`${field} must be a string${nullable ? ' or null' : ''}, not ${typeof value}`, { field });
+}
+
+/**
+ * The audit event input exactly as a store keeps it, refused as `invalid_arguments` when it cannot be kept.
+ *
+ * The hash of an event covers everything the event holds, and `verifyChain` recomputes it from what the store gives
+ * back, so an event must be sealed in its stored form: exactly the eleven fields (a property the store would not keep
+ * would be hashed and then lost), and `data` as its JSON round trip (a value JSON drops or changes, such as
+ * `undefined`, a function or a sparse array, would be hashed one way and read back another). Every store seals what
+ * this returns, so a `MemoryStore` chain and a `SqliteStore` chain of the same inputs are the same chain.
+ */
+export function storedAuditInput(input: AuditEventInput): AuditEventInput {
+  if (typeof input !== 'object' || input === null) throw invalid('an audit event must be an object');
+  if (!Object.hasOwn(AUDIT_TYPES, input.type)) {
+    throw invalid(`unknown audit event type ${String(input.type)}`, { type: input.type });
+  }
+  if (!isTime(input.at)) throw invalid(`an audit event's at must be a time in milliseconds, not ${String(input.at)}`);
+  requireText(input.userId, 'userId', false);
+  requireText(input.workspaceId, 'workspaceId', false);
+  for (const field of ['conversationId', 'serverId', 'tool', 'argsHash', 'riskTier', 'invocationId'] as const) {
+    requireText(input[field], field, true);
+  }
+  if (typeof input.data !== 'object' || input.data === null || Array.isArray(input.data)) {
+    throw invalid("an audit event's data must be an object");
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = JSON.parse(JSON.stringify(input.data)) as Record<string, unknown>;
+  } catch (error) {
+    throw invalid(
+      `an audit event's data has no JSON form: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        type: input.type,
+      },
+      error,
+    );
+  }
+  return {
+    type: input.type,
+    at: input.at,
+    userId: input.userId,
+    workspaceId: input.workspaceId,
+    conversationId: input.conversationId,
+    serverId: input.serverId,
+    tool: input.tool,
+    argsHash: input.argsHash,
+    riskTier: input.riskTier,
+    invocationId: input.invocationId,
+    data,
+  };
+}
+
+/**
+ * The decision exactly as a store keeps it (its thirteen fields), refused as `invalid_arguments` when a store could
+ * not keep it faithfully: an unknown effect or risk tier, a time that is not a number, or an args hash of '' (the
+ * stored form of "per tool", which would silently turn a per-arguments decision into a per-tool one).
+ */
+export function storedDecision(decision: StoredDecision): StoredDecision {
+  const d = decision;
+  for (const field of ['id', 'userId', 'workspaceId', 'serverId', 'serverIdentity', 'tool'] as const) {
+    requireText(d[field], field, false);
+  }
+  for (const field of ['definitionHash', 'grantedBy'] as const) requireText(d[field], field, false);
+  requireText(d.argsHash, 'argsHash', true);
+  if (d.argsHash === '') {
+    throw invalid('argsHash must be null for a per-tool decision, not an empty string', { id: d.id });
+  }
+  if (!Object.hasOwn(EFFECTS, d.effect)) throw invalid(`unknown effect ${String(d.effect)}`, { id: d.id });
+  if (!Object.hasOwn(RISK_TIERS, d.riskTier)) throw invalid(`unknown risk tier ${String(d.riskTier)}`, { id: d.id });
+  if (!isTime(d.grantedAt)) throw invalid(`grantedAt must be a time in milliseconds`, { id: d.id });
+  if (d.expiresAt !== null && !isTime(d.expiresAt)) {
+    throw invalid(`expiresAt must be a time in milliseconds or null`, { id: d.id });
+  }
+  return {
+    id: d.id,
+    userId: d.userId,
+    workspaceId: d.workspaceId,
+    serverId: d.serverId,
+    serverIdentity: d.serverIdentity,
+    tool: d.tool,
+    argsHash: d.argsHash,
+    definitionHash: d.definitionHash,
+    effect: d.effect,
+    riskTier: d.riskTier,
+    grantedAt: d.grantedAt,
+    expiresAt: d.expiresAt,
+    grantedBy: d.grantedBy,
+  };
+}
+
+/** The error for a decision whose id another key's decision already has. */
+export function duplicateDecision(id: string, cause?: unknown): HostError {
+  return new HostError('store_error', `a decision ${id} already exists for another tool or tenant`, {
+    data: { decisionId: id },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** What an audit query pages by, checked: the row count (1000 unless told, never above 10000) and the seq to start after. */
+export interface AuditPage {
+  readonly limit: number;
+  readonly afterSeq: number;
+}
+
+/**
+ * Checks an audit query and resolves its page. A limit below 1 or not an integer, an afterSeq that is not a whole
+ * number, a time bound that is not a number, or a filter that is not a string is refused as `invalid_arguments`.
+ */
+export function auditPage(query: AuditQuery): AuditPage {
+  const limit = query.limit ?? DEFAULT_AUDIT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw invalid(`limit must be an integer of at least 1, not ${String(limit)}`);
+  }
+  const afterSeq = query.afterSeq ?? 0;
+  if (!Number.isInteger(afterSeq) || afterSeq < 0) {
+    throw invalid(`afterSeq must be a whole number, not ${String(afterSeq)}`);
+  }
+  for (const field of ['since', 'until'] as const) {
+    const value = query[field];
+    if (value !== undefined && !isTime(value)) throw invalid(`${field} must be a time in milliseconds`);
+  }
+  for (const field of ['userId', 'workspaceId', 'type', 'serverId', 'tool', 'invocationId'] as const) {
+    if (query[field] !== undefined) requireText(query[field], field, false);
+  }
+  return { limit: Math.min(limit, MAX_AUDIT_PAGE_SIZE), afterSeq };
 }

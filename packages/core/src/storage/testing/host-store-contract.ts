@@ -1,7 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Scope } from '../../scope.js';
 import type { HostStore, InvocationRecord, ResultRecord } from '../host-store.js';
-import { SCOPE, expectRejection, invocation, move, opening, resultFor } from './host-store-fixtures.js';
+import { describeAuditContract } from './host-store-audit-contract.js';
+import { describeDecisionContract } from './host-store-decision-contract.js';
+import {
+  SCOPE,
+  TENANT,
+  auditInput,
+  decision,
+  expectRejection,
+  invocation,
+  move,
+  opening,
+  resultFor,
+} from './host-store-fixtures.js';
 
 /** What a backend's test hands the contract: a fresh, empty store, and how to reopen and dispose of it. */
 export interface OpenedStore {
@@ -13,8 +25,9 @@ export interface OpenedStore {
 }
 
 /**
- * Declares the one contract every `HostStore` keeps, as a vitest `describe` block named after the backend. Each case
- * gets a fresh store from `open` and disposes of it afterwards.
+ * Declares the one contract every `HostStore` keeps, as vitest `describe` blocks named after the backend: history
+ * here, then the audit chain and permission decisions. Each case gets a fresh store from `open` and disposes of it
+ * afterwards.
  */
 export function describeHostStoreContract(name: string, open: () => Promise<OpenedStore>): void {
   describe(`${name} (HostStore contract)`, () => {
@@ -342,6 +355,16 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
       await expectRejection(store.listInvocations(SCOPE), 'closed');
       await expectRejection(store.listTransitions(SCOPE, record.id), 'closed');
       await expectRejection(store.getResult(SCOPE, record.id), 'closed');
+      await expectRejection(store.writeBatch([{ kind: 'create', record: next, first: opening(next) }]), 'closed');
+      const d = decision();
+      await expectRejection(store.putDecision(d, auditInput('put')), 'closed');
+      await expectRejection(store.deleteDecisions(TENANT, [d.id], []), 'closed');
+      await expectRejection(store.listDecisions({}), 'closed');
+      await expectRejection(store.appendAudit([auditInput('late')]), 'closed');
+      await expectRejection(store.queryAudit({}), 'closed');
     });
   });
+
+  describeAuditContract(name, open);
+  describeDecisionContract(name, open);
 }

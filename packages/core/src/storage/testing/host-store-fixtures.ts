@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
+import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
 import { HostError } from '../../errors/host-error.js';
 import type { HostErrorCode } from '../../errors/host-error.js';
+import type { StoredDecision } from '../../permissions/stored-decision.js';
 import type { Scope } from '../../scope.js';
 import type { InvocationRecord, ResultRecord, TransitionRecord } from '../host-store.js';
 
@@ -102,4 +104,69 @@ export function move(
   error: TransitionRecord['error'] = null,
 ): TransitionRecord {
   return { invocationId: record.id, seq, from, to, at: record.createdAt + seq - 1, outcome, error };
+}
+
+/** The tenant (user and workspace) of `SCOPE`, as decisions are scoped. */
+export const TENANT = { userId: SCOPE.userId, workspaceId: SCOPE.workspaceId } as const;
+
+/** An allow-always decision of `TENANT` for the tool `read` of the server `files`, per tool, with a fresh id. */
+export function decision(overrides: Partial<StoredDecision> = {}): StoredDecision {
+  made += 1;
+  return {
+    id: `dec-${made}-${Math.random().toString(36).slice(2)}`,
+    ...TENANT,
+    serverId: 'files',
+    serverIdentity: 'identity-of-files',
+    tool: 'read',
+    argsHash: null,
+    definitionHash: 'def-hash',
+    effect: 'allow',
+    riskTier: 'low',
+    grantedAt: 1_700_000_000_000,
+    expiresAt: null,
+    grantedBy: SCOPE.userId,
+    ...overrides,
+  };
+}
+
+/** A permission-decision audit event of `SCOPE`, labelled in its data so a test can tell events apart. */
+export function auditInput(label: string, overrides: Partial<AuditEventInput> = {}): AuditEventInput {
+  return {
+    type: 'permission.decision',
+    at: 1_700_000_000_000,
+    userId: SCOPE.userId,
+    workspaceId: SCOPE.workspaceId,
+    conversationId: SCOPE.conversationId,
+    serverId: 'files',
+    tool: 'read',
+    argsHash: null,
+    riskTier: 'low',
+    invocationId: null,
+    data: { label, decision: 'allow_always', origin: 'user_prompt' },
+    ...overrides,
+  };
+}
+
+/** The audit event of storing or revoking `d`, labelled `label`. */
+export function decisionAudit(d: StoredDecision, label: string): AuditEventInput {
+  return auditInput(label, {
+    userId: d.userId,
+    workspaceId: d.workspaceId,
+    conversationId: null,
+    serverId: d.serverId,
+    tool: d.tool,
+    argsHash: d.argsHash,
+    riskTier: d.riskTier,
+    data: { label, decision: d.effect, origin: 'user_prompt', decisionId: d.id },
+  });
+}
+
+/** The labels of events, in their order. */
+export function labels(events: readonly AuditEvent[]): unknown[] {
+  return events.map((e) => e.data['label']);
+}
+
+/** Decisions sorted by id, to compare lists whose order a store does not promise. */
+export function byId(decisions: readonly StoredDecision[]): StoredDecision[] {
+  return [...decisions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

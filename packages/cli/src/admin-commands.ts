@@ -1,0 +1,115 @@
+import type { Host, Scope, StoredDecision } from '@airlock/core';
+import { HostError } from '@airlock/core';
+import { EXIT_CODES } from './exit-codes.js';
+
+interface Out {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/** `airlock permissions list | revoke ID | revoke --server ID | explain SERVER/TOOL [--args JSON]`. */
+export async function permissionsCommand(
+  host: Host,
+  scope: Scope,
+  rest: readonly string[],
+  values: { server?: string; args?: string; json: boolean },
+  io: Out,
+): Promise<number> {
+  await host.permissions.ready();
+  const [action = 'list', target] = rest;
+  switch (action) {
+    case 'list': {
+      const decisions = host.permissions.list({ scope });
+      if (values.json) io.stdout.write(`${JSON.stringify(decisions, null, 2)}\n`);
+      else if (decisions.length === 0) io.stdout.write('no stored decisions in this workspace\n');
+      else for (const d of decisions) io.stdout.write(`${describeDecision(d)}\n`);
+      for (const warning of host.permissions.warnings()) io.stderr.write(`warning: ${warning}\n`);
+      return 0;
+    }
+    case 'revoke': {
+      if ((target === undefined) === (values.server === undefined)) {
+        throw new HostError('invalid_arguments', 'permissions revoke takes a decision ID or --server ID');
+      }
+      const count = await host.permissions.revoke({
+        scope,
+        ...(target === undefined ? {} : { id: target }),
+        ...(values.server === undefined ? {} : { serverId: values.server }),
+      });
+      io.stdout.write(`revoked ${count} decision${count === 1 ? '' : 's'}\n`);
+      return 0;
+    }
+    case 'explain': {
+      const [serverId, tool] = (target ?? '').split('/');
+      if (serverId === undefined || serverId === '' || tool === undefined || tool === '') {
+        throw new HostError('invalid_arguments', 'permissions explain needs SERVER/TOOL, e.g. demo/echo');
+      }
+      const found = host.tools
+        .list({ audience: 'user' })
+        .find((t) => t.origin.kind === 'mcp' && t.origin.serverId === serverId && t.origin.originalName === tool);
+      if (found === undefined) throw new HostError('tool_not_found', `server "${serverId}" has no tool ${tool}`);
+      const args = values.args === undefined ? {} : parseJson(values.args, '--args');
+      const explanation = host.permissions.explain({ scope, tool: found.name, args });
+      if (values.json) io.stdout.write(`${JSON.stringify(explanation, null, 2)}\n`);
+      else {
+        io.stdout.write(`${explanation.decision} (${explanation.source}): ${explanation.reason}\n`);
+        io.stdout.write(`risk ${explanation.risk.tier}: ${explanation.risk.reasons.join('; ')}\n`);
+      }
+      return 0;
+    }
+    default:
+      throw new HostError('invalid_arguments', `unknown permissions action ${action}: use list, revoke or explain`);
+  }
+}
+
+/** `airlock audit [--export] [--verify] [--limit N]`: the tenant's events, as text or NDJSON; or verify the chain. */
+export async function auditCommand(
+  host: Host,
+  scope: Scope,
+  values: { export: boolean; verify: boolean; limit?: string; json: boolean },
+  io: Out,
+): Promise<number> {
+  if (values.verify) {
+    const verdict = await host.audit.verify();
+    if (verdict.ok) {
+      io.stdout.write(`audit chain intact: ${verdict.count} events\n`);
+      return 0;
+    }
+    io.stdout.write(`audit chain BROKEN at event ${verdict.seq} (${verdict.count} read): ${verdict.problem}\n`);
+    return EXIT_CODES.tampered;
+  }
+  if (values.export) {
+    io.stdout.write(await host.audit.export({ scope }));
+    return 0;
+  }
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit <= 0)
+    throw new HostError('invalid_arguments', '--limit must be a positive integer');
+  const events = await host.audit.query({ scope, limit: 10_000 });
+  const shown = events.slice(-limit);
+  if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  else {
+    for (const e of shown) {
+      const detail = Object.entries(e.data)
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join(' ');
+      io.stdout.write(
+        `#${e.seq} ${new Date(e.at).toISOString()} ${e.type} ${e.tool ?? ''} ${e.riskTier ?? ''} ${detail}\n`,
+      );
+    }
+  }
+  return 0;
+}
+
+function describeDecision(d: StoredDecision): string {
+  const expires = d.expiresAt === null ? 'never expires' : `expires ${new Date(d.expiresAt).toISOString()}`;
+  const scope = d.argsHash === null ? 'any arguments' : `arguments ${d.argsHash.slice(0, 12)}…`;
+  return `${d.id}  ${d.effect} always  ${d.serverId}/${d.tool}  ${scope}  risk ${d.riskTier}  ${expires}`;
+}
+
+function parseJson(text: string, flag: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HostError('invalid_arguments', `${flag} is not valid JSON: ${(error as Error).message}`);
+  }
+}

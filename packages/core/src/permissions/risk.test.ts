@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { deriveRisk } from './risk.js';
+
+describe('deriveRisk', () => {
+  it('treats a tool without annotations as high risk and destructive', () => {
+    expect(deriveRisk({ annotations: undefined, trusted: true })).toMatchObject({ tier: 'high', destructive: true });
+    expect(deriveRisk({ annotations: { title: 'only a title' }, trusted: true }).tier).toBe('high');
+  });
+
+  it('rates read-only low on a trusted server and medium on an untrusted one', () => {
+    expect(deriveRisk({ annotations: { readOnlyHint: true }, trusted: true })).toMatchObject({
+      tier: 'low',
+      destructive: false,
+      unverified: false,
+    });
+    expect(deriveRisk({ annotations: { readOnlyHint: true }, trusted: false })).toMatchObject({
+      tier: 'medium',
+      unverified: true,
+    });
+  });
+
+  it('rates a tool that is not read-only high when destructive or open world, as the spec defaults say', () => {
+    expect(deriveRisk({ annotations: { readOnlyHint: false }, trusted: true }).tier).toBe('high');
+    expect(deriveRisk({ annotations: { destructiveHint: false }, trusted: true }).tier).toBe('high');
+    expect(deriveRisk({ annotations: { destructiveHint: true, openWorldHint: false }, trusted: true })).toMatchObject({
+      tier: 'high',
+      destructive: true,
+    });
+  });
+
+  it('rates side effects that are neither destructive nor open world medium', () => {
+    const idempotent = { destructiveHint: false, openWorldHint: false, idempotentHint: true };
+    expect(deriveRisk({ annotations: idempotent, trusted: true })).toMatchObject({
+      tier: 'medium',
+      destructive: false,
+    });
+    expect(deriveRisk({ annotations: { destructiveHint: false, openWorldHint: false }, trusted: false }).tier).toBe(
+      'medium',
+    );
+  });
+
+  it('lets a server claim raise the risk but never lower it on an untrusted server', () => {
+    const readOnly = { readOnlyHint: true };
+    expect(deriveRisk({ annotations: readOnly, trusted: false, meta: { 'airlock/risk': 'high' } }).tier).toBe('high');
+    const lowered = deriveRisk({ annotations: undefined, trusted: false, meta: { 'airlock/risk': 'low' } });
+    expect(lowered.tier).toBe('high');
+    expect(lowered.reasons.join()).toMatch(/cannot lower it/);
+    expect(deriveRisk({ annotations: undefined, trusted: true, meta: { 'airlock/risk': 'low' } }).tier).toBe('low');
+  });
+
+  it('lets a host rule set the risk', () => {
+    expect(deriveRisk({ annotations: { readOnlyHint: true }, trusted: true, ruleRisk: 'high' }).tier).toBe('high');
+  });
+});

@@ -1,0 +1,67 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/client';
+
+/** How much a call can hurt: what the badge shows and what sets a stored decision's expiry. */
+export type RiskTier = 'low' | 'medium' | 'high';
+
+const ORDER: Record<RiskTier, number> = { low: 0, medium: 1, high: 2 };
+
+/** The key in a tool's `_meta` where a server may state its own risk claim ("low" | "medium" | "high"). */
+export const SERVER_RISK_META_KEY = 'airlock/risk';
+
+/** The risk of a tool and why, for the badge and for `explain`. */
+export interface RiskAssessment {
+  readonly tier: RiskTier;
+  /** Effective destructiveness (spec default: true unless read-only or stated false): allow always is refused. */
+  readonly destructive: boolean;
+  /** The annotations came from an untrusted server: show them as unverified hints. */
+  readonly unverified: boolean;
+  readonly reasons: readonly string[];
+}
+
+/**
+ * Derives risk from a tool's annotations, its server's trust, the server's own claim and a host rule.
+ *
+ * No annotations: high. Read-only: low on a trusted server, medium on an untrusted one. Not read-only: high when
+ * destructive or open-world (both default to true when absent, as the spec says), else medium. A server's claim in
+ * `_meta["airlock/risk"]` may raise the tier; only a trusted server's claim may lower it. A host rule's risk wins.
+ */
+export function deriveRisk(options: {
+  annotations: ToolAnnotations | undefined;
+  trusted: boolean;
+  meta?: Readonly<Record<string, unknown>> | undefined;
+  ruleRisk?: RiskTier | undefined;
+}): RiskAssessment {
+  const a = options.annotations;
+  const hints = a === undefined ? [] : Object.keys(a).filter((k) => k.endsWith('Hint'));
+  const reasons: string[] = [];
+  let tier: RiskTier;
+  const readOnly = a?.readOnlyHint === true;
+  const destructive = !readOnly && a?.destructiveHint !== false;
+  if (hints.length === 0) {
+    tier = 'high';
+    reasons.push('the tool has no annotations, so it is treated as the worst case');
+  } else if (readOnly) {
+    tier = options.trusted ? 'low' : 'medium';
+    reasons.push(options.trusted ? 'read-only on a trusted server' : 'read-only, but the server is not trusted');
+  } else if (destructive || a?.openWorldHint !== false) {
+    tier = 'high';
+    reasons.push(destructive ? 'may modify or delete data (destructive)' : 'reaches outside systems (open world)');
+  } else {
+    tier = 'medium';
+    reasons.push(a?.idempotentHint === true ? 'has side effects, idempotent' : 'has side effects');
+  }
+  const claim = options.meta?.[SERVER_RISK_META_KEY];
+  if (claim === 'low' || claim === 'medium' || claim === 'high') {
+    if (ORDER[claim] > ORDER[tier] || options.trusted) {
+      if (claim !== tier) reasons.push(`the server states its risk as ${claim}`);
+      tier = claim;
+    } else if (claim !== tier) {
+      reasons.push(`the server claims ${claim} risk; an untrusted server cannot lower it`);
+    }
+  }
+  if (options.ruleRisk !== undefined && options.ruleRisk !== tier) {
+    reasons.push(`a host rule sets the risk to ${options.ruleRisk}`);
+    tier = options.ruleRisk;
+  }
+  return { tier, destructive, unverified: !options.trusted && hints.length > 0, reasons };
+}

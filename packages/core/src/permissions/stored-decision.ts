@@ -1,0 +1,31 @@
+import type { RiskTier } from './risk.js';
+
+/** A remembered answer: allow always or deny always, for one tenant, server identity and tool. */
+export interface StoredDecision {
+  readonly id: string;
+  readonly userId: string;
+  readonly workspaceId: string;
+  /** The configured server id, for display and "revoke all for a server". */
+  readonly serverId: string;
+  /** Hash of the server's command or URL: a moved server is a different server. */
+  readonly serverIdentity: string;
+  /** The tool's own name on its server. */
+  readonly tool: string;
+  /** Set when the decision holds for these exact arguments only (sha256 of their canonical JSON). */
+  readonly argsHash: string | null;
+  /** The tool definition the user saw when deciding: a changed tool asks again. */
+  readonly definitionHash: string;
+  readonly effect: 'allow' | 'deny';
+  readonly riskTier: RiskTier;
+  readonly grantedAt: number;
+  /** Null: never expires. */
+  readonly expiresAt: number | null;
+  readonly grantedBy: string;
+}
+
+/** The lookup key of a decision: tenant, server identity, tool, and the arguments' hash when per-arguments. */
+export function decisionKey(
+  d: Pick<StoredDecision, 'userId' | 'workspaceId' | 'serverIdentity' | 'tool' | 'argsHash'>,
+): string {
+  return `${d.userId}\u0000${d.workspaceId}\u0000${d.serverIdentity}\u0000${d.tool}\u0000${d.argsHash ?? ''}`;
+}

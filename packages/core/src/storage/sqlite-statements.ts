@@ -1,0 +1,103 @@
+import type { Scope } from '../scope.js';
+import {
+  AUDIT_COLUMNS,
+  DECISION_COLUMNS,
+  INVOCATION_COLUMNS,
+  RESULT_COLUMNS,
+  TRANSITION_COLUMNS,
+} from './sqlite-rows.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
+
+// Every statement SqliteStore runs, prepared once when the store opens. Internal to storage/.
+
+/** Every history statement names all three scope keys, so a row of another tenant is simply not found. */
+function inScope(alias = ''): string {
+  const a = alias === '' ? '' : `${alias}.`;
+  return `${a}user_id = ? AND ${a}workspace_id = ? AND ${a}conversation_id = ?`;
+}
+
+function marks(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
+function prefixed(alias: string, columns: string): string {
+  return columns
+    .split(', ')
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
+}
+
+/** The three scope keys in the order `inScope` binds them. */
+export function scopeParams(scope: Scope): [string, string, string] {
+  return [scope.userId, scope.workspaceId, scope.conversationId];
+}
+
+/** The store's prepared statements. */
+export interface SqliteStatements {
+  readonly insertInvocation: SqliteStatement;
+  readonly insertTransition: SqliteStatement;
+  readonly insertResult: SqliteStatement;
+  readonly applyTransition: SqliteStatement;
+  readonly stateOf: SqliteStatement;
+  readonly getInvocation: SqliteStatement;
+  readonly listInvocations: SqliteStatement;
+  readonly listInvocationsBefore: SqliteStatement;
+  readonly listTransitions: SqliteStatement;
+  readonly getResult: SqliteStatement;
+  /** Inserts a decision, or overwrites the one with its key (id included). */
+  readonly upsertDecision: SqliteStatement;
+  /** Deletes one decision by id, only within the tenant (user, workspace) given. */
+  readonly deleteDecision: SqliteStatement;
+  /** Every decision; of one user; of one workspace; of one user in one workspace. */
+  readonly listDecisions: SqliteStatement;
+  readonly listDecisionsOfUser: SqliteStatement;
+  readonly listDecisionsOfWorkspace: SqliteStatement;
+  readonly listDecisionsOfTenant: SqliteStatement;
+  /** The seq and hash of the last stored event: what the next event links to. */
+  readonly lastAudit: SqliteStatement;
+  readonly insertAudit: SqliteStatement;
+}
+
+/** Prepares every statement on `db` (whose schema is migrated). */
+export function prepareStatements(db: SqliteDatabase): SqliteStatements {
+  const newestFirst = 'ORDER BY created_at DESC, rowid DESC LIMIT ?';
+  const decisions = `SELECT ${DECISION_COLUMNS} FROM permission_decisions`;
+  return {
+    insertInvocation: db.prepare(`INSERT INTO invocations (${INVOCATION_COLUMNS}) VALUES (${marks(16)})`),
+    insertTransition: db.prepare(`INSERT INTO invocation_transitions (${TRANSITION_COLUMNS}) VALUES (${marks(7)})`),
+    insertResult: db.prepare(`INSERT INTO invocation_results (${RESULT_COLUMNS}) VALUES (${marks(5)})`),
+    // Compare-and-set on the state: a stale or repeated transition changes no row instead of rewriting history.
+    applyTransition: db.prepare(
+      `UPDATE invocations SET state = ?, outcome = ?, error = ?, updated_at = ? WHERE id = ? AND ${inScope()} AND state = ?`,
+    ),
+    stateOf: db.prepare(`SELECT state FROM invocations WHERE id = ? AND ${inScope()}`),
+    getInvocation: db.prepare(`SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE id = ? AND ${inScope()}`),
+    listInvocations: db.prepare(`SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} ${newestFirst}`),
+    listInvocationsBefore: db.prepare(
+      `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} AND created_at < ? ${newestFirst}`,
+    ),
+    listTransitions: db.prepare(
+      `SELECT ${prefixed('t', TRANSITION_COLUMNS)} FROM invocation_transitions t JOIN invocations i ` +
+        `ON i.id = t.invocation_id WHERE t.invocation_id = ? AND ${inScope('i')} ORDER BY t.seq`,
+    ),
+    getResult: db.prepare(
+      `SELECT ${prefixed('r', RESULT_COLUMNS)} FROM invocation_results r JOIN invocations i ` +
+        `ON i.id = r.invocation_id WHERE r.invocation_id = ? AND ${inScope('i')}`,
+    ),
+    // Only the key's conflict is resolved here: an id that another key's row holds still fails its PRIMARY KEY.
+    upsertDecision: db.prepare(
+      `INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${marks(13)}) ` +
+        'ON CONFLICT (user_id, workspace_id, server_identity, tool, args_hash) DO UPDATE SET ' +
+        'id = excluded.id, server_id = excluded.server_id, definition_hash = excluded.definition_hash, ' +
+        'effect = excluded.effect, risk_tier = excluded.risk_tier, granted_at = excluded.granted_at, ' +
+        'expires_at = excluded.expires_at, granted_by = excluded.granted_by',
+    ),
+    deleteDecision: db.prepare('DELETE FROM permission_decisions WHERE id = ? AND user_id = ? AND workspace_id = ?'),
+    listDecisions: db.prepare(decisions),
+    listDecisionsOfUser: db.prepare(`${decisions} WHERE user_id = ?`),
+    listDecisionsOfWorkspace: db.prepare(`${decisions} WHERE workspace_id = ?`),
+    listDecisionsOfTenant: db.prepare(`${decisions} WHERE user_id = ? AND workspace_id = ?`),
+    lastAudit: db.prepare('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1'),
+    insertAudit: db.prepare(`INSERT INTO audit_events (${AUDIT_COLUMNS}) VALUES (${marks(14)})`),
+  };
+}
