@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -232,5 +232,48 @@ describe('the terminal permission prompt', () => {
     expect(r.stdout).toContain('Risco médio');
     expect(r.stdout).toContain('[1] Permitir uma vez');
     expect(r.code).toBe(0);
+  });
+});
+
+describe('server questions at the terminal', () => {
+  it('asks a form field by field with validation, and sends the answer', async () => {
+    const w = workspace();
+    const r = await runInTerminal(
+      ['call', 'demo/ask_user', '--config', w.config, '--store', w.store],
+      [
+        { prompt: 'Choose 1-4', keys: '1' },
+        { prompt: 'Name *', keys: '\r' },
+        { prompt: '! Required', keys: 'Ana\r' },
+        { prompt: 'Age', keys: 'old\r' },
+        { prompt: '  ! ', keys: '30\r' },
+        { prompt: 'Enter submits', keys: '\r' },
+      ],
+    );
+    expect(r.stdout).toContain('The server demo asks:');
+    expect(r.stdout).toContain('Name *');
+    expect(r.stdout).toContain('Age');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('action "accept" and content {"name":"Ana","age":30}');
+  });
+
+  it('shows a URL with its host, and opens the browser only after the user says yes', async () => {
+    const w = workspace();
+    const opened = join(w.dir, 'opened.txt');
+    const browser = join(w.dir, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+    const r = await runInTerminal(
+      ['call', 'demo/connect_account', '--config', w.config, '--store', w.store],
+      [
+        { prompt: 'Choose 1-4', keys: '1' },
+        { prompt: '[y/N]', keys: 'y\r' },
+      ],
+      { BROWSER: browser },
+    );
+    expect(r.stdout).toMatch(/https:\/\/example\.com\/connect\?session=\S+/);
+    expect(r.stdout).toContain('Site: >>> example.com <<<');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Account connected');
+    const url = /https:\/\/example\.com\/connect\?session=[\w-]+/.exec(r.stdout)?.[0];
+    await expect.poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : ''), { timeout: 10_000 }).toBe(url);
   });
 });

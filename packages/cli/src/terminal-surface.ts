@@ -1,4 +1,14 @@
-import type { Locale, MessageKey, PermissionDecision, PermissionRequest, Surface } from '@airlock/core';
+import type {
+  ElicitationAnswer,
+  ElicitationMode,
+  ElicitationRequest,
+  Locale,
+  MessageKey,
+  PermissionDecision,
+  PermissionRequest,
+  Surface,
+} from '@airlock/core';
+import { elicitAtTerminal } from './terminal-elicitation.js';
 import { formatMessage } from '@airlock/core';
 
 /** A surface that answers without asking: `--allow` (the user consented on the command line) or fail closed. */
@@ -74,11 +84,18 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale)
  * once for destructive tools); Esc and Ctrl-C deny once. Allow always is not accepted where it is not offered.
  */
 export class TerminalSurface implements Surface {
+  /** Both modes: forms are asked field by field, URLs shown whole and opened only on "y". */
+  readonly elicitationModes: readonly ElicitationMode[] = ['form', 'url'];
+
   constructor(
     private readonly input: NodeJS.ReadStream,
     private readonly output: NodeJS.WritableStream,
     private readonly locale: Locale = 'en-US',
   ) {}
+
+  elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
+    return elicitAtTerminal({ request, signal, input: this.input, output: this.output, locale: this.locale });
+  }
 
   askPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     this.output.write(permissionPromptText(request, this.locale));

@@ -3,7 +3,9 @@ import type { ServerState } from './servers/server-state.js';
 import type { InvocationRecord } from './storage/host-store.js';
 import type { ToolProgress } from './tools/tool.js';
 import type { DecisionOrigin } from './audit/audit-event.js';
-import type { PermissionDecision, PermissionRequest } from './surface.js';
+import type { ElicitationAnswer, ElicitationRequest, PermissionDecision, PermissionRequest } from './surface.js';
+import type { ElicitationEnd } from './elicitation/elicitation-broker.js';
+import type { Scope } from './scope.js';
 
 /** Every event the host emits, by name. A surface rebuilds a card from `invocation.transition` events alone. */
 export interface HostEventMap {
@@ -22,6 +24,15 @@ export interface HostEventMap {
     readonly decision: PermissionDecision | 'allow' | 'deny';
     readonly origin: DecisionOrigin;
   };
+  /** A server asked the user something; it is the surface's to show (or a console tab's to answer). */
+  'elicitation.requested': { readonly request: ElicitationRequest };
+  'elicitation.closed': {
+    readonly request: ElicitationRequest;
+    readonly action: ElicitationAnswer['action'];
+    readonly end: ElicitationEnd;
+  };
+  /** A URL flow the user opened has finished (the server said so). */
+  'elicitation.completed': { readonly scope: Scope; readonly serverId: string; readonly elicitationId: string };
   /** A permission rule that can never match. */
   'permission.rule_warning': { readonly message: string };
   /** A history write failed; new calls are refused until the host is restarted. */

@@ -30,7 +30,8 @@ import type { ServerState } from './servers/server-state.js';
 import type { HostStore, InvocationRecord, ResultRecord, TransitionRecord } from './storage/host-store.js';
 import { MemoryStore } from './storage/memory-store.js';
 import { WriteQueue } from './storage/write-queue.js';
-import type { Surface } from './surface.js';
+import type { ElicitationRequest, Surface } from './surface.js';
+import { ElicitationBroker } from './elicitation/elicitation-broker.js';
 import type { Audience, Tool } from './tools/tool.js';
 import type { NativeToolDefinition } from './tools/tool-registry.js';
 import { ToolRegistry } from './tools/tool-registry.js';
@@ -38,7 +39,9 @@ import { ToolRegistry } from './tools/tool-registry.js';
 /** All limits of a host; every field has a default (shared/DESIGN.md, Bounds). */
 export interface HostLimits extends Partial<BoundLimits>, Partial<TimeoutLimits>, Partial<ConnectionLimits> {
   /** Per-tool overrides of bounds and timeouts, keyed by host tool name. */
-  readonly tools?: ToolLimits;
+  readonly tools?: ToolLimits & Readonly<Record<string, { readonly elicitationTimeoutMs?: number }>>;
+  /** How long a server's question waits for the user before it closes with cancel. Default 5 minutes. */
+  readonly elicitationTimeoutMs?: number;
 }
 
 /** What `createHost` takes. Only `servers` matters for a first run; the rest has defaults. */
@@ -126,6 +129,16 @@ export interface Host {
     warnings(): readonly string[];
   };
   readonly audit: AuditLog;
+  readonly elicitations: {
+    /** The tenant's open questions from servers, oldest first. */
+    pending(options: { scope: Scope }): ElicitationRequest[];
+    /** Answers an open question (accept with content, decline, cancel); a form answer is validated first. */
+    respond(options: { scope: Scope; id: string; answer: unknown }): void;
+    /** The user moved to `workspaceId`: their open questions elsewhere close, and their servers get cancel. */
+    switchWorkspace(options: { userId: string; workspaceId: string }): number;
+    /** "Done, retry": the user says the URL flow they opened is finished (when the server does not say so itself). */
+    complete(options: { scope: Scope; serverId: string; elicitationId: string }): boolean;
+  };
   /** Adds a pre-call hook that runs before the permission gate; returns its removal. */
   addHook(hook: PreCallHook): () => void;
   on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void;
@@ -173,11 +186,23 @@ export function createHost(config: HostConfig = {}): Host {
       decided: (event) => events.emit('permission.decided', event),
     },
   });
+  const broker = new ElicitationBroker({
+    surface: config.surface,
+    clock,
+    timeoutMs: (tool) => limits.tools?.[tool]?.elicitationTimeoutMs ?? limits.elicitationTimeoutMs ?? 5 * 60_000,
+    events: {
+      requested: (request) => events.emit('elicitation.requested', { request }),
+      closed: (event) => events.emit('elicitation.closed', event),
+      completed: (event) => events.emit('elicitation.completed', event),
+      audit: (audit) => writes.write({ kind: 'audit', audit }),
+    },
+  });
   const pipeline = new InvocationPipeline({
     registry,
     writes,
     clock,
     riskTier: (tool) => engine.risk(tool).tier,
+    around: (call, run) => broker.around(call, run),
     bounds: limits,
     timeouts: limits,
     tools: limits.tools ?? {},
@@ -214,6 +239,19 @@ export function createHost(config: HostConfig = {}): Host {
       config: server,
       limits,
       ...(config.clientInfo === undefined ? {} : { clientInfo: config.clientInfo }),
+      capabilities: () => {
+        const modes = broker.modes();
+        if (modes.length === 0) return {};
+        return { elicitation: Object.fromEntries(modes.map((mode) => [mode, {}])) };
+      },
+      onUrlElicitationRequired: (elicitations, signal) => broker.urlRequired(server.id, elicitations, signal),
+      configure: (client) => {
+        // The SDK refuses the handler without the capability; with no surface to answer, neither is declared.
+        if (broker.modes().length > 0) client.setRequestHandler('elicitation/create', broker.handler(server.id));
+        client.setNotificationHandler('notifications/elicitation/complete', (notification) =>
+          broker.completed(server.id, notification.params.elicitationId),
+        );
+      },
       listener: {
         state: (state, error) => {
           if (state === 'closed') registry.removeServer(server.id);
@@ -348,6 +386,13 @@ export function createHost(config: HostConfig = {}): Host {
       warnings: () => [...ruleWarnings],
     },
     audit,
+    elicitations: {
+      pending: ({ scope }) => broker.pending(assertScope(scope)),
+      respond: ({ scope, id, answer }) => broker.respond(assertScope(scope), id, answer),
+      switchWorkspace: ({ userId, workspaceId }) => broker.switchWorkspace(userId, workspaceId),
+      complete: ({ scope, serverId, elicitationId }) =>
+        broker.completeByUser(assertScope(scope), serverId, elicitationId),
+    },
     addHook: (hook) => pipeline.addHook(hook),
     on: (name, listener) => events.on(name, listener),
     close: async () => {

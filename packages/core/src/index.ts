@@ -10,7 +10,20 @@ export type { Scope } from './scope.js';
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';
 export { PERMISSION_DECISIONS } from './surface.js';
-export type { PermissionDecision, PermissionRequest, Surface } from './surface.js';
+export type {
+  ElicitationAnswer,
+  ElicitationMode,
+  ElicitationRequest,
+  PermissionDecision,
+  PermissionRequest,
+  Surface,
+} from './surface.js';
+export { ElicitationBroker } from './elicitation/elicitation-broker.js';
+export type { CallInFlight, ElicitationEnd } from './elicitation/elicitation-broker.js';
+export { buildFormModel, initialValues, parseFieldInput, validateFormAnswer } from './elicitation/form-model.js';
+export type { FormField, FormModel } from './elicitation/form-model.js';
+export { inspectUrl } from './elicitation/url-safety.js';
+export type { UrlInspection, UrlWarning } from './elicitation/url-safety.js';
 export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';
 export { parseServersConfig, serverIdentity } from './servers/server-config.js';
 export type {

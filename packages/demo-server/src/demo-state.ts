@@ -28,6 +28,8 @@ export class DemoState {
   /** The notebook `search_notes`, `write_note` and `delete_note` work on, keyed by id. */
   readonly notes = new Map<string, DemoNote>(SEED_NOTES.map((note) => [note.id, note]));
   #shapeVersion = 1;
+  /** Set once a `connect_required` URL flow has been completed. */
+  accountConnected = false;
   readonly #calls = new Map<string, number>();
 
   /** The version number in `shape_shifter`'s description; `change_definition` bumps it. */

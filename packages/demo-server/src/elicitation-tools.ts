@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { defineTool, textResult, toolError } from './demo-tool.js';
@@ -50,6 +50,47 @@ export const elicitationTools: readonly DemoTool[] = [
     input: z.object({}),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     run: (_args, context) => (context.era === 'legacy' ? connectPushed(context) : connectInBand(context)),
+  }),
+  defineTool({
+    name: 'ask_briefly',
+    title: 'Ask briefly',
+    description: 'Asks the user a form question but gives up after timeoutMs: the server cancels its own question.',
+    input: z.object({ timeoutMs: z.number().int().min(1).max(60_000).default(300) }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: async ({ timeoutMs }, { request, era }) => {
+      if (era !== 'legacy')
+        return toolError('ask_briefly needs the 2025-11-25 era, where the server sends the question.');
+      try {
+        const answer = await request.mcpReq.elicitInput({ mode: 'form', ...PROFILE_FORM }, { timeout: timeoutMs });
+        return textResult(`The user answered in time with action "${answer.action}".`);
+      } catch (error) {
+        return textResult(`The server stopped waiting for an answer: ${(error as Error).message}`);
+      }
+    },
+  }),
+  defineTool({
+    name: 'connect_required',
+    title: 'Connect required',
+    description:
+      'Refuses with -32042 (a URL to open first) until an account is connected; the connection completes shortly after.',
+    input: z.object({}),
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    run: (_args, { server, state }) => {
+      if (state.accountConnected) return textResult('Connected: the call went through after the URL flow.');
+      const elicitationId = randomUUID();
+      // The demo has no real page: it marks the account connected and says so a moment later, as a real server
+      // would once the user finished in the browser.
+      setTimeout(() => {
+        state.accountConnected = true;
+        void server
+          .createElicitationCompletionNotifier(elicitationId)()
+          .catch(() => undefined);
+      }, 50).unref();
+      throw new UrlElicitationRequiredError(
+        [{ mode: 'url', message: CONNECT_MESSAGE, url: connectUrl(), elicitationId }],
+        'Connect your account first.',
+      );
+    },
   }),
 ];
 

@@ -18,6 +18,7 @@ import { stateForOutcome, transition } from './invocation-state.js';
 import { classifyFailure } from './classify-failure.js';
 import type { WriteQueue } from '../storage/write-queue.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
+import type { CallInFlight } from '../elicitation/elicitation-broker.js';
 
 /** The signal of a call made without one: never aborts, and costs nothing to create per call. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -98,6 +99,8 @@ export class InvocationPipeline {
       clock: Clock;
       /** The risk tier each transition's audit event records. */
       riskTier: (tool: Tool) => string;
+      /** Runs a tool so that questions its server asks meanwhile are tied to the call (the elicitation broker). */
+      around: <T>(call: CallInFlight, run: () => Promise<T>) => Promise<T>;
       events: PipelineEvents;
       bounds: Partial<BoundLimits>;
       timeouts: Partial<TimeoutLimits>;
@@ -219,6 +222,7 @@ export class InvocationPipeline {
       tool,
       args: argsRecord,
       signal,
+      around: (callSignal, hold, go) => this.deps.around({ invocation: record, signal: callSignal, hold }, go),
       timeoutMs,
       maxTotalMs: limits.maxTotalMs,
       onProgress: (progress) => {
@@ -350,6 +354,7 @@ async function runWithTimeouts(options: {
   tool: Tool;
   args: Record<string, unknown>;
   signal: AbortSignal;
+  around: (signal: AbortSignal, hold: () => () => void, run: () => Promise<CallToolResult>) => Promise<CallToolResult>;
   timeoutMs: number;
   maxTotalMs: number;
   onProgress: (progress: ToolProgress) => void;
@@ -369,9 +374,22 @@ async function runWithTimeouts(options: {
   const start = performance.now();
   const ceilingAt = start + options.maxTotalMs;
   let idleAt = start + options.timeoutMs;
+  // While a person answers a server's question the call is not idle: the idle timeout waits (the ceiling does not).
+  let holds = 0;
+  const hold = () => {
+    holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      holds -= 1;
+      idleAt = performance.now() + options.timeoutMs;
+    };
+  };
   const check = () => {
     const now = performance.now();
     if (now >= ceilingAt) return abort('ceiling');
+    if (holds > 0) idleAt = now + options.timeoutMs;
     if (now >= idleAt) return abort('timeout');
     timer = setTimeout(check, Math.min(idleAt, ceilingAt) - now);
   };
@@ -380,14 +398,16 @@ async function runWithTimeouts(options: {
   if (options.signal !== NEVER_ABORTED) options.signal.addEventListener('abort', onCallerAbort, { once: true });
   try {
     const result = await Promise.race([
-      options.tool.run(options.args, {
-        signal: controller.signal,
-        onProgress: (progress) => {
-          if (aborted !== null) return;
-          idleAt = performance.now() + options.timeoutMs;
-          options.onProgress(progress);
-        },
-      }),
+      options.around(controller.signal, hold, () =>
+        options.tool.run(options.args, {
+          signal: controller.signal,
+          onProgress: (progress) => {
+            if (aborted !== null) return;
+            idleAt = performance.now() + options.timeoutMs;
+            options.onProgress(progress);
+          },
+        }),
+      ),
       abortPromise,
     ]);
     return { ok: true, result };

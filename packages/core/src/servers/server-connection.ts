@@ -1,6 +1,7 @@
-import { Client, SdkError } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
+  ClientCapabilities,
   JSONRPCResponse,
   Tool as McpToolDefinition,
   Transport,
@@ -60,6 +61,7 @@ class OrderedClient extends Client {
 }
 
 const STDERR_TAIL_CHARS = 2_000;
+const URL_ELICITATION_REQUIRED = -32042;
 const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 
 /**
@@ -84,13 +86,27 @@ export class ServerConnection {
   readonly #limits: ConnectionLimits;
   readonly #listener: ConnectionListener;
   readonly #clientName: { name: string; version: string };
+  readonly #capabilities: () => ClientCapabilities;
+  readonly #configure: (client: Client) => void;
+  readonly #onUrlRequired: ((elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>) | undefined;
 
   constructor(options: {
     config: ServerConfig;
     limits?: Partial<ConnectionLimits>;
     listener: ConnectionListener;
     clientInfo?: { name: string; version: string };
+    /** What the client declares, read at each (re)connect: elicitation only while a surface can answer. */
+    capabilities?: () => ClientCapabilities;
+    /** Installs request and notification handlers (elicitation) on each new client. */
+    configure?: (client: Client) => void;
+    /**
+     * A call refused with -32042 (URL elicitation required): show the URLs, wait for completion; true means retry.
+     */
+    onUrlElicitationRequired?: (elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>;
   }) {
+    this.#onUrlRequired = options.onUrlElicitationRequired;
+    this.#capabilities = options.capabilities ?? (() => ({}));
+    this.#configure = options.configure ?? (() => undefined);
     this.config = options.config;
     this.identity = serverIdentity(options.config);
     this.#limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
@@ -121,7 +137,7 @@ export class ServerConnection {
     const generation = ++this.#generation;
     if (this.#state !== 'connecting') this.#setState('connecting');
     const client = new OrderedClient(this.#clientName, {
-      capabilities: {},
+      capabilities: this.#capabilities(),
       versionNegotiation: { mode: this.config.negotiation ?? 'legacy' },
       listChanged: {
         tools: {
@@ -133,6 +149,7 @@ export class ServerConnection {
         },
       },
     });
+    this.#configure(client);
     client.onerror = (error) => {
       if (generation !== this.#generation) return;
       this.#lastError = error.message;
@@ -271,8 +288,8 @@ export class ServerConnection {
         data: { serverId: this.config.id, state: this.#state },
       });
     }
-    try {
-      return await client.callTool(
+    const send = () =>
+      client.callTool(
         { name, arguments: { ...args } },
         {
           signal: options.signal,
@@ -281,6 +298,22 @@ export class ServerConnection {
           toolDefinition: options.definition,
         },
       );
+    try {
+      try {
+        return await send();
+      } catch (error) {
+        // -32042: the server needs the user to complete URL flows first. Once they are done, the call is retried once.
+        if (
+          !(error instanceof ProtocolError) ||
+          error.code !== URL_ELICITATION_REQUIRED ||
+          this.#onUrlRequired === undefined
+        ) {
+          throw error;
+        }
+        const elicitations = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+        if (!Array.isArray(elicitations) || !(await this.#onUrlRequired(elicitations, options.signal))) throw error;
+        return await send();
+      }
     } catch (error) {
       if (!(error instanceof SdkError) || options.signal.aborted) throw error;
       // Name the server, and say why the connection broke when the transport told us (e.g. a message over the

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENESIS_HASH, auditHash, verifyChain } from '../audit/audit-event.js';
-import type { AuditEvent } from '../audit/audit-event.js';
 import { HostError } from '../errors/host-error.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, applySqliteMigrations } from './sqlite-migrations.js';
 import {
@@ -217,10 +216,7 @@ describe('SqliteStore on a file', () => {
       const [third] = await store.queryAudit({ afterSeq: 2, limit: 1 });
       if (third === undefined) throw new Error('event 3 is missing');
       const edited = { ...third, data: { ...third.data, decision: 'deny' } };
-      const forged = Object.fromEntries(Object.entries(edited).filter(([key]) => key !== 'hash')) as Omit<
-        AuditEvent,
-        'hash'
-      >;
+      const { hash: _hash, ...forged } = edited;
       connect()
         .prepare('UPDATE audit_events SET data = ?, hash = ? WHERE seq = 3')
         .run(JSON.stringify(forged.data), auditHash(forged));

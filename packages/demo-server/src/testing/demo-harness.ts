@@ -34,6 +34,8 @@ export const TOOL_NAMES = [
   'bad_structured',
   'ask_user',
   'connect_account',
+  'ask_briefly',
+  'connect_required',
   'show_dashboard',
   'app_refresh',
   'legacy_view',

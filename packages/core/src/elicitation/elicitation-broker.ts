@@ -1,0 +1,422 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { Clock } from '../clock.js';
+import { HostError } from '../errors/host-error.js';
+import type { AuditEventInput } from '../audit/audit-event.js';
+import type { Scope } from '../scope.js';
+import { sameScope } from '../scope.js';
+import type { InvocationRecord } from '../storage/host-store.js';
+import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
+import { buildFormModel, initialValues, validateFormAnswer } from './form-model.js';
+import { inspectUrl } from './url-safety.js';
+
+/** Why a question closed. */
+export type ElicitationEnd =
+  | 'answered'
+  | 'timeout'
+  | 'server_cancelled'
+  | 'call_ended'
+  | 'workspace_switch'
+  | 'invalid_request'
+  | 'surface_failed';
+
+/** What the broker tells listeners. */
+export interface ElicitationEvents {
+  requested(request: ElicitationRequest): void;
+  closed(event: { request: ElicitationRequest; action: ElicitationAnswer['action']; end: ElicitationEnd }): void;
+  completed(event: { scope: Scope; serverId: string; elicitationId: string }): void;
+  audit(event: AuditEventInput): void;
+}
+
+/** A call in flight, as the broker ties questions to it. */
+export interface CallInFlight {
+  readonly invocation: InvocationRecord;
+  readonly signal: AbortSignal;
+  /** Suspends the call's idle timeout while a person is answering; returns the release. */
+  hold(): () => void;
+}
+
+interface Pending {
+  readonly request: ElicitationRequest;
+  /** The form schema as sent, for the final validation. */
+  readonly schema: unknown;
+  readonly answer: (answer: ElicitationAnswer) => void;
+}
+
+const MAX_SURFACE_TRIES = 3;
+
+/**
+ * One handler for `elicitation/create`, for both protocol eras: the 2025 pushed request and the 2026 input-required
+ * round the client fulfils through the same handler. It ties each question to the call that caused it (and so to
+ * its tenant), queues questions per conversation, hands each to the surface (or to `respond`, for surfaces that answer
+ * over an API), validates form answers before anything is sent, and closes questions on timeout, server cancel, the
+ * end of the call, or a workspace switch, always sending the server `cancel` rather than inventing an answer.
+ */
+export class ElicitationBroker {
+  readonly #calls = new AsyncLocalStorage<CallInFlight>();
+  readonly #inFlight = new Map<string, Set<CallInFlight>>();
+  readonly #pending = new Map<string, Pending>();
+  readonly #queues = new Map<string, Promise<void>>();
+  /** URL elicitations the user agreed to open, by server and the server's elicitation id, awaiting completion. */
+  readonly #awaitingCompletion = new Map<string, Scope>();
+
+  constructor(
+    private readonly deps: {
+      surface: Surface | undefined;
+      clock: Clock;
+      events: ElicitationEvents;
+      timeoutMs: (tool: string) => number;
+    },
+  ) {}
+
+  /** The modes the host can answer, declared as the client capability; none without a surface that elicits. */
+  modes(): readonly ElicitationMode[] {
+    if (this.deps.surface?.elicit === undefined) return [];
+    return this.deps.surface.elicitationModes ?? ['form'];
+  }
+
+  /** Runs an MCP tool call so that questions its server asks meanwhile are tied to it. */
+  around<T>(call: CallInFlight, run: () => Promise<T>): Promise<T> {
+    const invocation = call.invocation;
+    if (invocation.serverId === null) return run();
+    let set = this.#inFlight.get(invocation.serverId);
+    if (set === undefined) this.#inFlight.set(invocation.serverId, (set = new Set()));
+    set.add(call);
+    const calls = set;
+    return this.#calls.run(call, run).finally(() => calls.delete(call));
+  }
+
+  /** The `elicitation/create` handler for one server connection. */
+  handler(
+    serverId: string,
+  ): (request: ElicitRequest, context: { mcpReq: { signal: AbortSignal } }) => Promise<ElicitResult> {
+    return (request, context) => this.#handle(serverId, request.params, context.mcpReq.signal);
+  }
+
+  /** `notifications/elicitation/complete` from a server: the URL flow the user opened has finished. */
+  completed(serverId: string, elicitationId: unknown): void {
+    if (typeof elicitationId !== 'string') return;
+    const key = `${serverId}\u0000${elicitationId}`;
+    const scope = this.#awaitingCompletion.get(key);
+    if (scope === undefined) {
+      // Unknown ids change nothing (as the spec asks); a -32042 flow may still be asking the user, so remember it.
+      this.#earlyCompletions.add(key);
+      if (this.#earlyCompletions.size > 100)
+        this.#earlyCompletions.delete(this.#earlyCompletions.values().next().value!);
+      return;
+    }
+    this.#awaitingCompletion.delete(key);
+    this.#completionWaiters.get(key)?.(true);
+    this.deps.events.completed({ scope, serverId, elicitationId });
+  }
+
+  /** The user's own "done, retry" for a URL flow of theirs; false when no such flow is waiting. */
+  completeByUser(scope: Scope, serverId: string, elicitationId: string): boolean {
+    const key = `${serverId}\u0000${elicitationId}`;
+    const owner = this.#awaitingCompletion.get(key);
+    if (owner === undefined || !sameScope(owner, scope)) return false;
+    this.completed(serverId, elicitationId);
+    return true;
+  }
+
+  readonly #earlyCompletions = new Set<string>();
+  readonly #completionWaiters = new Map<string, (done: boolean) => void>();
+
+  /**
+   * A call refused with -32042: each URL is shown for consent like a URL-mode question; after each accept the host
+   * waits for the server's completion notification (or the user's "done, retry") until the question's deadline.
+   * True when every flow completed, so the call may be retried.
+   */
+  async urlRequired(serverId: string, elicitations: readonly unknown[], signal: AbortSignal): Promise<boolean> {
+    for (const item of elicitations) {
+      const params = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+      let result: ElicitResult;
+      try {
+        result = await this.#handle(serverId, { ...params, mode: 'url' } as ElicitRequest['params'], signal);
+      } catch {
+        return false; // no surface for URLs, or no call to tie it to: the server's own -32042 error stands
+      }
+      if (result.action !== 'accept') return false;
+      const id = params['elicitationId'];
+      if (typeof id !== 'string') return false;
+      if (!(await this.#awaitCompletion(serverId, id, signal))) return false;
+    }
+    return true;
+  }
+
+  #awaitCompletion(serverId: string, elicitationId: string, signal: AbortSignal): Promise<boolean> {
+    const key = `${serverId}\u0000${elicitationId}`;
+    if (this.#earlyCompletions.delete(key)) {
+      this.#awaitingCompletion.delete(key);
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const cancel = schedule(this.deps.clock, () => done(false), this.deps.timeoutMs(''));
+      const onAbort = () => done(false);
+      const done = (ok: boolean) => {
+        cancel();
+        signal.removeEventListener('abort', onAbort);
+        this.#completionWaiters.delete(key);
+        this.#awaitingCompletion.delete(key);
+        resolve(ok);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#completionWaiters.set(key, done);
+    });
+  }
+
+  /** The tenant's open questions, oldest first. */
+  pending(scope: Scope): ElicitationRequest[] {
+    return [...this.#pending.values()].map((p) => p.request).filter((r) => sameScope(r.scope, scope));
+  }
+
+  /**
+   * Answers an open question from an API (a console tab). Another tenant's id is not found; a form answer that fails
+   * validation is refused with the errors by field, and the question stays open.
+   */
+  respond(scope: Scope, id: string, answer: unknown): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined || !sameScope(pending.request.scope, scope)) {
+      throw new HostError('not_found', `no open question ${id}`);
+    }
+    const checked = this.#check(pending, answer);
+    if (!checked.ok) {
+      throw new HostError(
+        'invalid_arguments',
+        `the answer does not fit the form: ${Object.entries(checked.errors)
+          .map(([k, v]) => `${k || 'form'}: ${v}`)
+          .join('; ')}`,
+        {
+          data: { errors: checked.errors },
+        },
+      );
+    }
+    pending.answer(checked.answer);
+  }
+
+  /** Closes every open question of the user outside `workspaceId` (the user switched workspace): cancel is sent. */
+  switchWorkspace(userId: string, workspaceId: string): number {
+    let closed = 0;
+    for (const pending of this.#pending.values()) {
+      const s = pending.request.scope;
+      if (s.userId === userId && s.workspaceId !== workspaceId) {
+        this.#closers.get(pending.request.id)?.('workspace_switch');
+        closed += 1;
+      }
+    }
+    return closed;
+  }
+
+  readonly #closers = new Map<string, (end: ElicitationEnd) => void>();
+
+  async #handle(serverId: string, params: ElicitRequest['params'], serverSignal: AbortSignal): Promise<ElicitResult> {
+    const call = this.#callFor(serverId);
+    const mode: ElicitationMode = params.mode === 'url' ? 'url' : 'form';
+    if (!this.modes().includes(mode)) {
+      throw new ProtocolError(-32602, `this host cannot answer ${mode}-mode elicitation now`);
+    }
+    const now = this.deps.clock.now();
+    const base = {
+      id: randomUUID(),
+      scope: call.invocation.scope,
+      invocationId: call.invocation.id,
+      serverId,
+      tool: call.invocation.tool,
+      mode,
+      message: typeof params.message === 'string' ? params.message : '',
+      createdAt: now,
+      deadline: now + this.deps.timeoutMs(call.invocation.tool),
+    };
+    let request: ElicitationRequest;
+    let schema: unknown;
+    if (mode === 'form') {
+      schema = (params as { requestedSchema?: unknown }).requestedSchema;
+      const built = buildFormModel(schema);
+      if (!built.ok) return this.#refuse(base, `the form is outside what MCP forms allow: ${built.reason}`);
+      request = { ...base, form: { model: built.model, initialValues: initialValues(built.model) } };
+    } else {
+      const inspected = inspectUrl((params as { url?: unknown }).url);
+      if (!inspected.ok) return this.#refuse(base, inspected.reason);
+      request = { ...base, url: inspected.inspection };
+    }
+    const serverElicitationId = (params as { elicitationId?: unknown }).elicitationId;
+    const { answer, end } = await this.#ask(request, schema, [serverSignal, call.signal], () => call.hold());
+    if (mode === 'url' && answer.action === 'accept' && typeof serverElicitationId === 'string') {
+      this.#awaitingCompletion.set(`${serverId}\u0000${serverElicitationId}`, request.scope);
+    }
+    this.#audit(request, answer, end);
+    if (answer.action === 'accept') {
+      return mode === 'form'
+        ? { action: 'accept', content: { ...(answer.content ?? {}) } as ElicitResult['content'] }
+        : { action: 'accept' };
+    }
+    return { action: answer.action };
+  }
+
+  /** The call a question belongs to: the one whose async context asked (2026 rounds), else the one call in flight. */
+  #callFor(serverId: string): CallInFlight {
+    const own = this.#calls.getStore();
+    if (own !== undefined && own.invocation.serverId === serverId) return own;
+    const calls = [...(this.#inFlight.get(serverId) ?? [])];
+    if (calls.length === 0) {
+      throw new ProtocolError(-32600, `no tool call of this host is in progress on server "${serverId}" to ask for`);
+    }
+    const first = calls[0]!;
+    if (calls.every((c) => sameScope(c.invocation.scope, first.invocation.scope))) return calls[calls.length - 1]!;
+    // Over stdio a 2025 request carries no link to the call that caused it: with calls of several tenants in flight
+    // the host cannot tell whose question it is, and says so rather than risk showing it to the wrong person.
+    throw new ProtocolError(
+      -32600,
+      `calls of several users or conversations are in progress on server "${serverId}"; the question cannot be tied to one`,
+    );
+  }
+
+  async #ask(
+    request: ElicitationRequest,
+    schema: unknown,
+    signals: AbortSignal[],
+    hold: () => () => void,
+  ): Promise<{ answer: ElicitationAnswer; end: ElicitationEnd }> {
+    const key = `${request.scope.userId}\u0000${request.scope.workspaceId}\u0000${request.scope.conversationId}`;
+    const previous = this.#queues.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => (release = resolve));
+    const chained = previous.then(() => turn);
+    this.#queues.set(key, chained);
+    const controller = new AbortController();
+    let settle!: (result: { answer: ElicitationAnswer; end: ElicitationEnd }) => void;
+    const outcome = new Promise<{ answer: ElicitationAnswer; end: ElicitationEnd }>((resolve) => (settle = resolve));
+    let done = false;
+    const finish = (answer: ElicitationAnswer, end: ElicitationEnd) => {
+      if (done) return;
+      done = true;
+      cancelTimer();
+      releaseHold();
+      for (const s of signals) s.removeEventListener('abort', onAbort);
+      this.#pending.delete(request.id);
+      this.#closers.delete(request.id);
+      controller.abort();
+      this.deps.events.closed({ request, action: answer.action, end });
+      settle({ answer, end });
+    };
+    const onAbort = () =>
+      finish({ action: 'cancel' }, signals[0]?.aborted === true ? 'server_cancelled' : 'call_ended');
+    for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
+    const releaseHold = hold();
+    const cancelTimer = schedule(
+      this.deps.clock,
+      () => finish({ action: 'cancel' }, 'timeout'),
+      request.deadline - this.deps.clock.now(),
+    );
+    this.#closers.set(request.id, (end) => finish({ action: 'cancel' }, end));
+    this.#pending.set(request.id, { request, schema, answer: (answer) => finish(answer, 'answered') });
+    if (signals.some((s) => s.aborted)) onAbort();
+    try {
+      await previous;
+      if (!done) {
+        this.deps.events.requested(request);
+        void this.#askSurface(request, schema, controller.signal, finish);
+      }
+      return await outcome;
+    } finally {
+      release();
+      if (this.#queues.get(key) === chained) this.#queues.delete(key);
+    }
+  }
+
+  async #askSurface(
+    request: ElicitationRequest,
+    schema: unknown,
+    signal: AbortSignal,
+    finish: (answer: ElicitationAnswer, end: ElicitationEnd) => void,
+  ): Promise<void> {
+    const elicit = this.deps.surface?.elicit?.bind(this.deps.surface);
+    if (elicit === undefined) return; // answered through respond()
+    let asked = request;
+    for (let attempt = 0; attempt < MAX_SURFACE_TRIES && !signal.aborted; attempt++) {
+      let answer: unknown;
+      try {
+        answer = await elicit(asked, signal);
+      } catch {
+        if (!signal.aborted) finish({ action: 'cancel' }, 'surface_failed');
+        return;
+      }
+      if (signal.aborted) return;
+      const pending = this.#pending.get(request.id);
+      if (pending === undefined) return;
+      const checked = this.#check(pending, answer);
+      if (checked.ok) return finish(checked.answer, 'answered');
+      asked = { ...request, errors: checked.errors };
+    }
+    if (!signal.aborted) finish({ action: 'cancel' }, 'surface_failed');
+  }
+
+  /** An answer as it may be sent: a known action, and form content that fits the schema exactly. */
+  #check(
+    pending: Pending,
+    answer: unknown,
+  ): { ok: true; answer: ElicitationAnswer } | { ok: false; errors: Record<string, string> } {
+    const a = answer as { action?: unknown; content?: unknown; reason?: unknown } | null;
+    if (a === null || typeof a !== 'object')
+      return { ok: false, errors: { '': 'the answer must be an object with an action' } };
+    if (a.action === 'cancel') return { ok: true, answer: { action: 'cancel' } };
+    if (a.action === 'decline') {
+      return { ok: true, answer: { action: 'decline', ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) } };
+    }
+    if (a.action !== 'accept')
+      return { ok: false, errors: { '': `unknown action ${JSON.stringify(a.action)}: use accept, decline or cancel` } };
+    const form = pending.request.form;
+    if (form === undefined) return { ok: true, answer: { action: 'accept' } };
+    const verdict = validateFormAnswer(form.model, pending.schema, a.content ?? {});
+    return verdict.ok
+      ? { ok: true, answer: { action: 'accept', content: verdict.content } }
+      : { ok: false, errors: verdict.errors };
+  }
+
+  #refuse(base: Omit<ElicitationRequest, 'form' | 'url'>, reason: string): ElicitResult {
+    this.deps.events.audit(this.#auditEvent(base, { action: 'decline', reason }, 'invalid_request'));
+    return { action: 'decline' };
+  }
+
+  #audit(request: ElicitationRequest, answer: ElicitationAnswer, end: ElicitationEnd): void {
+    this.deps.events.audit(this.#auditEvent(request, answer, end));
+  }
+
+  #auditEvent(
+    request: Omit<ElicitationRequest, 'form' | 'url'>,
+    answer: ElicitationAnswer,
+    end: ElicitationEnd,
+  ): AuditEventInput {
+    const filled = answer.action === 'accept' && answer.content !== undefined ? Object.keys(answer.content).sort() : [];
+    return {
+      type: 'elicitation',
+      at: this.deps.clock.now(),
+      userId: request.scope.userId,
+      workspaceId: request.scope.workspaceId,
+      conversationId: request.scope.conversationId,
+      serverId: request.serverId,
+      tool: request.tool,
+      argsHash: null,
+      riskTier: null,
+      invocationId: request.invocationId,
+      data: {
+        elicitationId: request.id,
+        mode: request.mode,
+        action: answer.action,
+        end,
+        fieldsFilled: filled,
+        durationMs: this.deps.clock.now() - request.createdAt,
+        ...(answer.action === 'decline' && answer.reason !== undefined ? { reason: answer.reason } : {}),
+      },
+    };
+  }
+}
+
+/** A timer on the host's clock when it schedules (a fake clock in tests), else on the event loop. */
+function schedule(clock: Clock, run: () => void, ms: number): () => void {
+  if (clock.schedule !== undefined) return clock.schedule(run, Math.max(0, ms));
+  const timer = setTimeout(run, Math.max(0, ms));
+  return () => clearTimeout(timer);
+}
