@@ -2,12 +2,25 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/**/*.js', 'eslint.config.js'] },
+  {
+    // Plain JS scripts (benchmarks, the demo page) sit outside the TypeScript projects the typed rules need.
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'bench/**/*.js',
+      'packages/*/bench/**',
+      'packages/*/demo/**',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { project: ['./tsconfig.eslint.json'], tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        project: ['./tsconfig.eslint.json', './packages/elements/tsconfig.eslint.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

@@ -119,6 +119,31 @@ describe('airlock call', () => {
     expect((await run(['call', 'demo/bad_structured', ...common])).code).toBe(6);
   });
 
+  it('cancels a running call on Ctrl-C and exits 130', async () => {
+    const w = workspace();
+    const r = await runInTerminal(
+      [
+        'call',
+        'demo/slow_task',
+        '--args',
+        '{"steps":100,"stepMs":100}',
+        '--allow',
+        '--config',
+        w.config,
+        '--store',
+        w.store,
+      ],
+      // Progress means the server is working on it; then Ctrl-C.
+      [{ prompt: 'progress 1/100', keys: '\u0003' }],
+    );
+    expect(r.code).toBe(130);
+    expect(r.stdout).toContain('cancelling');
+    expect(r.stdout).toContain('⊘ slow_task · demo · cancelled');
+    // The terminal sends SIGINT to the whole foreground group, the server process included, so the server may be
+    // gone before the cancellation notification reaches it; the host side is what this test can hold to.
+    expect(readFileSync(w.log, 'utf8')).toContain('"event":"call","tool":"slow_task"');
+  });
+
   it('refuses bad --args JSON, an unknown tool and arguments that fail the schema before anything is sent', async () => {
     const w = workspace();
     const common = ['--allow', '--config', w.config, '--store', w.store];

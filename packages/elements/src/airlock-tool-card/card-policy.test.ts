@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { ScreenPayload } from '@airlock/core';
+import { argRows } from './arg-rows.js';
+import { blockCopyText, resultCopyText } from './copy-text.js';
+import { audioDataUrl, formatBytes, imageDataUrl, isLargeImage, safeIconSrc } from './media-policy.js';
+import { ARGS_TEXT_BOUNDS, RESULT_TEXT_BOUNDS, textHead } from './text-head.js';
+
+const lines = (count: number, width = 10): string =>
+  Array.from({ length: count }, (_, i) => `${i}`.padEnd(width, '.')).join('\n');
+
+describe('textHead', () => {
+  it('leaves a text of 2,000 characters or fewer whole, however many lines it has', () => {
+    expect(textHead(lines(150, 5), RESULT_TEXT_BOUNDS)).toBeUndefined();
+    expect(textHead('x'.repeat(2_000), RESULT_TEXT_BOUNDS)).toBeUndefined();
+  });
+
+  it('cuts a longer text after its 30th line', () => {
+    const text = lines(300);
+    const head = textHead(text, RESULT_TEXT_BOUNDS);
+    expect(head?.split('\n')).toHaveLength(30);
+    expect(text.startsWith(head ?? '-')).toBe(true);
+  });
+
+  it('cuts a long single line at 2,000 characters', () => {
+    expect(textHead('y'.repeat(5_000_000), RESULT_TEXT_BOUNDS)).toHaveLength(2_000);
+  });
+
+  it('cuts at 2,000 characters when 30 lines would be longer', () => {
+    expect(textHead(lines(40, 200), RESULT_TEXT_BOUNDS)).toHaveLength(2_000);
+  });
+
+  it('collapses arguments past 100 lines to their first 100, and leaves 100 lines whole', () => {
+    expect(textHead(lines(100), ARGS_TEXT_BOUNDS)).toBeUndefined();
+    expect(textHead(`${lines(100)}\n`, ARGS_TEXT_BOUNDS)).toBeUndefined();
+    expect(textHead(lines(101), ARGS_TEXT_BOUNDS)?.split('\n')).toHaveLength(100);
+  });
+});
+
+describe('media policy', () => {
+  it('loads icons only from data:image/ and https URLs', () => {
+    expect(safeIconSrc('data:image/png;base64,AAAA')).toBe('data:image/png;base64,AAAA');
+    expect(safeIconSrc('https://cdn.example/icon.png')).toBe('https://cdn.example/icon.png');
+    for (const src of ['http://cdn.example/i.png', 'javascript:alert(1)', ' https://x', '//cdn.example/i.png', 'i.png'])
+      expect(safeIconSrc(src)).toBeUndefined();
+    expect(safeIconSrc(42)).toBeUndefined();
+  });
+
+  it('makes data: URLs only for raster image types and audio, with well-formed base64', () => {
+    expect(imageDataUrl('image/PNG', 'AAAA')).toBe('data:image/png;base64,AAAA');
+    expect(imageDataUrl('image/svg+xml', 'AAAA')).toBeUndefined();
+    expect(imageDataUrl('image/png', 'AA"AA')).toBeUndefined();
+    expect(imageDataUrl('image/png', undefined)).toBeUndefined();
+    expect(audioDataUrl('audio/wav', 'AAAA')).toBe('data:audio/wav;base64,AAAA');
+    expect(audioDataUrl('video/mp4', 'AAAA')).toBeUndefined();
+    expect(audioDataUrl('audio/wav;x=<b>', 'AAAA')).toBeUndefined();
+  });
+
+  it('treats images above 500 KB as large and formats sizes for people', () => {
+    expect(isLargeImage(500 * 1024)).toBe(false);
+    expect(isLargeImage(500 * 1024 + 1)).toBe(true);
+    expect(formatBytes(820, 'en-US')).toBe('820 B');
+    expect(formatBytes(1536, 'en-US')).toBe('1.5 KB');
+    expect(formatBytes(5 * 1024 * 1024, 'pt-BR')).toBe('5 MB');
+    expect(formatBytes(1.5 * 1024 * 1024, 'pt-BR')).toBe('1,5 MB');
+  });
+});
+
+describe('copy text', () => {
+  const result: ScreenPayload = {
+    blocks: [
+      { type: 'text', text: 'one', totalChars: 3, truncated: false },
+      { type: 'image', mimeType: 'image/png', bytes: 3, data: 'AAAA' },
+      { type: 'resource_link', uri: 'file:///a.txt', name: 'a' },
+    ],
+    structuredContent: { n: 1 },
+    isError: false,
+    handle: 'h',
+  };
+
+  it('copies the host full text when given, else every block text and the structured content', () => {
+    expect(resultCopyText(result, 'FULL')).toBe('FULL');
+    expect(resultCopyText(result, undefined)).toBe('one\n\nfile:///a.txt\n\n{\n  "n": 1\n}');
+    expect(blockCopyText({ type: 'audio', mimeType: 'audio/wav', bytes: 1 })).toBeUndefined();
+  });
+});
+
+describe('argRows', () => {
+  it('lists schema properties in order with titles, descriptions and required marks, then unnamed arguments', () => {
+    const schema = {
+      type: 'object',
+      properties: { query: { type: 'string', title: 'Query', description: 'What to look for' }, limit: {} },
+      required: ['query', 7],
+    };
+    expect(argRows({ limit: 3, extra: true }, schema)).toEqual([
+      {
+        name: 'query',
+        label: 'Query',
+        description: 'What to look for',
+        required: true,
+        value: undefined,
+        present: false,
+      },
+      { name: 'limit', label: 'limit', description: undefined, required: false, value: 3, present: true },
+      { name: 'extra', label: 'extra', description: undefined, required: false, value: true, present: true },
+    ]);
+  });
+
+  it('treats argument names such as constructor and __proto__ as ordinary rows', () => {
+    const args = JSON.parse('{"constructor": 1, "__proto__": 2}') as Record<string, unknown>;
+    expect(argRows(args, { properties: {} }).map((row) => [row.name, row.value])).toEqual([
+      ['constructor', 1],
+      ['__proto__', 2],
+    ]);
+  });
+});

@@ -1,0 +1,19 @@
+import type { MessageKey } from '@airlock/core/i18n';
+
+/**
+ * What the render helpers need from the card: its strings, number and size formats, the sanitised-markdown cache,
+ * which texts the user expanded, and the actions (toggle, copy, open an image). The card builds one per render.
+ */
+export interface CardRenderContext {
+  t(key: MessageKey, params?: Readonly<Record<string, string | number>>): string;
+  number(value: number): string;
+  bytes(value: number): string;
+  /** Sanitised HTML for a markdown text (cached per result). */
+  markdown(text: string): string;
+  isExpanded(key: string): boolean;
+  toggle(key: string): void;
+  /** True right after `key`'s value reached the clipboard: its button reads "Copied". */
+  copied(key: string): boolean;
+  copy(key: string, text: string): void;
+  openImage(src: string, alt: string): void;
+}

@@ -1,0 +1,44 @@
+/** What `airlock-tool-retry` carries: the invocation the user asked to run again. */
+export interface ToolRetryDetail {
+  readonly invocationId: string;
+}
+
+/** What `airlock-tool-copy` carries: the exact, full text placed on the clipboard. */
+export interface ToolCopyDetail {
+  readonly text: string;
+}
+
+/**
+ * `airlock-tool-retry`: the user pressed Retry on a failed call. The card does not run anything itself; the host
+ * starts a new call (and feeds the card its states) when it handles this event.
+ */
+export class ToolRetryEvent extends Event {
+  static readonly eventName = 'airlock-tool-retry';
+  readonly detail: ToolRetryDetail;
+
+  constructor(detail: ToolRetryDetail) {
+    super(ToolRetryEvent.eventName, { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
+/**
+ * `airlock-tool-copy`: the user copied a value (a block, the whole result or the arguments). The card writes it to
+ * `navigator.clipboard` as well unless the host cancels the event (`preventDefault()`) to copy by itself.
+ */
+export class ToolCopyEvent extends Event {
+  static readonly eventName = 'airlock-tool-copy';
+  readonly detail: ToolCopyDetail;
+
+  constructor(detail: ToolCopyDetail) {
+    super(ToolCopyEvent.eventName, { bubbles: true, composed: true, cancelable: true });
+    this.detail = detail;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'airlock-tool-retry': ToolRetryEvent;
+    'airlock-tool-copy': ToolCopyEvent;
+  }
+}

@@ -1,0 +1,25 @@
+// @airlock/elements: Lit web components for MCP hosts. Every public export is named here.
+export { elementLocale, msg } from './shared/localize.js';
+export { isSafeLink, markdownToSafeHtml, sanitizeHtml } from './shared/sanitize.js';
+export { AirlockToolList } from './airlock-tool-list/airlock-tool-list.js';
+export { entryDisplayName, groupByServer } from './airlock-tool-list/tool-list-entry.js';
+export type { ToolListEntry, ToolListGroup } from './airlock-tool-list/tool-list-entry.js';
+export { DecisionRevokeEvent } from './airlock-tool-list/tool-list-events.js';
+export type { DecisionRevokeDetail } from './airlock-tool-list/tool-list-events.js';
+export { applyPreset, PRESET_NAMES, PRESETS } from './shared/presets.js';
+export type { Preset, PresetMode, PresetName, PresetToken, PresetTokens } from './shared/presets.js';
+export {
+  AirlockToolCard,
+  ToolCopyEvent,
+  ToolRetryEvent,
+  type ToolCardInvocation,
+  type ToolCardProgress,
+  type ToolCardServer,
+  type ToolCardTool,
+  type ToolCopyDetail,
+  type ToolRetryDetail,
+} from './airlock-tool-card/airlock-tool-card.js';
+export { AirlockPermissionSheet } from './airlock-permission-sheet/airlock-permission-sheet.js';
+export { PermissionDecideEvent } from './airlock-permission-sheet/permission-decide-event.js';
+export { AirlockElicitationDialog } from './airlock-elicitation-dialog/airlock-elicitation-dialog.js';
+export { ElicitationAnswerEvent, ElicitationDoneEvent } from './airlock-elicitation-dialog/elicitation-events.js';
