@@ -440,13 +440,13 @@ describe('<airlock-tool-card> truncation and copy', () => {
     expect(await page.evaluate(() => window.__copied)).toEqual(['a\n\nb']);
   });
 
-  it('renders a 5 MB text result in under 100 ms, then the rest on demand', async () => {
+  // The render time itself is measured by `npm run bench` (tool_card_5mb_render), never asserted in a test.
+  it('renders only the head of a 5 MB text result at first, then the rest on demand', async () => {
     const page = await harness.open('');
     const timing = await page.evaluate(async () => {
       const big = `${'# Title\n\n'}${'some **markdown** text, a long log line with words in it\n'.repeat(90_000)}`;
       const card = document.createElement('airlock-tool-card');
       document.body.append(card);
-      const start = performance.now();
       card.invocation = {
         id: 'big',
         tool: 'logs',
@@ -464,17 +464,10 @@ describe('<airlock-tool-card> truncation and copy', () => {
       };
       card.fullText = big;
       await card.updateComplete;
-      const rendered = performance.now() - start;
-      await new Promise((painted) => requestAnimationFrame(painted));
-      const painted = performance.now() - start;
       const shown = card.shadowRoot?.querySelector('.markdown')?.textContent?.length ?? 0;
-      return { chars: big.length, rendered, painted, shown };
+      return { chars: big.length, shown };
     });
-    console.info(
-      `5 MB text result: updateComplete ${timing.rendered.toFixed(1)} ms, first frame ${timing.painted.toFixed(1)} ms`,
-    );
     expect(timing.chars).toBeGreaterThan(5_000_000);
-    expect(timing.rendered).toBeLessThan(100);
     expect(timing.shown).toBeLessThan(2_000);
     await part(page, '[data-action=more]', 'airlock-tool-card').click();
     await expect(part(page, 'pre.plain', 'airlock-tool-card').evaluate((pre) => pre.textContent?.length)).resolves.toBe(

@@ -108,7 +108,7 @@ export class AirlockToolCard extends LitElement {
   protected override render(): TemplateResult {
     const state = this.invocation?.state ?? 'pending';
     const name = this.#displayName();
-    return html`<article part="card" class="card" role="region" aria-label=${name}>
+    return html`<article part="card" class="card" aria-label=${name}>
       ${this.#renderHeader(name, state)} ${this.#renderProgress(state)} ${this.#renderArgs()}
       ${this.#renderResult(state)} ${this.#renderDialog()}
     </article>`;

@@ -71,7 +71,11 @@ async function rowTexts(page: Page): Promise<string[]> {
 describe('<airlock-tool-list>', () => {
   it('groups the tools by server, in the order the servers first appear, native tools under their own heading', async () => {
     const page = await openList(ENTRIES);
-    expect(await page.locator('airlock-tool-list h3').allTextContents()).toEqual(['files', 'web', 'native']);
+    expect(await page.locator('airlock-tool-list h3').allTextContents()).toEqual([
+      'files',
+      'web',
+      'Built into this host',
+    ]);
     const groups = page.locator('airlock-tool-list .group');
     expect(await groups.nth(0).locator('.name').allTextContents()).toEqual(['files__read_file', 'files__delete_file']);
     expect(await groups.nth(1).locator('.name').allTextContents()).toEqual(['web__fetch']);
@@ -86,15 +90,15 @@ describe('<airlock-tool-list>', () => {
     expect(read).toContain('Read file');
     expect(read).toContain('Low risk · read-only');
     expect(read).toContain('Reads a file from the workspace.');
-    expect(read).toContain('Visible to model, app');
+    expect(read).toContain('Visible to model, apps');
     expect(read).toContain('Stored decision Allowed always · Expires May 12, 2026');
     expect(remove).toContain('High risk · may modify data');
     expect(remove).toContain('Denied always · Never expires');
-    expect(remove).toContain('Visible to model, user');
+    expect(remove).toContain('Visible to model, you');
     // No title: the server's own name for the tool is the display name; untrusted hints say so.
     expect(fetch).toMatch(/^fetch web__fetch Medium risk Unverified hints from an untrusted server/);
     expect(fetch).toContain('No stored decision');
-    expect(clock).toContain('Visible to model, app, user');
+    expect(clock).toContain('Visible to model, apps, you');
     expect(await page.locator('airlock-tool-list time').first().getAttribute('datetime')).toBe(
       '2026-05-12T12:00:00.000Z',
     );
@@ -147,7 +151,7 @@ describe('<airlock-tool-list>', () => {
     expect(await page.locator('airlock-tool-list h2').textContent()).toBe('Ferramentas expostas ao modelo');
     const [read, remove] = await rowTexts(page);
     expect(read).toContain('Risco baixo · somente leitura');
-    expect(read).toContain('Visível para model e app');
+    expect(read).toContain('Visível para modelo e apps');
     expect(read).toContain('Decisão salva Permitida sempre · Expira em 12 de maio de 2026');
     expect(remove).toContain('Negada sempre · Não expira');
     expect(await page.getByRole('button', { name: 'Revogar Delete file' }).count()).toBe(1);

@@ -193,7 +193,7 @@ export class AirlockToolList extends LitElement {
   #group(group: ToolListGroup, g: number, formats: Formats): TemplateResult {
     // Native tools have no server; the origin kind stands in as the heading (the catalog has no word for it yet).
     return html`<div class="group" part="group">
-      <h3 id="g${g}" part="group-heading">${group.serverId ?? 'native'}</h3>
+      <h3 id="g${g}" part="group-heading">${group.serverId ?? msg(this, 'mcp.list.native')}</h3>
       <ul aria-labelledby="g${g}">
         ${group.entries.map((entry, r) => this.#row(entry, `${g}-${r}`, formats))}
       </ul>
@@ -223,7 +223,7 @@ export class AirlockToolList extends LitElement {
         <dl class="facts" part="facts">
           <div>
             <dt>${msg(this, 'mcp.list.visibility')}</dt>
-            <dd>${formats.audiences.format(tool.visibility)}</dd>
+            <dd>${formats.audiences.format(tool.visibility.map((audience) => audienceLabel(this, audience)))}</dd>
           </div>
           <div>
             <dt>${msg(this, 'mcp.list.decision')}</dt>
@@ -272,4 +272,11 @@ declare global {
   interface HTMLElementTagNameMap {
     'airlock-tool-list': AirlockToolList;
   }
+}
+
+/** An audience as a person reads it; one outside the catalog shows as it is. */
+function audienceLabel(element: Element, audience: string): string {
+  return audience === 'model' || audience === 'app' || audience === 'user'
+    ? msg(element, `mcp.list.audience.${audience}`)
+    : audience;
 }
