@@ -74,13 +74,13 @@ describe('cancel, timeout and progress', () => {
     const { host } = await start();
     const progress: ToolProgress[] = [];
     host.on('invocation.progress', (event) => progress.push(event.progress));
-    // Four steps of 150 ms each: 600 ms in all, past the 400 ms idle timeout, but each step resets it.
+    // Four steps of 250 ms each: 1 s in all, past the 700 ms idle timeout, but each step resets it.
     const result = await host.invoke({
       scope: SCOPE,
       caller: { kind: 'model' },
       tool: 'demo__slow_task',
-      args: { steps: 4, stepMs: 150 },
-      timeoutMs: 400,
+      args: { steps: 4, stepMs: 250 },
+      timeoutMs: 700,
     });
     expect(result.outcome).toBe('success');
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
