@@ -8,7 +8,15 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { boundResult, createHost, MemoryStore, parseServersConfig, serverIdentity, SqliteStore } from '@airlock/core';
+import {
+  boundResult,
+  createHost,
+  MemoryStore,
+  parseServersConfig,
+  serverIdentity,
+  SqliteStore,
+  WorkerStore,
+} from '@airlock/core';
 
 const demoBin = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const CALLS = Number(process.env.AIRLOCK_BENCH_CALLS ?? 1000);
@@ -34,8 +42,13 @@ async function openBare() {
 
 async function openHost(kind) {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const path = join(dir, 'bench.db');
   const store =
-    kind === 'sqlite' ? new SqliteStore({ database: new Database(join(dir, 'bench.db')) }) : new MemoryStore();
+    kind === 'sqlite'
+      ? new SqliteStore({ database: new Database(path) })
+      : kind === 'sqlite_worker'
+        ? new WorkerStore({ module: new URL('./store-worker.js', import.meta.url), workerData: { path } })
+        : new MemoryStore();
   const host = createHost({
     servers: { mcpServers: { demo: { command: process.execPath, args: [demoBin] } } },
     store,
@@ -60,10 +73,11 @@ async function openHost(kind) {
   };
 }
 
-// The three run side by side, in alternating slices of 50 calls, so drift in the machine's load hits all alike.
+// They run side by side, in alternating slices of 50 calls, so drift in the machine's load hits all alike.
 const targets = [
   { name: 'bare', ...(await openBare()), samples: [] },
   { name: 'host_sqlite', ...(await openHost('sqlite')), samples: [] },
+  { name: 'host_sqlite_worker', ...(await openHost('sqlite_worker')), samples: [] },
   { name: 'host_memory', ...(await openHost('memory')), samples: [] },
 ];
 const SLICE = 50;
@@ -84,7 +98,7 @@ for (const h of hosts) {
   console.log(
     JSON.stringify({
       bench: `invoke_vs_bare_callTool`,
-      store: h.name === 'host_sqlite' ? 'sqlite' : 'memory',
+      store: h.name.slice('host_'.length),
       calls: CALLS,
       bare_median_ms: round(b.median),
       bare_p99_ms: round(b.p99),

@@ -1,0 +1,147 @@
+import { Worker } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { HostError } from '../errors/host-error.js';
+import type { HostErrorCode } from '../errors/host-error.js';
+import type { HostStore } from './host-store.js';
+
+/** The store calls that cross to the worker: every method of `HostStore`. */
+const METHODS = [
+  'createInvocation',
+  'recordTransition',
+  'writeBatch',
+  'getInvocation',
+  'listInvocations',
+  'listTransitions',
+  'getResult',
+  'putDecision',
+  'deleteDecisions',
+  'listDecisions',
+  'appendAudit',
+  'queryAudit',
+  'close',
+] as const satisfies readonly (keyof HostStore)[];
+
+type Method = (typeof METHODS)[number];
+
+interface Request {
+  readonly id: number;
+  readonly method: Method;
+  readonly args: unknown[];
+}
+
+type Reply =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | {
+      readonly id: number;
+      readonly ok: false;
+      readonly error: { code?: string; message: string; data?: Record<string, unknown> };
+    };
+
+/**
+ * A `HostStore` whose work happens on a worker thread: history writes, audit hashing and SQLite I/O leave the
+ * thread that runs tool calls, so they overlap the calls instead of lengthening them. The worker module builds the
+ * real store (a `SqliteStore` over a driver it opens) and hands it to `serveStore`; core itself loads no driver.
+ *
+ * Every call is a message round trip; values cross by structured clone, and a `HostError` thrown in the worker
+ * arrives as a `HostError` with the same code.
+ */
+export class WorkerStore implements HostStore {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, (reply: Reply) => void>();
+  #next = 0;
+  #failure: Error | undefined;
+
+  constructor(options: { module: URL | string; workerData?: unknown }) {
+    this.#worker = new Worker(options.module, { workerData: options.workerData });
+    this.#worker.on('message', (reply: Reply) => {
+      this.#waiting.get(reply.id)?.(reply);
+      this.#waiting.delete(reply.id);
+    });
+    const fail = (error: Error) => {
+      this.#failure = new HostError('store_error', `the store worker stopped: ${error.message}`, { cause: error });
+      for (const waiter of this.#waiting.values()) {
+        waiter({ id: -1, ok: false, error: { code: 'store_error', message: this.#failure.message } });
+      }
+      this.#waiting.clear();
+    };
+    this.#worker.on('error', fail);
+    this.#worker.on('exit', (code) => {
+      if (this.#waiting.size > 0) fail(new Error(`exited with code ${code}`));
+    });
+  }
+
+  #call<T>(method: Method, args: unknown[]): Promise<T> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.set(id, (reply) => {
+        if (reply.ok) resolve(reply.value as T);
+        else if (reply.error.code !== undefined) {
+          reject(
+            new HostError(reply.error.code as HostErrorCode, reply.error.message, {
+              ...(reply.error.data === undefined ? {} : { data: reply.error.data }),
+            }),
+          );
+        } else reject(new Error(reply.error.message));
+      });
+      this.#worker.postMessage({ id, method, args } satisfies Request);
+    });
+  }
+
+  createInvocation: HostStore['createInvocation'] = (...args) => this.#call('createInvocation', args);
+  recordTransition: HostStore['recordTransition'] = (...args) => this.#call('recordTransition', args);
+  writeBatch: HostStore['writeBatch'] = (...args) => this.#call('writeBatch', args);
+  getInvocation: HostStore['getInvocation'] = (...args) => this.#call('getInvocation', args);
+  listInvocations: HostStore['listInvocations'] = (...args) => this.#call('listInvocations', args);
+  listTransitions: HostStore['listTransitions'] = (...args) => this.#call('listTransitions', args);
+  getResult: HostStore['getResult'] = (...args) => this.#call('getResult', args);
+  putDecision: HostStore['putDecision'] = (...args) => this.#call('putDecision', args);
+  deleteDecisions: HostStore['deleteDecisions'] = (...args) => this.#call('deleteDecisions', args);
+  listDecisions: HostStore['listDecisions'] = (...args) => this.#call('listDecisions', args);
+  appendAudit: HostStore['appendAudit'] = (...args) => this.#call('appendAudit', args);
+  queryAudit: HostStore['queryAudit'] = (...args) => this.#call('queryAudit', args);
+
+  /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
+  async close(): Promise<void> {
+    if (this.#failure !== undefined) return;
+    try {
+      await this.#call('close', []);
+    } finally {
+      this.#failure = new HostError('closed', 'the store is closed');
+      await this.#worker.terminate();
+    }
+  }
+}
+
+/** Serves a store to a `WorkerStore` on the other side of `port` (the worker's `parentPort`). */
+export function serveStore(store: HostStore, port: MessagePort): void {
+  port.on('message', (request: Request) => {
+    if (!(METHODS as readonly string[]).includes(request.method)) {
+      port.postMessage({
+        id: request.id,
+        ok: false,
+        error: { message: `unknown store method ${String(request.method)}` },
+      });
+      return;
+    }
+    const call = (store as unknown as Record<Method, (...args: unknown[]) => Promise<unknown>>)[request.method];
+    Promise.resolve()
+      .then(() => call.apply(store, request.args))
+      .then(
+        (value) => port.postMessage({ id: request.id, ok: true, value } satisfies Reply),
+        (error: unknown) =>
+          port.postMessage({
+            id: request.id,
+            ok: false,
+            error:
+              error instanceof HostError
+                ? {
+                    code: error.code,
+                    message: error.message,
+                    ...(error.data === undefined ? {} : { data: { ...error.data } }),
+                  }
+                : { message: error instanceof Error ? error.message : String(error) },
+          } satisfies Reply),
+      );
+  });
+}
