@@ -18,7 +18,11 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        project: ['./tsconfig.eslint.json', './packages/elements/tsconfig.eslint.json'],
+        project: [
+          './tsconfig.eslint.json',
+          './packages/elements/tsconfig.eslint.json',
+          './apps/console/web/tsconfig.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },

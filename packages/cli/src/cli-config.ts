@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExpiryDays, PermissionRule, ProtocolNegotiation, Scope, ServerConfig } from '@airlock/core';
-import { HostError, parseRulesText, parseServersConfig } from '@airlock/core';
+import { parseRulesText, parseServersConfig, readConfigFile, readConfigText } from '@airlock/core';
 
 /** The file `airlock` reads when no `--config` is given, in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'airlock.config.json';
@@ -35,17 +35,9 @@ export function loadConfig(options: {
   const rules = [...loaded.rules];
   if (options.rules !== undefined) {
     const file = resolve(options.rules);
-    rules.push(...parseRulesText(readText(file, 'rules file'), file));
+    rules.push(...parseRulesText(readConfigText(file, 'rules file'), file));
   }
   return { ...loaded, rules };
-}
-
-function readText(file: string, what: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new HostError('config_invalid', `cannot read ${what} ${file}: ${(error as Error).message}`);
-  }
 }
 
 function loadServers(options: { config?: string; negotiation?: ProtocolNegotiation }): {
@@ -55,57 +47,17 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   expiryDays?: Partial<ExpiryDays>;
 } {
   const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-  let servers: ServerConfig[];
-  let source: string;
-  let rules: PermissionRule[] = [];
-  let expiryDays: Partial<ExpiryDays> | undefined;
-  if (path === undefined) {
-    servers = demoServerConfig();
-    source = 'embedded default (the demo server)';
-  } else {
-    const file = resolve(path);
-    const text = readText(file, 'config file');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new HostError('config_invalid', `${file} is not valid JSON: ${(error as Error).message}`);
-    }
-    servers = parseServersConfig(json, file);
-    rules = parseRulesText(text, file, ['permissions', 'rules']);
-    expiryDays = readExpiry(json, file);
-    source = file;
-  }
-  if (options.negotiation !== undefined) {
-    servers = servers.map((s) => ({ ...s, negotiation: options.negotiation }));
-  }
-  return { servers, source, rules, ...(expiryDays === undefined ? {} : { expiryDays }) };
-}
-
-function readExpiry(json: unknown, file: string): Partial<ExpiryDays> | undefined {
-  const permissions = (json as { permissions?: { expiryDays?: unknown } }).permissions;
-  const raw = permissions?.expiryDays;
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new HostError('config_invalid', `${file}: permissions.expiryDays must be an object like {"low": 90}`);
-  }
-  const out: Partial<Record<'low' | 'medium' | 'high', number | null>> = {};
-  for (const [tier, days] of Object.entries(raw)) {
-    if (tier !== 'low' && tier !== 'medium' && tier !== 'high') {
-      throw new HostError(
-        'config_invalid',
-        `${file}: permissions.expiryDays.${tier} is not a risk tier (low, medium, high)`,
-      );
-    }
-    if (days !== null && (typeof days !== 'number' || !(days > 0))) {
-      throw new HostError(
-        'config_invalid',
-        `${file}: permissions.expiryDays.${tier} must be a number of days > 0, or null for never`,
-      );
-    }
-    out[tier] = days as number | null;
-  }
-  return out;
+  const loaded =
+    path === undefined
+      ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }
+      : (({ file, servers, rules, expiryDays }) => ({
+          servers,
+          source: file,
+          rules,
+          ...(expiryDays === undefined ? {} : { expiryDays }),
+        }))(readConfigFile(path));
+  if (options.negotiation === undefined) return loaded;
+  return { ...loaded, servers: loaded.servers.map((s) => ({ ...s, negotiation: options.negotiation })) };
 }
 
 /** The SQLite file history goes to: `--store`, else $AIRLOCK_STORE, else the user's data directory. */

@@ -26,6 +26,8 @@ export { inspectUrl } from './elicitation/url-safety.js';
 export type { UrlInspection, UrlWarning } from './elicitation/url-safety.js';
 export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';
 export { parseServersConfig, serverIdentity } from './servers/server-config.js';
+export { readConfigFile, readConfigText } from './config-file.js';
+export type { ConfigFile } from './config-file.js';
 export type {
   HttpServerConfig,
   ProtocolNegotiation,

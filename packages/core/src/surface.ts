@@ -61,6 +61,8 @@ export interface ElicitationRequest {
   readonly deadline: number;
   readonly form?: { readonly model: FormModel; readonly initialValues: Readonly<Record<string, unknown>> };
   readonly url?: UrlInspection;
+  /** The server's id of a URL flow: what "done, retry" names (`host.elicitations.complete`). */
+  readonly serverElicitationId?: string;
   /** Problems with the previous answer, by field, when the surface is asked again. */
   readonly errors?: Readonly<Record<string, string>>;
 }

@@ -239,9 +239,14 @@ export class ElicitationBroker {
     } else {
       const inspected = inspectUrl((params as { url?: unknown }).url);
       if (!inspected.ok) return this.#refuse(base, inspected.reason);
-      request = { ...base, url: inspected.inspection };
+      const flowId = (params as { elicitationId?: unknown }).elicitationId;
+      request = {
+        ...base,
+        url: inspected.inspection,
+        ...(typeof flowId === 'string' ? { serverElicitationId: flowId } : {}),
+      };
     }
-    const serverElicitationId = (params as { elicitationId?: unknown }).elicitationId;
+    const serverElicitationId = request.serverElicitationId;
     const { answer, end } = await this.#ask(request, schema, [serverSignal, call.signal], () => call.hold());
     if (mode === 'url' && answer.action === 'accept' && typeof serverElicitationId === 'string') {
       this.#awaitingCompletion.set(`${serverId}\u0000${serverElicitationId}`, request.scope);

@@ -34,6 +34,11 @@ export interface InvokeOptions {
   readonly signal?: AbortSignal;
   /** Idle timeout for this call, reset by progress; overrides the tool's and the host's. */
   readonly timeoutMs?: number;
+  /**
+   * Called once with the pending record, as soon as the call is recorded and before the gate asks anyone: how a
+   * caller that started the call learns its id (to cancel it, or to show its card) without waiting for the result.
+   */
+  readonly onRecorded?: (invocation: InvocationRecord) => void;
 }
 
 /** What every caller gets back: an ordinary tool result, bounded for the model. */
@@ -179,6 +184,11 @@ export class InvocationPipeline {
       audit: audit(null, 'pending', now, null, null),
     });
     this.deps.events.transition(record, null);
+    try {
+      options.onRecorded?.(record);
+    } catch {
+      // A caller's callback never breaks the call path: the call goes on and its events still tell the story.
+    }
 
     const move = (
       to: InvocationState,

@@ -1,0 +1,37 @@
+import { HostError } from '@airlock/core';
+import type { HostErrorCode } from '@airlock/core';
+
+export type ApiStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 500 | 503;
+
+/** An error the API answers with: an HTTP status and `{ error: { code, message } }`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ApiStatus,
+    readonly code: string,
+    message: string,
+    readonly data?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+  }
+}
+
+const STATUS: Partial<Record<HostErrorCode, ApiStatus>> = {
+  not_found: 404,
+  tool_not_found: 404,
+  tool_not_visible: 404,
+  server_not_found: 404,
+  server_unavailable: 503,
+  invalid_arguments: 400,
+  invalid_scope: 400,
+  store_error: 503,
+  closed: 503,
+};
+
+/** The status and body for anything a route threw: API errors as they are, host errors by code, the rest as 500. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HostError) {
+    return new ApiError(STATUS[error.code] ?? 400, error.code, error.message, error.data);
+  }
+  return new ApiError(500, 'internal', 'the console failed to answer this request; see its log');
+}

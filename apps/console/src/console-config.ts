@@ -1,0 +1,167 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ExpiryDays, HostLimits, PermissionRule, ServerConfig } from '@airlock/core';
+import { HostError, parseServersConfig, readConfigFile } from '@airlock/core';
+
+/** The file the console reads when none is given, in the current directory. */
+export const DEFAULT_CONFIG_FILE = 'airlock.config.json';
+/** The port the console listens on unless told otherwise. */
+export const DEFAULT_PORT = 7410;
+
+/** How people sign in: `local` asks only for a name (one person on their own machine); `token` checks a secret. */
+export type AuthMode = 'local' | 'token';
+
+/** One user of a shared console: the id, and the sha256 (hex) of the token they sign in with. */
+export interface ConsoleUser {
+  readonly id: string;
+  readonly tokenSha256: string;
+}
+
+/** An OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio) that drives the chat box. */
+export interface ModelConfig {
+  readonly baseURL: string;
+  readonly model: string;
+  /** Read from the environment variable named in the config (never from the file itself). */
+  readonly apiKey?: string;
+}
+
+/** Everything the console runs on, checked. */
+export interface ConsoleConfig {
+  readonly source: string;
+  readonly servers: ServerConfig[];
+  readonly rules: PermissionRule[];
+  readonly expiryDays?: Partial<ExpiryDays>;
+  readonly limits: HostLimits;
+  /** The SQLite file, or ':memory:'. */
+  readonly storePath: string;
+  readonly host: string;
+  readonly port: number;
+  readonly auth: AuthMode;
+  readonly users: readonly ConsoleUser[];
+  readonly model?: ModelConfig;
+}
+
+/** The embedded default server: the demo server of this installation, run by this Node. */
+export function demoServers(): ServerConfig[] {
+  const bin = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+  return parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [bin] } } }, 'embedded default');
+}
+
+function fail(source: string, field: string, message: string): never {
+  throw new HostError('config_invalid', `${source}: ${field} ${message}`);
+}
+
+function objectAt(json: Readonly<Record<string, unknown>>, key: string, source: string): Record<string, unknown> {
+  const value = json[key];
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(source, key, 'must be an object');
+  return value as Record<string, unknown>;
+}
+
+function readLimits(json: Readonly<Record<string, unknown>>, source: string): HostLimits {
+  const limits = objectAt(json, 'limits', source);
+  for (const [key, value] of Object.entries(limits)) {
+    if (key === 'tools') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        fail(source, 'limits.tools', 'must be an object');
+      continue;
+    }
+    if (typeof value !== 'number' || !(value > 0)) fail(source, `limits.${key}`, 'must be a number > 0');
+  }
+  return limits;
+}
+
+function readModel(
+  json: Readonly<Record<string, unknown>>,
+  source: string,
+  env: NodeJS.ProcessEnv,
+): ModelConfig | undefined {
+  const model = objectAt(json, 'model', source);
+  const baseURL = env['AIRLOCK_MODEL_BASE_URL'] ?? model['baseURL'];
+  const name = env['AIRLOCK_MODEL'] ?? model['model'];
+  if (baseURL === undefined && name === undefined) return undefined;
+  if (typeof baseURL !== 'string' || !/^https?:\/\//.test(baseURL)) {
+    fail(source, 'model.baseURL', 'must be an http(s) URL (or set AIRLOCK_MODEL_BASE_URL)');
+  }
+  if (typeof name !== 'string' || name === '') fail(source, 'model.model', 'must name a model (or set AIRLOCK_MODEL)');
+  const keyEnv = model['apiKeyEnv'] ?? 'AIRLOCK_MODEL_API_KEY';
+  if (typeof keyEnv !== 'string') fail(source, 'model.apiKeyEnv', 'must name an environment variable');
+  if ('apiKey' in model)
+    fail(
+      source,
+      'model.apiKey',
+      'is not read from the file: put the key in an environment variable and name it in model.apiKeyEnv',
+    );
+  const apiKey = env[keyEnv];
+  return { baseURL, model: name, ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }) };
+}
+
+function readConsole(
+  json: Readonly<Record<string, unknown>>,
+  source: string,
+): { host: string; port: number; auth: AuthMode; users: ConsoleUser[] } {
+  const section = objectAt(json, 'console', source);
+  const port = section['port'] ?? DEFAULT_PORT;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    fail(source, 'console.port', 'must be a port number (0 picks a free one)');
+  }
+  const host = section['host'] ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '') fail(source, 'console.host', 'must be a host name or address');
+  const auth: unknown = section['auth'] ?? 'local';
+  if (auth !== 'local' && auth !== 'token') fail(source, 'console.auth', 'must be "local" or "token"');
+  const rawUsers = section['users'] ?? [];
+  if (!Array.isArray(rawUsers)) fail(source, 'console.users', 'must be an array of {"id", "tokenSha256"}');
+  const users = rawUsers.map((user: unknown, i): ConsoleUser => {
+    const u = user as { id?: unknown; tokenSha256?: unknown } | null;
+    if (typeof u?.id !== 'string' || u.id === '') fail(source, `console.users[${i}].id`, 'must be a non-empty string');
+    if (typeof u.tokenSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(u.tokenSha256)) {
+      fail(source, `console.users[${i}].tokenSha256`, 'must be the sha256 of the token, 64 lowercase hex digits');
+    }
+    return { id: u.id, tokenSha256: u.tokenSha256 };
+  });
+  if (auth === 'token' && users.length === 0)
+    fail(source, 'console.users', 'must list at least one user when auth is "token"');
+  return { host, port, auth, users };
+}
+
+/**
+ * Loads the console's config: `--config FILE`, else ./airlock.config.json, else the embedded defaults (the demo
+ * server, a SQLite file under the user's data directory, local sign-in). Servers, rules and expiry are read as the
+ * CLI reads them; `limits`, `store`, `console` and `model` are the console's own keys. Every error names the file and
+ * the field at fault.
+ */
+export function loadConsoleConfig(
+  options: { config?: string; port?: number; store?: string } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ConsoleConfig {
+  const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  const file = path === undefined ? undefined : readConfigFile(path);
+  const source = file?.file ?? 'embedded default';
+  const json = file?.json ?? {};
+  const store = objectAt(json, 'store', source);
+  const configured = store['path'];
+  if (configured !== undefined && (typeof configured !== 'string' || configured === '')) {
+    fail(source, 'store.path', 'must be a file path or ":memory:"');
+  }
+  const storePath =
+    options.store ??
+    env['AIRLOCK_STORE'] ??
+    configured ??
+    join(env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'airlock', 'console.db');
+  if (storePath !== ':memory:') mkdirSync(dirname(resolve(storePath)), { recursive: true });
+  const consoleSection = readConsole(json, source);
+  const model = readModel(json, source, env);
+  return {
+    source,
+    servers: file?.servers ?? demoServers(),
+    rules: file?.rules ?? [],
+    ...(file?.expiryDays === undefined ? {} : { expiryDays: file.expiryDays }),
+    limits: readLimits(json, source),
+    storePath,
+    ...consoleSection,
+    port: options.port ?? consoleSection.port,
+    ...(model === undefined ? {} : { model }),
+  };
+}

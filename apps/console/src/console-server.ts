@@ -1,0 +1,91 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import Database from 'better-sqlite3';
+import type { Host } from '@airlock/core';
+import { createHost, SqliteStore } from '@airlock/core';
+import { createApi } from './api.js';
+import { Chat } from './chat.js';
+import type { ConsoleConfig } from './console-config.js';
+import { ConsoleSurface } from './console-surface.js';
+import { Invocations } from './invocations.js';
+import { Sessions } from './sessions.js';
+import { TabHub } from './tab-hub.js';
+
+/** Where `npm run build` puts the page (Vite, from apps/console/web). */
+export const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), 'web');
+
+/** A console that is listening. */
+export interface RunningConsole {
+  readonly url: string;
+  readonly host: Host;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Starts the console: one `Host` over a SQLite file with the console's tabs as its surface, the HTTP API and event
+ * streams, and the page. On loopback (the default) it answers only to loopback host names, so a web page elsewhere
+ * cannot reach it by DNS rebinding.
+ */
+export async function startConsole(config: ConsoleConfig): Promise<RunningConsole> {
+  if (!existsSync(join(WEB_DIR, 'index.html'))) {
+    throw new Error(`the console's page is missing from ${WEB_DIR}: run "npm run build" first`);
+  }
+  const database = new Database(config.storePath);
+  const hub = new TabHub();
+  const surface = new ConsoleSurface(hub);
+  const host = createHost({
+    servers: config.servers,
+    store: new SqliteStore({ database }),
+    surface,
+    limits: config.limits,
+    permissions: { rules: config.rules, ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }) },
+    clientInfo: { name: 'airlock-console', version: '0.1.0' },
+  });
+  const invocations = new Invocations(host, hub, surface);
+  const chat = config.model === undefined ? undefined : new Chat(host, config.model, hub);
+  invocations.chat = chat;
+  let port = config.port;
+  const app = createApi({
+    host,
+    sessions: new Sessions(config.auth, config.users),
+    surface,
+    hub,
+    invocations,
+    chat,
+    authMode: config.auth,
+    allowedHosts: () => (LOOPBACK.has(config.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : []),
+  });
+  const index = readFileSync(join(WEB_DIR, 'index.html'), 'utf8');
+  app.get('/', (c) => c.html(index));
+  app.get('/assets/*', serveStatic({ root: WEB_DIR }));
+
+  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', (error: Error) =>
+      reject(new Error(`the console cannot listen on ${config.host}:${config.port}: ${error.message}`)),
+    );
+  });
+  port = (server.address() as AddressInfo).port;
+  const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${shown}:${port}/`,
+    host,
+    close: async () => {
+      invocations.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Event streams stay open until their tabs go; close them so the process can end.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await host.close();
+      database.close();
+    },
+  };
+}

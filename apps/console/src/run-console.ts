@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+import { HostError } from '@airlock/core';
+import { loadConsoleConfig } from './console-config.js';
+import { startConsole } from './console-server.js';
+
+const USAGE = `usage: airlock console [--config FILE] [--port N] [--store FILE]
+
+Starts the Airlock console: a web page with live tool cards, consent and elicitation, on 127.0.0.1.
+  --config FILE   airlock.config.json (default: ./airlock.config.json, else the embedded demo server)
+  --port N        the port to listen on (default 7410; 0 picks a free one)
+  --store FILE    the SQLite history file (default: under ~/.local/share/airlock; ":memory:" keeps nothing)
+`;
+
+/** `airlock console` and `airlock-console`: loads the config, starts the console, prints where it listens. */
+export async function runConsole(argv: readonly string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: 'string' },
+        port: { type: 'string' },
+        store: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`airlock console: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help === true) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    process.stderr.write(`airlock console: --port must be a port number, not "${values.port}"\n`);
+    return 2;
+  }
+  let running;
+  try {
+    const config = loadConsoleConfig({
+      ...(values.config === undefined ? {} : { config: values.config }),
+      ...(port === undefined ? {} : { port }),
+      ...(values.store === undefined ? {} : { store: values.store }),
+    });
+    running = await startConsole(config);
+    process.stdout.write(
+      `Airlock console listening on ${running.url}\n` +
+        `  servers: ${config.source}\n  history: ${config.storePath}\n` +
+        `  model: ${config.model === undefined ? 'none (set AIRLOCK_MODEL_BASE_URL and AIRLOCK_MODEL for the chat box)' : `${config.model.model} at ${config.model.baseURL}`}\n`,
+    );
+  } catch (error) {
+    process.stderr.write(
+      `airlock console: ${error instanceof HostError || error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 2;
+  }
+  const stop = running;
+  await new Promise<void>((resolve) => {
+    const onSignal = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  await stop.close();
+  return 0;
+}

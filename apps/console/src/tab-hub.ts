@@ -1,0 +1,45 @@
+import type { Session } from './sessions.js';
+
+/** One open page: its session (so a workspace switch moves it at once) and how to reach its event stream. */
+export interface Tab {
+  readonly session: Session;
+  send(event: string, data: unknown): void;
+}
+
+/** A tenant as the console's tabs see it: a user in a workspace (every conversation of it). */
+export interface Tenant {
+  readonly userId: string;
+  readonly workspaceId: string;
+}
+
+export const tenantKey = (t: Tenant): string => `${t.userId}\u0000${t.workspaceId}`;
+
+/** The open tabs, and delivery of an event to every tab of one tenant (never to another's). */
+export class TabHub {
+  readonly #tabs = new Set<Tab>();
+
+  add(tab: Tab): () => void {
+    this.#tabs.add(tab);
+    return () => this.#tabs.delete(tab);
+  }
+
+  send(tenant: Tenant, event: string, data: unknown): void {
+    for (const tab of this.#tabs) {
+      if (tab.session.userId === tenant.userId && tab.session.workspaceId === tenant.workspaceId) tab.send(event, data);
+    }
+  }
+
+  /** Sends what is the same for every tenant (server states, the tool catalog changed). */
+  broadcast(event: string, data: unknown): void {
+    for (const tab of this.#tabs) tab.send(event, data);
+  }
+
+  /** Tells every tab of a session something about the session itself (signed out, workspace switched). */
+  sendToSession(sessionId: string, event: string, data: unknown): void {
+    for (const tab of this.#tabs) if (tab.session.id === sessionId) tab.send(event, data);
+  }
+
+  get size(): number {
+    return this.#tabs.size;
+  }
+}

@@ -1,0 +1,120 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+
+type Schema = Record<string, unknown>;
+
+/** One input of the launcher, read from a property of the tool's inputSchema. */
+interface LauncherField {
+  readonly name: string;
+  readonly kind: 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'json';
+  readonly required: boolean;
+  readonly description?: string;
+  readonly options?: readonly unknown[];
+  readonly defaultValue?: unknown;
+}
+
+/** The fields a person fills to call a tool by hand: simple types get inputs, anything else a JSON box. */
+export function launcherFields(inputSchema: unknown): LauncherField[] {
+  const schema = (inputSchema ?? {}) as Schema;
+  const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+  const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
+  return Object.entries(properties).map(([name, p]) => {
+    const type = p['type'];
+    const kind: LauncherField['kind'] = Array.isArray(p['enum'])
+      ? 'enum'
+      : type === 'string' || type === 'number' || type === 'integer' || type === 'boolean'
+        ? type
+        : 'json';
+    return {
+      name,
+      kind,
+      required: required.has(name),
+      ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}),
+      ...(kind === 'enum' ? { options: p['enum'] as unknown[] } : {}),
+      ...('default' in p ? { defaultValue: p['default'] } : {}),
+    };
+  });
+}
+
+/** Renders the inputs; their `name`s are the property names, read back by `readLauncherArgs`. */
+export function renderLauncherFields(fields: readonly LauncherField[]): TemplateResult {
+  return html`${fields.map((field) => {
+    const id = `arg-${field.name}`;
+    const label = html`<span>${field.name}${field.required ? ' *' : ''}</span>
+      ${field.description ? html`<small class="hint"> ${field.description}</small>` : nothing}`;
+    switch (field.kind) {
+      case 'boolean':
+        return html`<label for=${id}
+          ><input id=${id} name=${field.name} type="checkbox" ?checked=${field.defaultValue === true} /> ${label}</label
+        >`;
+      case 'enum':
+        return html`<label for=${id}
+          >${label}
+          <select id=${id} name=${field.name}>
+            ${field.required ? nothing : html`<option value="">(none)</option>`}
+            ${(field.options ?? []).map(
+              (option, i) =>
+                html`<option value=${String(i)} ?selected=${option === field.defaultValue}>${String(option)}</option>`,
+            )}
+          </select></label
+        >`;
+      case 'number':
+      case 'integer':
+        return html`<label for=${id}
+          >${label}
+          <input
+            id=${id}
+            name=${field.name}
+            type="number"
+            step=${field.kind === 'integer' ? '1' : 'any'}
+            .value=${typeof field.defaultValue === 'number' ? String(field.defaultValue) : ''}
+        /></label>`;
+      case 'string':
+        return html`<label for=${id}
+          >${label}
+          <input
+            id=${id}
+            name=${field.name}
+            type="text"
+            .value=${typeof field.defaultValue === 'string' ? field.defaultValue : ''}
+        /></label>`;
+      default:
+        return html`<label for=${id}
+          >${label} <small class="hint">(JSON)</small> <textarea id=${id} name=${field.name} rows="3"></textarea>
+        </label>`;
+    }
+  })}`;
+}
+
+/** Reads the form back into arguments; a bad JSON box names its field. Empty optional inputs are left out. */
+export function readLauncherArgs(form: HTMLFormElement, fields: readonly LauncherField[]): Record<string, unknown> {
+  const raw = (form.elements.namedItem('raw-args') as HTMLTextAreaElement | null)?.value.trim() ?? '';
+  if (raw !== '') {
+    try {
+      return JSON.parse(raw) as Record<string, unknown>;
+    } catch (error) {
+      throw new Error(`the JSON arguments are not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  const args: Record<string, unknown> = {};
+  for (const field of fields) {
+    const input = form.elements.namedItem(field.name) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+    if (field.kind === 'boolean') {
+      args[field.name] = (input as HTMLInputElement).checked;
+      continue;
+    }
+    const value = input.value;
+    if (value === '') continue;
+    if (field.kind === 'enum') args[field.name] = field.options?.[Number(value)];
+    else if (field.kind === 'number' || field.kind === 'integer') args[field.name] = Number(value);
+    else if (field.kind === 'string') args[field.name] = value;
+    else {
+      try {
+        args[field.name] = JSON.parse(value);
+      } catch (error) {
+        throw new Error(`${field.name} is not valid JSON: ${(error as Error).message}`);
+      }
+    }
+  }
+  return args;
+}

@@ -1,0 +1,710 @@
+import { html, nothing, render } from 'lit';
+import type { TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
+import '@airlock/elements';
+import type {
+  DecisionRevokeEvent,
+  ElicitationAnswerEvent,
+  ElicitationDoneEvent,
+  PermissionDecideEvent,
+} from '@airlock/elements';
+import type {
+  AuditEvent,
+  AuditVerification,
+  ElicitationRequest,
+  PermissionRequest,
+  StoredDecision,
+} from '@airlock/core';
+import { api, ApiFailure } from './api-client.js';
+import { launcherFields, readLauncherArgs, renderLauncherFields } from './launcher-form.js';
+import type { Card, ChatLine, ServerView, Snapshot, ToolEntry } from './types.js';
+
+/** Everything the page shows, rebuilt from the `state` event and kept current by the others. */
+interface PageState {
+  snapshot?: Snapshot;
+  cards: Map<string, Card>;
+  fullTexts: Map<string, string>;
+  permissionRequests: PermissionRequest[];
+  questions: ElicitationRequest[];
+  /** Accepted URL flows still waiting for the server (or for "done, retry"). */
+  urlFlows: ElicitationRequest[];
+  launcherTool?: string;
+  launcherError?: string;
+  chatLines: ChatLine[];
+  chatError?: string;
+  audit?: { events: AuditEvent[]; verification?: AuditVerification; error?: string };
+  signIn?: { mode: 'local' | 'token'; error?: string };
+  notice?: string;
+}
+
+const state: PageState = {
+  cards: new Map(),
+  fullTexts: new Map(),
+  permissionRequests: [],
+  questions: [],
+  urlFlows: [],
+  chatLines: [],
+};
+const root = document.getElementById('app')!;
+let events: EventSource | undefined;
+const CONVERSATION = 'main';
+
+function update(): void {
+  render(view(), root);
+}
+
+function route(): 'conversation' | 'permissions' | 'audit' {
+  const hash = location.hash.replace(/^#\/?/, '');
+  return hash === 'permissions' || hash === 'audit' ? hash : 'conversation';
+}
+
+// ---- Live state -------------------------------------------------------------------------------------------------
+
+function connect(): void {
+  events?.close();
+  const source = new EventSource(`/api/events?conversation=${CONVERSATION}`);
+  events = source;
+  const on = (name: string, handle: (data: never) => void) =>
+    source.addEventListener(name, (event) => {
+      handle(JSON.parse((event as MessageEvent<string>).data) as never);
+      update();
+    });
+  on('state', (snapshot: Snapshot) => {
+    state.snapshot = snapshot;
+    state.cards = new Map(snapshot.cards.map((card) => [card.invocation.id, card]));
+    state.permissionRequests = snapshot.permissionRequests;
+    state.questions = snapshot.elicitations;
+    state.chatLines = snapshot.chat.lines;
+    for (const card of snapshot.cards) loadFullText(card);
+  });
+  on('invocation', (card: Card) => {
+    const known = state.cards.get(card.invocation.id);
+    if (known !== undefined && known.invocation.updatedAt > card.invocation.updatedAt) return;
+    if (card.invocation.scope.conversationId !== CONVERSATION) return;
+    const merged = { ...card, ...(known?.progress && !card.result ? { progress: known.progress } : {}) };
+    state.cards.set(card.invocation.id, merged);
+    loadFullText(merged);
+  });
+  on('invocation.progress', ({ invocationId, progress }: { invocationId: string; progress: Card['progress'] }) => {
+    const card = state.cards.get(invocationId);
+    if (card !== undefined && progress !== undefined) state.cards.set(invocationId, { ...card, progress });
+  });
+  on('permission.requested', (request: PermissionRequest) => {
+    if (!state.permissionRequests.some((r) => r.invocationId === request.invocationId)) {
+      state.permissionRequests.push(request);
+      notify(`${request.tool.displayName} wants to run`, 'A tool call is waiting for your permission.');
+    }
+  });
+  on('permission.closed', ({ id }: { id: string }) => {
+    state.permissionRequests = state.permissionRequests.filter((r) => r.invocationId !== id);
+  });
+  on('elicitation.requested', (request: ElicitationRequest) => {
+    if (!state.questions.some((q) => q.id === request.id)) {
+      state.questions.push(request);
+      notify(`${request.serverId} is asking you something`, request.message);
+    }
+  });
+  on('elicitation.closed', ({ id, action }: { id: string; action: string }) => {
+    const question = state.questions.find((q) => q.id === id);
+    state.questions = state.questions.filter((q) => q.id !== id);
+    if (question?.mode === 'url' && action === 'accept' && question.serverElicitationId !== undefined) {
+      state.urlFlows.push(question);
+    }
+  });
+  on('elicitation.completed', ({ id }: { id: string }) => {
+    state.urlFlows = state.urlFlows.filter((q) => q.id !== id);
+  });
+  on('chat.line', (line: ChatLine) => {
+    if (line.conversationId === CONVERSATION) state.chatLines.push(line);
+  });
+  on('server.state', () => void refresh());
+  on('tools.changed', () => void refresh());
+  on('permissions.changed', () => void refresh());
+  on('session.workspace', () => connect());
+  on('session.ended', () => {
+    source.close();
+    void showSignIn();
+  });
+}
+
+/** Refetches what changes without a card: servers, tools (with risk and stored decisions) and decisions. */
+async function refresh(): Promise<void> {
+  const snapshot = state.snapshot;
+  if (snapshot === undefined) return;
+  const [servers, modelTools, userTools, decisions] = await Promise.all([
+    api<ServerView[]>('GET', '/api/servers'),
+    api<ToolEntry[]>('GET', '/api/tools?audience=model'),
+    api<ToolEntry[]>('GET', '/api/tools?audience=user'),
+    api<StoredDecision[]>('GET', '/api/permissions'),
+  ]);
+  state.snapshot = { ...snapshot, servers, modelTools, userTools, decisions };
+  update();
+}
+
+/** A result cut for the screen: fetch the whole text once, so "copy" copies all of it. */
+function loadFullText(card: Card): void {
+  const id = card.invocation.id;
+  const cut = card.result?.blocks.some((b) => 'truncated' in b && b.truncated === true) ?? false;
+  if (!cut || state.fullTexts.has(id)) return;
+  state.fullTexts.set(id, '');
+  api<{ text: string }>('GET', `/api/invocations/${id}/full?conversation=${CONVERSATION}`).then(
+    ({ text }) => {
+      state.fullTexts.set(id, text);
+      update();
+    },
+    () => state.fullTexts.delete(id),
+  );
+}
+
+function notify(title: string, body: string): void {
+  if (!document.hidden || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  new Notification(`Airlock: ${title}`, { body, tag: 'airlock-question' });
+}
+
+// ---- Actions ----------------------------------------------------------------------------------------------------
+
+async function act(action: () => Promise<unknown>, onError: (message: string) => void): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    onError(error instanceof Error ? error.message : String(error));
+  }
+  update();
+}
+
+function decide(event: PermissionDecideEvent, request: PermissionRequest): void {
+  state.permissionRequests = state.permissionRequests.filter((r) => r !== request);
+  void act(
+    () => api('POST', `/api/permission-requests/${request.invocationId}`, { decision: event.decision }),
+    (message) => (state.notice = message),
+  );
+}
+
+function answer(event: ElicitationAnswerEvent, request: ElicitationRequest): void {
+  if (state.urlFlows.includes(request)) {
+    // Giving up on a page already opened: stop showing it; the call ends by its own rules.
+    state.urlFlows = state.urlFlows.filter((q) => q !== request);
+    update();
+    return;
+  }
+  void act(
+    () => api('POST', `/api/elicitations/${request.id}`, { answer: event.answer }),
+    (message) => {
+      const errors = (state.questions.includes(request) && fieldErrors(message)) || undefined;
+      if (errors) state.questions = state.questions.map((q) => (q === request ? { ...q, errors } : q));
+      else state.notice = message;
+    },
+  );
+}
+
+function fieldErrors(message: string): Record<string, string> | undefined {
+  const match = /the answer does not fit the form: (.*)$/.exec(message);
+  if (match === null) return undefined;
+  return Object.fromEntries(
+    (match[1] ?? '').split('; ').map((part) => {
+      const at = part.indexOf(': ');
+      return [part.slice(0, at), part.slice(at + 2)];
+    }),
+  );
+}
+
+function urlDone(event: ElicitationDoneEvent): void {
+  state.urlFlows = state.urlFlows.filter((q) => q.id !== event.requestId);
+  void act(
+    () => api('POST', `/api/elicitations/${event.requestId}/done`, {}),
+    (message) => (state.notice = message),
+  );
+}
+
+function launch(event: SubmitEvent): void {
+  event.preventDefault();
+  const form = event.currentTarget as HTMLFormElement;
+  const entry = state.snapshot?.userTools.find((t) => t.tool.name === state.launcherTool);
+  if (entry === undefined) return;
+  state.launcherError = undefined;
+  void act(
+    async () => {
+      const args = readLauncherArgs(form, launcherFields(entry.tool.inputSchema));
+      await api('POST', '/api/invocations', { tool: entry.tool.name, args, conversation: CONVERSATION });
+    },
+    (message) => (state.launcherError = message),
+  );
+}
+
+function cancel(id: string): void {
+  void act(
+    () => api('POST', `/api/invocations/${id}/cancel?conversation=${CONVERSATION}`, {}),
+    (message) => (state.notice = message),
+  );
+}
+
+function sendChat(event: SubmitEvent): void {
+  event.preventDefault();
+  const form = event.currentTarget as HTMLFormElement;
+  const box = form.elements.namedItem('message') as HTMLTextAreaElement;
+  const message = box.value.trim();
+  if (message === '') return;
+  state.chatError = undefined;
+  void act(
+    async () => {
+      await api('POST', '/api/chat', { message, conversation: CONVERSATION });
+      box.value = '';
+    },
+    (error) => (state.chatError = error),
+  );
+}
+
+function switchWorkspace(event: SubmitEvent): void {
+  event.preventDefault();
+  const input = (event.currentTarget as HTMLFormElement).elements.namedItem('workspace') as HTMLInputElement;
+  void act(
+    async () => {
+      await api('POST', '/api/session/workspace', { workspaceId: input.value.trim() });
+      state.audit = undefined;
+    },
+    (message) => (state.notice = message),
+  );
+}
+
+async function loadAudit(form?: HTMLFormElement): Promise<void> {
+  const params = new URLSearchParams();
+  if (form !== undefined) {
+    for (const name of ['type', 'tool', 'serverId']) {
+      const value = (form.elements.namedItem(name) as HTMLInputElement).value.trim();
+      if (value !== '') params.set(name, value);
+    }
+  }
+  await act(
+    async () => {
+      const events = await api<AuditEvent[]>('GET', `/api/audit?${params.toString()}`);
+      state.audit = { events };
+    },
+    (message) => (state.audit = { events: [], error: message }),
+  );
+}
+
+function verifyAudit(): void {
+  void act(
+    async () => {
+      const verification = await api<AuditVerification>('POST', '/api/audit/verify', {});
+      state.audit = { events: state.audit?.events ?? [], verification };
+    },
+    (message) => (state.audit = { events: state.audit?.events ?? [], error: message }),
+  );
+}
+
+async function showSignIn(error?: string): Promise<void> {
+  const { mode } = await api<{ mode: 'local' | 'token' }>('GET', '/api/auth');
+  state.snapshot = undefined;
+  state.signIn = { mode, ...(error === undefined ? {} : { error }) };
+  update();
+}
+
+function submitSignIn(event: SubmitEvent): void {
+  event.preventDefault();
+  const form = event.currentTarget as HTMLFormElement;
+  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value.trim() ?? '';
+  const body: Record<string, string> = { workspaceId: value('workspace') || 'default' };
+  if (state.signIn?.mode === 'token') body['token'] = value('token');
+  else body['userId'] = value('user');
+  api('POST', '/api/session', body).then(
+    () => {
+      state.signIn = undefined;
+      connect();
+    },
+    (error: unknown) => void showSignIn(error instanceof Error ? error.message : String(error)),
+  );
+}
+
+function signOut(): void {
+  void api('DELETE', '/api/session').finally(() => {
+    events?.close();
+    void showSignIn();
+  });
+}
+
+// ---- Views ------------------------------------------------------------------------------------------------------
+
+function view(): TemplateResult {
+  if (state.signIn !== undefined) return signInView(state.signIn);
+  const snapshot = state.snapshot;
+  if (snapshot === undefined) return html`<p class="loading">Connecting…</p>`;
+  const page = route();
+  const permission = state.permissionRequests[0];
+  const question = state.questions[0] ?? state.urlFlows[0];
+  return html`${header(snapshot, page)}
+    ${
+      state.notice
+        ? html`<p class="error single" role="alert">
+            ${state.notice}
+            <button type="button" @click=${() => ((state.notice = undefined), update())}>Dismiss</button>
+          </p>`
+        : nothing
+    }
+    ${page === 'permissions' ? permissionsPage(snapshot) : page === 'audit' ? auditPage() : conversationPage(snapshot)}
+    <airlock-permission-sheet
+      .request=${permission}
+      .open=${live(permission !== undefined)}
+      @airlock-permission-decide=${(event: PermissionDecideEvent) => permission && decide(event, permission)}
+    ></airlock-permission-sheet>
+    <airlock-elicitation-dialog
+      .request=${question}
+      .open=${live(question !== undefined)}
+      @airlock-elicitation-answer=${(event: ElicitationAnswerEvent) => question && answer(event, question)}
+      @airlock-elicitation-done=${urlDone}
+    ></airlock-elicitation-dialog>`;
+}
+
+function signInView(signIn: NonNullable<PageState['signIn']>): TemplateResult {
+  return html`<main class="signin">
+    <h1>Airlock console</h1>
+    <form @submit=${submitSignIn}>
+      ${
+        signIn.mode === 'token'
+          ? html`<label
+              >Your token <input name="token" type="password" autocomplete="current-password" required
+            /></label>`
+          : html`<label
+              >Your name
+              <input name="user" autocomplete="username" required pattern="[A-Za-z0-9][A-Za-z0-9._@\\-]{0,63}"
+            /></label>`
+      }
+      <label>Workspace <input name="workspace" value="default" /></label>
+      <button type="submit">Sign in</button>
+      ${signIn.error ? html`<p class="error" role="alert">${signIn.error}</p>` : nothing}
+    </form>
+  </main>`;
+}
+
+function header(snapshot: Snapshot, page: string): TemplateResult {
+  const link = (hash: string, label: string, name: string) =>
+    html`<a href=${hash} aria-current=${page === name ? 'page' : 'false'}>${label}</a>`;
+  return html`<header class="top">
+    <h1>Airlock</h1>
+    <nav aria-label="Pages">
+      ${link('#/', 'Conversation', 'conversation')} ${link('#/permissions', 'Permissions', 'permissions')}
+      ${link('#/audit', 'Audit', 'audit')}
+    </nav>
+    <div class="who">
+      <span>Signed in as <strong>${snapshot.session.userId}</strong></span>
+      <form @submit=${switchWorkspace} aria-label="Workspace">
+        <label>Workspace <input name="workspace" size="12" .value=${snapshot.session.workspaceId} /></label>
+        <button type="submit">Switch</button>
+      </form>
+      ${
+        typeof Notification !== 'undefined' && Notification.permission === 'default'
+          ? html`<button type="button" @click=${() => void Notification.requestPermission().then(update)}>
+              Notify me of questions
+            </button>`
+          : nothing
+      }
+      <button type="button" @click=${signOut}>Sign out</button>
+    </div>
+  </header>`;
+}
+
+function conversationPage(snapshot: Snapshot): TemplateResult {
+  return html`<main class="layout">
+    <aside>
+      <section class="panel" aria-labelledby="servers-title">
+        <h2 id="servers-title">Servers</h2>
+        <ul class="servers">
+          ${snapshot.servers.map(
+            (s) =>
+              html`<li data-server=${s.id}>
+                <strong>${s.id}</strong>
+                <span class="state" data-state=${s.state}>${s.state}</span>
+                <span class="muted">${s.transport}${s.trusted ? ', trusted' : ''}, ${s.toolCount} tools</span>
+                ${s.error ? html`<span class="error">${s.error}</span>` : nothing}
+              </li>`,
+          )}
+        </ul>
+      </section>
+      <section class="panel" aria-labelledby="tools-title">
+        <h2 id="tools-title">Tools the model sees</h2>
+        <airlock-tool-list
+          .entries=${snapshot.modelTools}
+          @airlock-decision-revoke=${(event: DecisionRevokeEvent) =>
+            void act(
+              () => api('DELETE', `/api/permissions/${event.detail.decisionId}`),
+              (m) => (state.notice = m),
+            )}
+        ></airlock-tool-list>
+      </section>
+    </aside>
+    <div>
+      ${chatPanel(snapshot)} ${launcherPanel(snapshot)}
+      <section class="panel" aria-labelledby="cards-title">
+        <h2 id="cards-title">Tool calls</h2>
+        ${state.cards.size === 0 ? html`<p class="hint">No calls yet in this conversation.</p>` : nothing}
+        <ol class="cards">
+          ${[...state.cards.values()].map((card) => cardView(snapshot, card))}
+        </ol>
+      </section>
+    </div>
+  </main>`;
+}
+
+function cardView(snapshot: Snapshot, card: Card): TemplateResult {
+  const { invocation } = card;
+  const entry =
+    snapshot.userTools.find((t) => t.tool.name === invocation.tool) ??
+    snapshot.modelTools.find((t) => t.tool.name === invocation.tool);
+  const server = snapshot.servers.find((s) => s.id === invocation.serverId);
+  const fullText = state.fullTexts.get(invocation.id);
+  const active = invocation.state === 'pending' || invocation.state === 'running';
+  return html`<li data-invocation=${invocation.id} data-state=${invocation.state}>
+    <airlock-tool-card
+      .invocation=${invocation}
+      .tool=${entry?.tool}
+      .server=${server === undefined ? undefined : { id: server.id, trusted: server.trusted }}
+      .result=${card.result}
+      .progress=${card.progress}
+      .fullText=${fullText === '' ? undefined : fullText}
+      @airlock-tool-retry=${() =>
+        void act(
+          () =>
+            api('POST', '/api/invocations', {
+              tool: invocation.tool,
+              args: invocation.args,
+              conversation: CONVERSATION,
+            }),
+          (m) => (state.notice = m),
+        )}
+    ></airlock-tool-card>
+    ${
+      active
+        ? html`<div class="card-actions">
+            <button type="button" data-action="cancel" @click=${() => cancel(invocation.id)}>Cancel call</button>
+          </div>`
+        : nothing
+    }
+  </li>`;
+}
+
+function launcherPanel(snapshot: Snapshot): TemplateResult {
+  const entry = snapshot.userTools.find((t) => t.tool.name === state.launcherTool);
+  const fields = entry === undefined ? [] : launcherFields(entry.tool.inputSchema);
+  return html`<section class="panel" aria-labelledby="launcher-title">
+    <h2 id="launcher-title">Call a tool by hand</h2>
+    <form class="launcher" @submit=${launch}>
+      <label
+        >Tool
+        <select
+          name="tool"
+          @change=${(event: Event) => {
+            state.launcherTool = (event.currentTarget as HTMLSelectElement).value || undefined;
+            state.launcherError = undefined;
+            update();
+          }}
+        >
+          <option value="">Choose a tool…</option>
+          ${snapshot.userTools.map(
+            (t) =>
+              html`<option value=${t.tool.name} ?selected=${t.tool.name === state.launcherTool}>
+                ${t.tool.name} (${t.risk.tier} risk)
+              </option>`,
+          )}
+        </select></label
+      >
+      ${
+        entry === undefined
+          ? nothing
+          : html`${entry.tool.description ? html`<p class="hint">${entry.tool.description}</p>` : nothing}
+              ${renderLauncherFields(fields)}
+              <details>
+                <summary>Arguments as JSON</summary>
+                <label
+                  >JSON (used instead of the fields when filled)<textarea name="raw-args" rows="4"></textarea>
+                </label>
+              </details>
+              <button type="submit">Call ${entry.tool.name}</button>`
+      }
+      ${state.launcherError ? html`<p class="error" role="alert">${state.launcherError}</p>` : nothing}
+    </form>
+  </section>`;
+}
+
+function chatPanel(snapshot: Snapshot): TemplateResult {
+  if (!snapshot.chat.configured) {
+    return html`<section class="panel" aria-labelledby="chat-title">
+      <h2 id="chat-title">Chat</h2>
+      <p class="hint">
+        No model is configured. To chat with a model that calls these tools, set an OpenAI-compatible endpoint (OpenAI,
+        Ollama, vLLM, LM Studio) in <code>airlock.config.json</code> under <code>model</code> (<code>baseURL</code>,
+        <code>model</code>, <code>apiKeyEnv</code>) or in the environment (<code>AIRLOCK_MODEL_BASE_URL</code>,
+        <code>AIRLOCK_MODEL</code>, <code>AIRLOCK_MODEL_API_KEY</code>), then restart. The tool launcher below works
+        without one.
+      </p>
+    </section>`;
+  }
+  return html`<section class="panel" aria-labelledby="chat-title">
+    <h2 id="chat-title">Chat</h2>
+    <ol class="chat-lines" aria-live="polite">
+      ${state.chatLines.map(
+        (line) => html`<li data-role=${line.role} class=${line.role === 'error' ? 'error' : ''}>${line.text}</li>`,
+      )}
+    </ol>
+    <form @submit=${sendChat}>
+      <label for="chat-message">Message</label>
+      <textarea id="chat-message" name="message" rows="2" style="width:100%"></textarea>
+      <button type="submit">Send</button>
+      ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
+    </form>
+  </section>`;
+}
+
+function permissionsPage(snapshot: Snapshot): TemplateResult {
+  const date = (ms: number | null) => (ms === null ? 'never' : new Date(ms).toLocaleString());
+  return html`<main class="single">
+    <h2>Stored decisions</h2>
+    ${
+      snapshot.decisions.length === 0
+        ? html`<p class="hint">
+            No stored decisions in this workspace. "Allow always" and "Deny always" are kept here.
+          </p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Tool</th>
+                <th>Server</th>
+                <th>Decision</th>
+                <th>Risk</th>
+                <th>Granted</th>
+                <th>Expires</th>
+                <th><span class="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${snapshot.decisions.map(
+                (d) =>
+                  html`<tr data-decision=${d.id}>
+                    <td>
+                      ${d.tool}${d.argsHash ? html` <small class="hint">(these arguments only)</small>` : nothing}
+                    </td>
+                    <td>${d.serverId}</td>
+                    <td>${d.effect} always</td>
+                    <td>${d.riskTier}</td>
+                    <td>${date(d.grantedAt)}</td>
+                    <td>
+                      ${date(d.expiresAt)}
+                      <form
+                        @submit=${(event: SubmitEvent) => {
+                          event.preventDefault();
+                          const input = (event.currentTarget as HTMLFormElement).elements.namedItem(
+                            'expires',
+                          ) as HTMLInputElement;
+                          const expiresAt = input.value === '' ? null : new Date(`${input.value}T23:59:59`).getTime();
+                          void act(
+                            () => api('PATCH', `/api/permissions/${d.id}`, { expiresAt }),
+                            (m) => (state.notice = m),
+                          );
+                        }}
+                      >
+                        <label>New expiry <input name="expires" type="date" /></label>
+                        <button type="submit">Set (empty: never)</button>
+                      </form>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        @click=${() =>
+                          void act(
+                            () => api('DELETE', `/api/permissions/${d.id}`),
+                            (m) => (state.notice = m),
+                          )}
+                      >
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+  </main>`;
+}
+
+function auditPage(): TemplateResult {
+  if (state.audit === undefined) {
+    state.audit = { events: [] };
+    void loadAudit();
+  }
+  const audit = state.audit;
+  const verification = audit.verification;
+  return html`<main class="single">
+    <h2>Audit log</h2>
+    <form
+      @submit=${(event: SubmitEvent) => {
+        event.preventDefault();
+        void loadAudit(event.currentTarget as HTMLFormElement);
+      }}
+    >
+      <label
+        >Type
+        <select name="type">
+          <option value="">any</option>
+          <option value="invocation.transition">invocation.transition</option>
+          <option value="permission.decision">permission.decision</option>
+          <option value="elicitation">elicitation</option>
+        </select></label
+      >
+      <label>Tool <input name="tool" size="16" /></label>
+      <label>Server <input name="serverId" size="10" /></label>
+      <button type="submit">Filter</button>
+      <a href="/api/audit/export" download>Export NDJSON</a>
+      <button type="button" data-action="verify" @click=${verifyAudit}>Verify the chain</button>
+    </form>
+    ${
+      verification === undefined
+        ? nothing
+        : html`<p role="status" class=${verification.ok ? '' : 'error'} data-verified=${String(verification.ok)}>
+            ${
+              verification.ok
+                ? `The chain is intact: ${verification.count} events, the last #${verification.lastSeq}.`
+                : `The chain is broken at event #${verification.seq}: ${verification.problem}`
+            }
+          </p>`
+    }
+    ${audit.error ? html`<p class="error" role="alert">${audit.error}</p>` : nothing}
+    <table>
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Time</th>
+          <th>Type</th>
+          <th>Server / tool</th>
+          <th>Risk</th>
+          <th>Details</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${audit.events.map(
+          (e) =>
+            html`<tr>
+              <td>${e.seq}</td>
+              <td>${new Date(e.at).toLocaleString()}</td>
+              <td>${e.type}</td>
+              <td>${e.serverId ?? ''}${e.tool ? ` / ${e.tool}` : ''}</td>
+              <td>${e.riskTier ?? ''}</td>
+              <td><code>${JSON.stringify(e.data)}</code></td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </main>`;
+}
+
+// ---- Start ------------------------------------------------------------------------------------------------------
+
+window.addEventListener('hashchange', () => {
+  if (route() === 'audit') state.audit = undefined;
+  update();
+});
+api('GET', '/api/session').then(
+  () => connect(),
+  (error: unknown) => {
+    if (error instanceof ApiFailure && error.status === 401) void showSignIn();
+    else root.textContent = `The console did not answer: ${String(error)}`;
+  },
+);
