@@ -22,6 +22,7 @@ export default tseslint.config(
           './tsconfig.eslint.json',
           './packages/elements/tsconfig.eslint.json',
           './apps/console/web/tsconfig.json',
+          './test/e2e/tsconfig.json',
         ],
         tsconfigRootDir: import.meta.dirname,
       },

@@ -78,6 +78,11 @@ export class Invocations {
           }
         }
       }),
+      host.on('permission.decided', ({ request, decision }) => {
+        // A stored decision changes the tool list's badges and the permissions page.
+        if (decision === 'allow_always' || decision === 'deny_always')
+          hub.send(request.scope, 'permissions.changed', {});
+      }),
       host.on('server.state', (event) => this.#everyone('server.state', event)),
       host.on('tools.changed', () => this.#everyone('tools.changed', {})),
     );

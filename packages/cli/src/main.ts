@@ -21,6 +21,7 @@ Usage:
   airlock permissions revoke ID | --server ID
   airlock permissions explain SERVER/TOOL [--args JSON]   which rule or decision decides, and why
   airlock audit [--limit N] | --export | --verify   the audit trail; --verify checks the hash chain
+  airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
 
 Options:
   --config FILE        servers in the mcpServers JSON (default ./airlock.config.json, else the demo server)
@@ -41,6 +42,11 @@ interface Io {
 
 /** Runs one `airlock` command; resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io = process): Promise<number> {
+  if (argv[0] === 'console') {
+    // The web console: the same host with a page, an API and an event stream per tab; it has its own options.
+    const { runConsole } = await import('@airlock/console');
+    return runConsole(argv.slice(1));
+  }
   let parsed;
   try {
     parsed = parseArgs({

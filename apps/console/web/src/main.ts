@@ -699,6 +699,7 @@ function auditPage(): TemplateResult {
 
 window.addEventListener('hashchange', () => {
   if (route() === 'audit') state.audit = undefined;
+  if (route() === 'permissions') void refresh();
   update();
 });
 api('GET', '/api/session').then(
