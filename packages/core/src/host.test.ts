@@ -50,6 +50,23 @@ describe('a tool call through the one path', () => {
     expect((await host.history.list({ scope: SCOPE })).map((r) => r.id)).toEqual([result.invocationId]);
   });
 
+  it('tells the caller the recorded id before the call runs, and a throwing callback does not stop it', async () => {
+    const { host, surface } = await start();
+    const seen: string[] = [];
+    const result = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'demo__echo',
+      args: { text: 'x' },
+      onRecorded: (invocation) => {
+        seen.push(`${invocation.id} ${invocation.state} asked=${surface.requests.length}`);
+        throw new Error('a caller bug');
+      },
+    });
+    expect(seen).toEqual([`${result.invocationId} pending asked=0`]);
+    expect(result.outcome).toBe('success');
+  });
+
   it('emits one event per transition, in order, never pending straight to success', async () => {
     const { host } = await start();
     const seen: string[] = [];

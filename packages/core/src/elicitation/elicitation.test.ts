@@ -160,7 +160,12 @@ describe.each(ERAS)('elicitation in the %s era', (_era, negotiation) => {
     expect(request.url?.url).toMatch(/^https:\/\/example\.com\/connect\?session=/);
     answer({ action: 'accept' });
     expect((await call).text).toMatch(/Account connected: the user accepted and opened https:\/\/example\.com/);
-    if (completed !== undefined) expect((await completed).scope).toEqual(SCOPE);
+    if (completed !== undefined) {
+      const done = await completed;
+      expect(done.scope).toEqual(SCOPE);
+      // The question carried the server's flow id, so a surface can offer "done, retry" for exactly this flow.
+      expect(done.elicitationId).toBe(request.serverElicitationId);
+    }
   });
 
   it('T7 closes a question nobody answers after 5 minutes on the clock, and the server hears cancel', async () => {
