@@ -126,9 +126,11 @@ export function createApi(parts: ApiParts): Hono<Env> {
     return c.json({ userId: s.userId, workspaceId: s.workspaceId, model: chat !== undefined });
   });
   app.delete('/api/session', (c) => {
-    sessions.signOut(c.get('session').id);
+    const id = c.get('session').id;
+    sessions.signOut(id);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
-    hub.sendToSession(c.get('session').id, 'session.ended', {});
+    hub.sendToSession(id, 'session.ended', {});
+    hub.closeSession(id);
     return c.json({ ok: true });
   });
   app.post('/api/session/workspace', async (c) => {
@@ -147,18 +149,26 @@ export function createApi(parts: ApiParts): Hono<Env> {
     return streamSSE(c, async (stream) => {
       const queued: [string, unknown][] = [];
       let open = false;
+      // Writes go out one after another, and the stream ends only after the last (a "session ended" included).
+      let written = Promise.resolve();
       const send = (event: string, data: unknown) => {
         if (!open) queued.push([event, data]);
-        else void stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
+        else {
+          const message = { event, data: JSON.stringify(data) };
+          written = written.then(() => stream.writeSSE(message)).catch(() => undefined);
+        }
       };
-      const remove = hub.add({ session, send });
-      stream.onAbort(remove);
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      stream.onAbort(end);
+      const remove = hub.add({ session, send, close: end });
       try {
         const state = await invocations.snapshot(session, conversationId);
         await stream.writeSSE({ event: 'state', data: JSON.stringify(state) });
         open = true;
         for (const [event, data] of queued.splice(0)) send(event, data);
-        await new Promise<void>((resolve) => stream.onAbort(resolve));
+        await ended;
+        await written;
       } finally {
         remove();
       }
@@ -269,7 +279,11 @@ export function createApi(parts: ApiParts): Hono<Env> {
       'content-disposition': `attachment; filename="airlock-audit-${s.workspaceId}.ndjson"`,
     });
   });
-  app.post('/api/audit/verify', async (c) => c.json(await host.audit.verify()));
+  app.post('/api/audit/verify', async (c) => {
+    // The chain is one for every tenant: say whether it holds and where it breaks, not how much others did.
+    const verification = await host.audit.verify();
+    return c.json(verification.ok ? { ok: true } : { ok: false, seq: verification.seq, problem: verification.problem });
+  });
   app.get('/api/audit/:seq', async (c) => {
     const seq = Number(c.req.param('seq'));
     if (!Number.isInteger(seq) || seq < 1) throw new ApiError(404, 'not_found', `no audit event ${c.req.param('seq')}`);

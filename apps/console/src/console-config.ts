@@ -49,6 +49,31 @@ export function demoServers(): ServerConfig[] {
   return parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [bin] } } }, 'embedded default');
 }
 
+/** Whether a config file lists servers at all; one of settings only runs on the embedded default server. */
+function hasServerList(json: Readonly<Record<string, unknown>>): boolean {
+  return 'mcpServers' in json || 'servers' in json || Object.keys(json).some((key) => !SETTINGS.has(key));
+}
+
+const SETTINGS = new Set(['permissions', 'limits', 'store', 'console', 'model']);
+
+/** Every key `limits` may hold (shared/DESIGN.md, Bounds; the host's timeouts and connection limits). */
+const LIMIT_KEYS = new Set([
+  'modelChars',
+  'modelMedia',
+  'screenChars',
+  'screenMediaBytes',
+  'maxResultBytes',
+  'timeoutMs',
+  'maxTotalMs',
+  'connectTimeoutMs',
+  'maxMessageBytes',
+  'reconnectBaseDelayMs',
+  'reconnectMaxDelayMs',
+  'reconnectAttempts',
+  'elicitationTimeoutMs',
+  'tools',
+]);
+
 function fail(source: string, field: string, message: string): never {
   throw new HostError('config_invalid', `${source}: ${field} ${message}`);
 }
@@ -68,7 +93,17 @@ function readLimits(json: Readonly<Record<string, unknown>>, source: string): Ho
         fail(source, 'limits.tools', 'must be an object');
       continue;
     }
-    if (typeof value !== 'number' || !(value > 0)) fail(source, `limits.${key}`, 'must be a number > 0');
+    if (!LIMIT_KEYS.has(key)) {
+      fail(source, `limits.${key}`, `is not a limit; known: ${[...LIMIT_KEYS].join(', ')}`);
+    }
+    if (key === 'modelMedia') {
+      if (typeof value !== 'boolean') fail(source, 'limits.modelMedia', 'must be true or false');
+      continue;
+    }
+    const least = key === 'reconnectAttempts' ? 0 : Number.MIN_VALUE;
+    if (typeof value !== 'number' || !(value >= least)) {
+      fail(source, `limits.${key}`, least === 0 ? 'must be a number >= 0' : 'must be a number > 0');
+    }
   }
   return limits;
 }
@@ -79,6 +114,13 @@ function readModel(
   env: NodeJS.ProcessEnv,
 ): ModelConfig | undefined {
   const model = objectAt(json, 'model', source);
+  // Refused before anything else, so a key in the file is refused even when no model is configured.
+  if ('apiKey' in model)
+    fail(
+      source,
+      'model.apiKey',
+      'is not read from the file: put the key in an environment variable and name it in model.apiKeyEnv',
+    );
   const baseURL = env['AIRLOCK_MODEL_BASE_URL'] ?? model['baseURL'];
   const name = env['AIRLOCK_MODEL'] ?? model['model'];
   if (baseURL === undefined && name === undefined) return undefined;
@@ -88,12 +130,6 @@ function readModel(
   if (typeof name !== 'string' || name === '') fail(source, 'model.model', 'must name a model (or set AIRLOCK_MODEL)');
   const keyEnv = model['apiKeyEnv'] ?? 'AIRLOCK_MODEL_API_KEY';
   if (typeof keyEnv !== 'string') fail(source, 'model.apiKeyEnv', 'must name an environment variable');
-  if ('apiKey' in model)
-    fail(
-      source,
-      'model.apiKey',
-      'is not read from the file: put the key in an environment variable and name it in model.apiKeyEnv',
-    );
   const apiKey = env[keyEnv];
   return { baseURL, model: name, ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }) };
 }
@@ -103,7 +139,7 @@ function readConsole(
   source: string,
 ): { host: string; port: number; auth: AuthMode; users: ConsoleUser[] } {
   const section = objectAt(json, 'console', source);
-  const port = section['port'] ?? DEFAULT_PORT;
+  const port = section['port'] === undefined ? DEFAULT_PORT : section['port'];
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
     fail(source, 'console.port', 'must be a port number (0 picks a free one)');
   }
@@ -155,7 +191,7 @@ export function loadConsoleConfig(
   const model = readModel(json, source, env);
   return {
     source,
-    servers: file?.servers ?? demoServers(),
+    servers: file === undefined || !hasServerList(file.json) ? demoServers() : file.servers,
     rules: file?.rules ?? [],
     ...(file?.expiryDays === undefined ? {} : { expiryDays: file.expiryDays }),
     limits: readLimits(json, source),

@@ -4,6 +4,8 @@ import type { Session } from './sessions.js';
 export interface Tab {
   readonly session: Session;
   send(event: string, data: unknown): void;
+  /** Ends the tab's event stream (its session ended). */
+  close(): void;
 }
 
 /** A tenant as the console's tabs see it: a user in a workspace (every conversation of it). */
@@ -32,6 +34,15 @@ export class TabHub {
   /** Sends what is the same for every tenant (server states, the tool catalog changed). */
   broadcast(event: string, data: unknown): void {
     for (const tab of this.#tabs) tab.send(event, data);
+  }
+
+  /** Ends every stream of a session (signed out): nothing more of the user's reaches them. */
+  closeSession(sessionId: string): void {
+    for (const tab of [...this.#tabs]) {
+      if (tab.session.id !== sessionId) continue;
+      this.#tabs.delete(tab);
+      tab.close();
+    }
   }
 
   /** Tells every tab of a session something about the session itself (signed out, workspace switched). */

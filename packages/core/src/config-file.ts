@@ -11,11 +11,15 @@ import { parseServersConfig } from './servers/server-config.js';
 export interface ConfigFile {
   /** The absolute path read. */
   readonly file: string;
+  /** Empty when the file holds settings only (no `mcpServers`). */
   readonly servers: ServerConfig[];
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
   readonly json: Readonly<Record<string, unknown>>;
 }
+
+/** Top-level keys of a config file that are settings, not servers. */
+const HOST_KEYS = new Set(['permissions', 'limits', 'store', 'console', 'model']);
 
 /** Reads a file for the host, naming the file (and what it was meant to be) when it cannot. */
 export function readConfigText(file: string, what: string): string {
@@ -43,9 +47,12 @@ export function readConfigFile(path: string): ConfigFile {
     throw new HostError('config_invalid', `${file} must hold a JSON object`);
   }
   const expiryDays = readExpiry(json, file);
+  // A file of host settings only (no server list at all) configures no servers; a bare map of servers still does.
+  const settingsOnly =
+    !('mcpServers' in json) && !('servers' in json) && Object.keys(json).every((key) => HOST_KEYS.has(key));
   return {
     file,
-    servers: parseServersConfig(json, file),
+    servers: settingsOnly ? [] : parseServersConfig(json, file),
     rules: parseRulesText(text, file, ['permissions', 'rules']),
     ...(expiryDays === undefined ? {} : { expiryDays }),
     json: json as Record<string, unknown>,

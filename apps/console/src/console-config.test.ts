@@ -1,0 +1,302 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HostError } from '@airlock/core';
+import { startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import { DEFAULT_PORT, loadConsoleConfig } from './console-config.js';
+import { ConsoleClient, consoleRequest } from './testing/console-client.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'airlock-console-config-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+let files = 0;
+/** Writes a config file (JSON unless `json` is text already) into the temp dir and returns its path. */
+async function configFile(json: unknown): Promise<string> {
+  const path = join(dir, `airlock-${++files}.config.json`);
+  await writeFile(path, typeof json === 'string' ? json : JSON.stringify(json, null, 2));
+  return path;
+}
+
+/** A config file with no servers and the given console keys. */
+const withKeys = (keys: Record<string, unknown>) => configFile({ mcpServers: {}, ...keys });
+
+/** The error loadConsoleConfig throws for `path`: a config_invalid HostError. */
+function loadError(path: string, env: NodeJS.ProcessEnv = {}): HostError {
+  try {
+    loadConsoleConfig({ config: path, store: ':memory:' }, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(HostError);
+    expect((error as HostError).code).toBe('config_invalid');
+    return error as HostError;
+  }
+  throw new Error(`${path} was accepted`);
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Runs `fn` with an empty directory as the working directory, so no ./airlock.config.json is found. */
+async function inEmptyDirectory<T>(fn: (cwd: string) => T | Promise<T>): Promise<T> {
+  const cwd = await mkdtemp(join(dir, 'cwd-'));
+  const previous = process.cwd();
+  process.chdir(cwd);
+  try {
+    return await fn(cwd);
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+describe('loadConsoleConfig', () => {
+  it('without a file: the embedded demo server, port 7410 on loopback, local sign-in, no model', async () => {
+    const dataHome = join(dir, 'data-home');
+    const config = await inEmptyDirectory(() => loadConsoleConfig({}, { XDG_DATA_HOME: dataHome }));
+    expect(DEFAULT_PORT).toBe(7410);
+    expect(config).toEqual({
+      source: 'embedded default',
+      servers: [
+        {
+          id: 'demo',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [expect.stringMatching(/packages[/\\]demo-server[/\\]dist[/\\]bin\.js$/)],
+          env: {},
+          trusted: false,
+          disabled: false,
+        },
+      ],
+      rules: [],
+      limits: {},
+      storePath: join(dataHome, 'airlock', 'console.db'),
+      host: '127.0.0.1',
+      port: 7410,
+      auth: 'local',
+      users: [],
+    });
+    const demo = config.servers[0];
+    expect(demo?.transport === 'stdio' && existsSync(demo.args[0] ?? '')).toBe(true);
+    // The history file's directory is made, so SQLite can create the file.
+    expect(existsSync(join(dataHome, 'airlock'))).toBe(true);
+  });
+
+  it('takes --port and --store over the defaults, and AIRLOCK_STORE over the file', async () => {
+    const flags = await inEmptyDirectory(() => loadConsoleConfig({ port: 0, store: ':memory:' }, {}));
+    expect(flags).toMatchObject({ port: 0, storePath: ':memory:', source: 'embedded default' });
+    const path = await withKeys({ console: { port: 9000 }, store: { path: ':memory:' } });
+    expect(loadConsoleConfig({ config: path }, {})).toMatchObject({ port: 9000, storePath: ':memory:' });
+    expect(loadConsoleConfig({ config: path, port: 0 }, {})).toMatchObject({ port: 0 });
+    const fromEnv = join(dir, 'env-store', 'history.db');
+    expect(loadConsoleConfig({ config: path }, { AIRLOCK_STORE: fromEnv }).storePath).toBe(fromEnv);
+  });
+
+  it('reads ./airlock.config.json when no file is named', async () => {
+    await inEmptyDirectory(async (cwd) => {
+      await writeFile(join(cwd, 'airlock.config.json'), JSON.stringify({ mcpServers: {}, console: { port: 8123 } }));
+      const config = loadConsoleConfig({ store: ':memory:' }, {});
+      expect(config).toMatchObject({ source: join(cwd, 'airlock.config.json'), servers: [], port: 8123 });
+    });
+  });
+
+  it('names the file when it is not JSON, or cannot be read', async () => {
+    const path = await configFile('{ "mcpServers": {}, ');
+    expect(loadError(path).message).toMatch(new RegExp(`^${literal(path)} is not valid JSON`));
+    const missing = join(dir, 'no-such.config.json');
+    expect(loadError(missing).message).toContain(`cannot read config file ${missing}`);
+    expect(loadError(await configFile('[1, 2]')).message).toMatch(/must hold a JSON object$/);
+  });
+
+  it('names console.port when it is not a port number', async () => {
+    for (const port of ['x', '7410', -1, 65536, 1.5, true, null]) {
+      const path = await withKeys({ console: { port } });
+      expect(loadError(path).message).toBe(`${path}: console.port must be a port number (0 picks a free one)`);
+    }
+  });
+
+  it('runs a file of settings only on the embedded demo server, and a file with servers on those', async () => {
+    const settingsOnly = await configFile({ console: { port: 8124 }, store: { path: ':memory:' } });
+    const config = loadConsoleConfig({ config: settingsOnly }, {});
+    expect(config.servers.map((s) => s.id)).toEqual(['demo']);
+    expect(config.port).toBe(8124);
+    const none = await withKeys({});
+    expect(loadConsoleConfig({ config: none, store: ':memory:' }, {}).servers).toEqual([]);
+  });
+
+  it('names console.auth and console.users when token sign-in has no users, or auth is unknown', async () => {
+    const noUsers = await withKeys({ console: { auth: 'token' } });
+    expect(loadError(noUsers).message).toBe(
+      `${noUsers}: console.users must list at least one user when auth is "token"`,
+    );
+    const emptyUsers = await withKeys({ console: { auth: 'token', users: [] } });
+    expect(loadError(emptyUsers).message).toContain('console.users must list at least one user');
+    const unknown = await withKeys({ console: { auth: 'password' } });
+    expect(loadError(unknown).message).toBe(`${unknown}: console.auth must be "local" or "token"`);
+  });
+
+  it("names the user's field when a token hash is not 64 lowercase hex digits", async () => {
+    for (const tokenSha256 of ['abc', sha256('t').toUpperCase(), `${sha256('t')}0`, 42, undefined]) {
+      const path = await withKeys({ console: { auth: 'token', users: [{ id: 'alice', tokenSha256 }] } });
+      expect(loadError(path).message).toBe(
+        `${path}: console.users[0].tokenSha256 must be the sha256 of the token, 64 lowercase hex digits`,
+      );
+    }
+    const second = await withKeys({
+      console: {
+        auth: 'token',
+        users: [
+          { id: 'alice', tokenSha256: sha256('a') },
+          { id: 'bob', tokenSha256: 'not-a-hash' },
+        ],
+      },
+    });
+    expect(loadError(second).message).toContain('console.users[1].tokenSha256');
+    const noId = await withKeys({ console: { auth: 'token', users: [{ tokenSha256: sha256('a') }] } });
+    expect(loadError(noId).message).toContain('console.users[0].id must be a non-empty string');
+  });
+
+  it('refuses model.apiKey in the file, without repeating the key', async () => {
+    const secret = 'sk-do-not-keep-me-in-files';
+    const path = await withKeys({ model: { baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: secret } });
+    const error = loadError(path);
+    expect(error.message).toMatch(new RegExp(`^${literal(path)}: model\\.apiKey is not read from the file`));
+    expect(error.message).not.toContain(secret);
+    // Refused even when no model is configured, and when the endpoint comes from the environment.
+    const keyOnly = await withKeys({ model: { apiKey: secret } });
+    expect(loadError(keyOnly).message).toContain('model.apiKey is not read from the file');
+    expect(
+      loadError(keyOnly, { AIRLOCK_MODEL_BASE_URL: 'http://127.0.0.1:11434/v1', AIRLOCK_MODEL: 'llama3' }).message,
+    ).toContain('model.apiKey');
+  });
+
+  it('reads the model from AIRLOCK_MODEL_BASE_URL, AIRLOCK_MODEL and AIRLOCK_MODEL_API_KEY', async () => {
+    const env = {
+      AIRLOCK_MODEL_BASE_URL: 'http://127.0.0.1:11434/v1',
+      AIRLOCK_MODEL: 'llama3.2',
+      AIRLOCK_MODEL_API_KEY: 'sk-from-env',
+    };
+    const fromEnv = await inEmptyDirectory(() => loadConsoleConfig({ store: ':memory:' }, env));
+    expect(fromEnv.model).toEqual({ baseURL: env.AIRLOCK_MODEL_BASE_URL, model: 'llama3.2', apiKey: 'sk-from-env' });
+
+    // The environment wins over the file; the key comes from the variable the file names.
+    const path = await withKeys({
+      model: { baseURL: 'https://api.example.com/v1', model: 'from-file', apiKeyEnv: 'MY_MODEL_KEY' },
+    });
+    expect(loadConsoleConfig({ config: path, store: ':memory:' }, { MY_MODEL_KEY: 'sk-mine' }).model).toEqual({
+      baseURL: 'https://api.example.com/v1',
+      model: 'from-file',
+      apiKey: 'sk-mine',
+    });
+    expect(loadConsoleConfig({ config: path, store: ':memory:' }, env).model).toEqual({
+      baseURL: env.AIRLOCK_MODEL_BASE_URL,
+      model: 'llama3.2',
+    });
+    // No key at all (a local model) is fine; no endpoint at all means no model.
+    const noKey = { AIRLOCK_MODEL_BASE_URL: env.AIRLOCK_MODEL_BASE_URL, AIRLOCK_MODEL: 'llama3.2' };
+    expect(loadConsoleConfig({ config: await withKeys({}), store: ':memory:' }, noKey).model).toEqual({
+      baseURL: env.AIRLOCK_MODEL_BASE_URL,
+      model: 'llama3.2',
+    });
+    expect(loadConsoleConfig({ config: await withKeys({}), store: ':memory:' }, {}).model).toBeUndefined();
+  });
+
+  it('names model.baseURL and model.model when one is missing or wrong', async () => {
+    const empty = await withKeys({});
+    expect(loadError(empty, { AIRLOCK_MODEL: 'llama3' }).message).toContain('model.baseURL must be an http(s) URL');
+    expect(loadError(empty, { AIRLOCK_MODEL_BASE_URL: 'ftp://example.com', AIRLOCK_MODEL: 'm' }).message).toContain(
+      'model.baseURL',
+    );
+    expect(loadError(empty, { AIRLOCK_MODEL_BASE_URL: 'http://127.0.0.1:1/v1' }).message).toContain(
+      'model.model must name a model',
+    );
+  });
+
+  it('names the limit at fault', async () => {
+    const path = await withKeys({ limits: { timeoutMs: -1 } });
+    expect(loadError(path).message).toBe(`${path}: limits.timeoutMs must be a number > 0`);
+    const text = await withKeys({ limits: { maxTotalMs: '5s' } });
+    expect(loadError(text).message).toContain('limits.maxTotalMs must be a number > 0');
+    const unknown = await withKeys({ limits: { idleTimeoutMs: 5 } });
+    expect(loadError(unknown).message).toContain('limits.idleTimeoutMs is not a limit; known: modelChars');
+    const media = await withKeys({ limits: { modelMedia: 'yes' } });
+    expect(loadError(media).message).toContain('limits.modelMedia must be true or false');
+    const tools = await withKeys({ limits: { tools: [] } });
+    expect(loadError(tools).message).toContain('limits.tools must be an object');
+    const good = await withKeys({ limits: { timeoutMs: 60_000, tools: { demo__echo: { timeoutMs: 5 } } } });
+    expect(loadConsoleConfig({ config: good, store: ':memory:' }, {}).limits).toEqual({
+      timeoutMs: 60_000,
+      tools: { demo__echo: { timeoutMs: 5 } },
+    });
+  });
+});
+
+describe('token sign-in through the running console', () => {
+  const aliceToken = 'alice-correct-horse-battery-staple';
+  const bobToken = 'bob-token-2';
+  let running: RunningConsole;
+
+  beforeAll(async () => {
+    const path = await withKeys({
+      console: {
+        auth: 'token',
+        users: [
+          { id: 'alice', tokenSha256: sha256(aliceToken) },
+          { id: 'bob', tokenSha256: sha256(bobToken) },
+        ],
+      },
+    });
+    const config = loadConsoleConfig({ config: path, port: 0, store: ':memory:' }, {});
+    expect(config).toMatchObject({ auth: 'token', users: [{ id: 'alice' }, { id: 'bob' }] });
+    running = await startConsole(config);
+  });
+  afterAll(async () => {
+    await running.close();
+  });
+
+  it('says it wants a token', async () => {
+    expect((await consoleRequest(running.url, 'GET', '/api/auth')).body).toEqual({ mode: 'token' });
+  });
+
+  it('refuses a wrong, missing or mismatched token with 401 and sets no cookie', async () => {
+    for (const body of [
+      { token: 'wrong' },
+      { token: '' },
+      {},
+      { userId: 'alice' },
+      { token: sha256(aliceToken) },
+      { token: aliceToken, userId: 'bob' },
+    ]) {
+      const answer = await consoleRequest(running.url, 'POST', '/api/session', { body });
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 401,
+        body: { error: { code: 'unauthorized', message: expect.any(String) } },
+      });
+      expect(answer.headers.getSetCookie()).toEqual([]);
+    }
+  });
+
+  it("signs in with the right token as that token's user", async () => {
+    const alice = await ConsoleClient.signIn(running.url, { token: aliceToken });
+    expect(alice.userId).toBe('alice');
+    expect((await alice.get('/api/session')).body).toEqual({ userId: 'alice', workspaceId: 'default', model: false });
+    const named = await ConsoleClient.signIn(running.url, { token: aliceToken, userId: 'alice', workspaceId: 'w2' });
+    expect((await named.get('/api/session')).body).toEqual({ userId: 'alice', workspaceId: 'w2', model: false });
+    const bob = await ConsoleClient.signIn(running.url, { token: bobToken });
+    expect((await bob.get('/api/session')).body).toMatchObject({ userId: 'bob' });
+    // Signing out ends that session only.
+    expect((await alice.delete('/api/session')).status).toBe(200);
+    expect((await alice.get('/api/session')).status).toBe(401);
+    expect((await named.get('/api/session')).status).toBe(200);
+  });
+});
+
+/** `text` as a literal in a regular expression. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
