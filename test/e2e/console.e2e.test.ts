@@ -3,15 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServersConfig } from '@airlock/core';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
+import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { startMockOpenAI } from './mock-openai.js';
 
-const CHROMIUM = process.env['AIRLOCK_CHROMIUM'] ?? '/usr/bin/chromium';
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 
 /** Records, in the page, every state each card showed, every sheet opening, and what "copy" copied. */
@@ -113,8 +112,6 @@ const statesOf = (page: Page, id: string) =>
   page.evaluate((invocation) => (window as unknown as { __states: Record<string, string[]> }).__states[invocation], id);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
   dir = await mkdtemp(join(tmpdir(), 'airlock-console-e2e-'));
   callLog = join(dir, 'calls.ndjson');
   mock = await startMockOpenAI([
@@ -137,18 +134,7 @@ beforeAll(async () => {
     }),
   });
   await running.host.servers.settled();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   ana = await signedInPage('ana');
 }, 60_000);
 

@@ -4,15 +4,9 @@ import type { ModelMessage, ToolSet } from 'ai';
 import type { Host, Scope } from '@airlock/core';
 import type { ModelConfig } from './console-config.js';
 import type { TabHub } from './tab-hub.js';
+import type { ChatLine } from './wire.js';
 
-/** One line of a conversation as the page shows it. */
-export interface ChatLine {
-  readonly id: number;
-  readonly conversationId: string;
-  readonly role: 'user' | 'assistant' | 'error';
-  readonly text: string;
-  readonly at: number;
-}
+export type { ChatLine } from './wire.js';
 
 const SYSTEM = [
   'You are the assistant of an Airlock console. You can use the tools listed; each call is shown to the user,',

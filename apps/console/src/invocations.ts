@@ -1,33 +1,13 @@
-import type {
-  ElicitationRequest,
-  Host,
-  InvocationRecord,
-  PermissionExplanation,
-  ScreenPayload,
-  Scope,
-  Tool,
-  ToolProgress,
-} from '@airlock/core';
+import type { ElicitationRequest, Host, InvocationRecord, Scope, ToolProgress } from '@airlock/core';
 import { isTerminalState } from '@airlock/core';
 import { ApiError } from './api-error.js';
 import type { Chat } from './chat.js';
 import type { ConsoleSurface } from './console-surface.js';
 import type { Tenant, TabHub } from './tab-hub.js';
 import { tenantKey } from './tab-hub.js';
+import type { Card, Snapshot, ToolEntry } from './wire.js';
 
-/** One card as the page draws it: the call, its screen payload once finished, its latest progress. */
-export interface Card {
-  readonly invocation: InvocationRecord;
-  readonly result?: ScreenPayload;
-  readonly progress?: ToolProgress;
-}
-
-/** A tool as the page lists and launches it (everything but `run`), with its risk and the user's stored decision. */
-export interface ToolEntry {
-  readonly tool: Tool;
-  readonly risk: PermissionExplanation['risk'];
-  readonly decision?: NonNullable<PermissionExplanation['storedDecision']>;
-}
+export type { Card, ToolEntry } from './wire.js';
 
 /** How many cards a page gets when it opens (newest last). */
 const CARD_PAGE = 100;
@@ -205,7 +185,7 @@ export class Invocations {
   }
 
   /** What a tab opens with: everything it needs to draw the page and every question waiting for this tenant. */
-  async snapshot(tenant: Tenant, conversationId: string) {
+  async snapshot(tenant: Tenant, conversationId: string): Promise<Snapshot> {
     const scope: Scope = { ...tenant, conversationId };
     return {
       session: { userId: tenant.userId, workspaceId: tenant.workspaceId },

@@ -13,6 +13,25 @@ export const BUNDLE = resolve(here, '../../dist/bundle/airlock-elements.js');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const CHROMIUM = process.env['AIRLOCK_CHROMIUM'] ?? '/usr/bin/chromium';
 
+/** Debian's Chromium, headless, with a fresh profile per launch (Playwright's own download cannot work here). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
 /**
  * A real headless Chromium (Debian's, never a downloaded one; Playwright gives each launch a fresh profile
  * directory) and a loopback server for test pages. Each page gets
@@ -26,8 +45,6 @@ export class BrowserHarness {
 
   async start(): Promise<void> {
     if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run "npm run build" first`);
-    if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
     this.#server = createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0] ?? '/';
       if (path === '/airlock-elements.js') {
@@ -50,18 +67,7 @@ export class BrowserHarness {
     const address = this.#server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     this.#origin = `http://127.0.0.1:${address.port}`;
-    this.#browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    this.#browser = await launchChromium();
   }
 
   /** Opens a page whose body is `body`, with the bundle loaded and every custom element defined. */

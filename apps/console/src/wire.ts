@@ -1,0 +1,49 @@
+// What the console's API and event stream send, shared by the server and the page (types only: no Node, no DOM).
+import type {
+  ElicitationRequest,
+  InvocationRecord,
+  PermissionRequest,
+  RiskAssessment,
+  ScreenPayload,
+  ServerInfo,
+  StoredDecision,
+  Tool,
+  ToolProgress,
+} from '@airlock/core';
+
+/** One card as the page draws it: the call, its screen payload once finished, its latest progress. */
+export interface Card {
+  readonly invocation: InvocationRecord;
+  readonly result?: ScreenPayload;
+  readonly progress?: ToolProgress;
+}
+
+/** A tool as the page lists and launches it (sent as JSON, so without `run`), its risk and the stored decision. */
+export interface ToolEntry {
+  readonly tool: Omit<Tool, 'run'>;
+  readonly risk: RiskAssessment;
+  readonly decision?: StoredDecision;
+}
+
+/** One line of a conversation as the page shows it. */
+export interface ChatLine {
+  readonly id: number;
+  readonly conversationId: string;
+  readonly role: 'user' | 'assistant' | 'error';
+  readonly text: string;
+  readonly at: number;
+}
+
+/** The first event of every tab's stream: everything the page draws, and every question waiting for its tenant. */
+export interface Snapshot {
+  readonly session: { readonly userId: string; readonly workspaceId: string };
+  readonly conversationId: string;
+  readonly servers: ServerInfo[];
+  readonly modelTools: ToolEntry[];
+  readonly userTools: ToolEntry[];
+  readonly decisions: StoredDecision[];
+  readonly cards: Card[];
+  readonly permissionRequests: PermissionRequest[];
+  readonly elicitations: ElicitationRequest[];
+  readonly chat: { readonly configured: boolean; readonly busy: boolean; readonly lines: ChatLine[] };
+}
