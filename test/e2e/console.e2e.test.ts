@@ -207,10 +207,13 @@ describe('the console in Chromium', () => {
   });
 
   it('cancels a slow tool, and the server is told', async () => {
-    const id = await launch(ana, 'demo__slow_task', { steps: '500', stepMs: '100' });
-    await settled(ana, id, 'running');
-    await card(ana, id).getByRole('button', { name: 'Cancel call' }).click();
-    await settled(ana, id, 'cancelled');
+    // A user of its own, so no stored decision from another test lets the call skip its question.
+    const dee = await signedInPage('dee');
+    const id = await launch(dee, 'demo__slow_task', { steps: '500', stepMs: '100' });
+    await decide(dee, 'allow_once');
+    await settled(dee, id, 'running');
+    await card(dee, id).getByRole('button', { name: 'Cancel call' }).click();
+    await settled(dee, id, 'cancelled');
     await expect.poll(() => calls().filter((c) => c.event === 'cancelled' && c.tool === 'slow_task')).toHaveLength(1);
   });
 

@@ -15,6 +15,10 @@ import type { TabHub } from './tab-hub.js';
 export const SESSION_COOKIE = 'airlock_session';
 /** The largest request body the API reads. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Events a tab may leave unread before its stream is dropped. */
+const MAX_UNSENT_EVENTS = 2000;
+/** How often an idle event stream says it is alive. */
+const HEARTBEAT_MS = 25_000;
 
 /** What the routes work with; the console server builds it. */
 export interface ApiParts {
@@ -54,6 +58,11 @@ function conversationOf(c: Context): string {
   return checkName(c.req.query('conversation') ?? 'main', 'conversation');
 }
 
+/** The conversation a body names (default "main"). */
+function bodyConversation(body: Record<string, unknown>): string {
+  return body['conversation'] === undefined ? 'main' : checkName(body['conversation'], 'conversation');
+}
+
 function scopeOf(c: Context<Env>, conversationId = conversationOf(c)): Scope {
   const session = c.get('session');
   return { userId: session.userId, workspaceId: session.workspaceId, conversationId };
@@ -75,7 +84,7 @@ export function createApi(parts: ApiParts): Hono<Env> {
   app.onError((error, c) => {
     const api = toApiError(error);
     if (api.status === 500) console.error('airlock console:', error);
-    return c.json({ error: { code: api.code, message: api.message, ...(api.data ?? {}) } }, api.status);
+    return c.json({ error: { ...(api.data ?? {}), code: api.code, message: api.message } }, api.status);
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
 
@@ -137,7 +146,11 @@ export function createApi(parts: ApiParts): Hono<Env> {
     const workspaceId = checkName((await readBody(c))['workspaceId'], 'workspaceId');
     const session = c.get('session');
     // The user's open questions in other workspaces close (the servers get cancel), then every tab moves.
-    const closed = host.elicitations.switchWorkspace({ userId: session.userId, workspaceId });
+    const closed = host.elicitations.switchWorkspace({
+      userId: session.userId,
+      workspaceId,
+      from: session.workspaceId,
+    });
     session.workspaceId = workspaceId;
     hub.sendToSession(session.id, 'session.workspace', { workspaceId });
     return c.json({ workspaceId, closedQuestions: closed });
@@ -150,32 +163,55 @@ export function createApi(parts: ApiParts): Hono<Env> {
       const queued: [string, unknown][] = [];
       let open = false;
       // Writes go out one after another, and the stream ends only after the last (a "session ended" included).
+      // A tab that stops reading is dropped once too much waits for it; it reconnects to a fresh state.
       let written = Promise.resolve();
-      const send = (event: string, data: unknown) => {
-        if (!open) queued.push([event, data]);
-        else {
-          const message = { event, data: JSON.stringify(data) };
-          written = written.then(() => stream.writeSSE(message)).catch(() => undefined);
-        }
-      };
+      let unsent = 0;
       let end!: () => void;
       const ended = new Promise<void>((resolve) => (end = resolve));
+      const send = (event: string, data: unknown) => {
+        if (!open) {
+          queued.push([event, data]);
+          return;
+        }
+        if (unsent >= MAX_UNSENT_EVENTS) return end();
+        unsent += 1;
+        const message = { event, data: JSON.stringify(data) };
+        written = written
+          .then(() => stream.writeSSE(message))
+          .catch(() => end())
+          .finally(() => (unsent -= 1));
+      };
       stream.onAbort(end);
       const remove = hub.add({ session, send, close: end });
+      // A comment now and then, so a connection that died quietly (a sleeping laptop) is noticed and dropped.
+      const heartbeat = setInterval(() => {
+        written = written.then(() => stream.write(': ping\n\n')).then(() => undefined, end);
+      }, HEARTBEAT_MS);
       try {
-        const state = await invocations.snapshot(session, conversationId);
+        let state;
+        try {
+          state = await invocations.snapshot(session, conversationId);
+        } catch (error) {
+          const failure = toApiError(error);
+          await stream.writeSSE({
+            event: 'failure',
+            data: JSON.stringify({ code: failure.code, message: failure.message }),
+          });
+          return;
+        }
         await stream.writeSSE({ event: 'state', data: JSON.stringify(state) });
         open = true;
         for (const [event, data] of queued.splice(0)) send(event, data);
         await ended;
         await written;
       } finally {
+        clearInterval(heartbeat);
         remove();
       }
     });
   });
 
-  app.get('/api/servers', (c) => c.json(host.servers.list()));
+  app.get('/api/servers', (c) => c.json(invocations.servers()));
   app.get('/api/tools', (c) => {
     const audience = c.req.query('audience') ?? 'model';
     if (audience !== 'model' && audience !== 'user') {
@@ -188,10 +224,7 @@ export function createApi(parts: ApiParts): Hono<Env> {
   app.post('/api/invocations', async (c) => {
     const body = await readBody(c);
     if (typeof body['tool'] !== 'string') throw new ApiError(400, 'invalid_request', 'tool must be a tool name');
-    const scope = scopeOf(
-      c,
-      body['conversation'] === undefined ? 'main' : checkName(body['conversation'], 'conversation'),
-    );
+    const scope = scopeOf(c, bodyConversation(body));
     const invocationId = await invocations.start(scope, body['tool'], body['args'] ?? {});
     return c.json({ invocationId }, 202);
   });
@@ -233,12 +266,16 @@ export function createApi(parts: ApiParts): Hono<Env> {
   app.post('/api/elicitations/:id', async (c) => {
     const id = c.req.param('id');
     const session = c.get('session');
+    const answer = (await readBody(c))['answer'];
     const question = invocations.question(session, id);
-    if (question === undefined) {
-      surface.assertNotClosed(session, id, 'question');
-      throw new ApiError(404, 'not_found', `no open question ${id}`);
+    try {
+      if (question === undefined) throw new ApiError(404, 'not_found', `no open question ${id}`);
+      host.elicitations.respond({ scope: question.scope, id, answer });
+    } catch (error) {
+      // Answered (or closed) meanwhile, by another tab: say so rather than "not found".
+      if (toApiError(error).status === 404) surface.assertNotClosed(session, id, 'question');
+      throw error;
     }
-    host.elicitations.respond({ scope: question.scope, id, answer: (await readBody(c))['answer'] });
     return c.json({ ok: true });
   });
   app.post('/api/elicitations/:id/done', (c) => {
@@ -312,10 +349,7 @@ export function createApi(parts: ApiParts): Hono<Env> {
     const text = body['message'];
     if (typeof text !== 'string' || text.trim() === '')
       throw new ApiError(400, 'invalid_request', 'message must be text');
-    const scope = scopeOf(
-      c,
-      body['conversation'] === undefined ? 'main' : checkName(body['conversation'], 'conversation'),
-    );
+    const scope = scopeOf(c, bodyConversation(body));
     if (chat.busy(scope)) throw new ApiError(409, 'busy', 'the model is still answering in this conversation');
     void chat.turn(scope, text);
     return c.json({ ok: true }, 202);

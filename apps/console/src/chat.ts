@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { dynamicTool, generateText, jsonSchema, stepCountIs } from 'ai';
 import type { ModelMessage, ToolSet } from 'ai';
-import type { Host, Scope } from '@airlock/core';
+import type { Host, InvocationRecord, Scope } from '@airlock/core';
 import type { ModelConfig } from './console-config.js';
 import type { TabHub } from './tab-hub.js';
 import type { ChatLine } from './wire.js';
@@ -16,6 +16,9 @@ const SYSTEM = [
 
 /** At most this many model steps (tool rounds) per user message. */
 const MAX_STEPS = 8;
+/** Lines kept per conversation for the page, and conversations kept in memory (the oldest go first). */
+const MAX_LINES = 500;
+const MAX_CONVERSATIONS = 1000;
 
 const key = (scope: Scope) => `${scope.userId}\u0000${scope.workspaceId}\u0000${scope.conversationId}`;
 
@@ -36,6 +39,8 @@ export class Chat {
     private readonly host: Host,
     private readonly config: ModelConfig,
     private readonly hub: TabHub,
+    /** Told of each call the model starts, with what cancels it (the card's "Cancel call"). */
+    private readonly track: (invocation: InvocationRecord, controller: AbortController) => void = () => undefined,
   ) {
     this.#provider = createOpenAICompatible({
       name: 'airlock-model',
@@ -88,12 +93,16 @@ export class Chat {
         ...(tool.description === undefined ? {} : { description: tool.description }),
         inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
         execute: async (args, { abortSignal }) => {
+          // Cancelled by the user from the card, or with the whole turn.
+          const controller = new AbortController();
+          abortSignal?.addEventListener('abort', () => controller.abort(), { once: true });
           const result = await this.host.invoke({
             scope,
             caller: { kind: 'model' },
             tool: tool.name,
             args,
-            ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+            signal: controller.signal,
+            onRecorded: (invocation) => this.track(invocation, controller),
           });
           return result.text;
         },
@@ -107,7 +116,13 @@ export class Chat {
     const k = key(scope);
     const lines = this.#lines.get(k) ?? [];
     lines.push(line);
+    if (lines.length > MAX_LINES) lines.splice(0, lines.length - MAX_LINES);
     this.#lines.set(k, lines);
+    if (this.#lines.size > MAX_CONVERSATIONS) {
+      const oldest = this.#lines.keys().next().value as string;
+      this.#lines.delete(oldest);
+      this.#messages.delete(oldest);
+    }
     this.hub.send(scope, 'chat.line', line);
   }
 }

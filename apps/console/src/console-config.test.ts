@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -140,6 +141,26 @@ describe('loadConsoleConfig', () => {
     expect(loadError(unknown).message).toBe(`${unknown}: console.auth must be "local" or "token"`);
   });
 
+  it('refuses local sign-in off loopback, and token users whose id is not a name', async () => {
+    const open = await withKeys({ console: { host: '0.0.0.0' } });
+    expect(loadError(open).message).toContain('console.host is "0.0.0.0", which other machines can reach');
+    const served = await withKeys({
+      console: {
+        host: '0.0.0.0',
+        auth: 'token',
+        users: [{ id: 'ana', tokenSha256: sha256('t') }],
+        allowedHosts: ['airlock.lan:7410'],
+      },
+    });
+    expect(loadConsoleConfig({ config: served, store: ':memory:' }, {})).toMatchObject({
+      host: '0.0.0.0',
+      auth: 'token',
+      allowedHosts: ['airlock.lan:7410'],
+    });
+    const badId = await withKeys({ console: { auth: 'token', users: [{ id: 'a\u0000b', tokenSha256: sha256('t') }] } });
+    expect(loadError(badId).message).toContain('console.users[0].id must be 1-64 letters');
+  });
+
   it("names the user's field when a token hash is not 64 lowercase hex digits", async () => {
     for (const tokenSha256 of ['abc', sha256('t').toUpperCase(), `${sha256('t')}0`, 42, undefined]) {
       const path = await withKeys({ console: { auth: 'token', users: [{ id: 'alice', tokenSha256 }] } });
@@ -158,7 +179,7 @@ describe('loadConsoleConfig', () => {
     });
     expect(loadError(second).message).toContain('console.users[1].tokenSha256');
     const noId = await withKeys({ console: { auth: 'token', users: [{ tokenSha256: sha256('a') }] } });
-    expect(loadError(noId).message).toContain('console.users[0].id must be a non-empty string');
+    expect(loadError(noId).message).toContain('console.users[0].id must be 1-64 letters');
   });
 
   it('refuses model.apiKey in the file, without repeating the key', async () => {
@@ -300,3 +321,24 @@ describe('token sign-in through the running console', () => {
 function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('a console that cannot listen', () => {
+  /** This process's live children (zombies left out): the MCP servers its hosts started. */
+  const children = () =>
+    execFileSync('ps', ['-o', 'pid=,stat=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.trim().split(/\s+/)[1]?.startsWith('Z')).length;
+
+  it('says which address is taken and leaves nothing running', async () => {
+    const first = await startConsole(loadConsoleConfig({ port: 0, store: ':memory:' }, {}));
+    await first.host.servers.settled();
+    const before = children();
+    const port = Number(new URL(first.url).port);
+    await expect(startConsole(loadConsoleConfig({ port, store: ':memory:' }, {}))).rejects.toThrow(
+      `the console cannot listen on 127.0.0.1:${port}`,
+    );
+    // The host it started is closed: its server process is told to stop and goes away.
+    await expect.poll(children, { timeout: 10_000 }).toBe(before);
+    await first.close();
+  });
+});

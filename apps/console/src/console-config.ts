@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExpiryDays, HostLimits, PermissionRule, ServerConfig } from '@airlock/core';
 import { HostError, parseServersConfig, readConfigFile } from '@airlock/core';
+import { NAME } from './sessions.js';
 
 /** The file the console reads when none is given, in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'airlock.config.json';
@@ -40,6 +41,8 @@ export interface ConsoleConfig {
   readonly port: number;
   readonly auth: AuthMode;
   readonly users: readonly ConsoleUser[];
+  /** Off loopback: the `host:port` names the page may be reached by (DNS rebinding); absent, any. */
+  readonly allowedHosts?: readonly string[];
   readonly model?: ModelConfig;
 }
 
@@ -49,12 +52,8 @@ export function demoServers(): ServerConfig[] {
   return parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [bin] } } }, 'embedded default');
 }
 
-/** Whether a config file lists servers at all; one of settings only runs on the embedded default server. */
-function hasServerList(json: Readonly<Record<string, unknown>>): boolean {
-  return 'mcpServers' in json || 'servers' in json || Object.keys(json).some((key) => !SETTINGS.has(key));
-}
-
-const SETTINGS = new Set(['permissions', 'limits', 'store', 'console', 'model']);
+/** Host names that only this machine can reach. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** Every key `limits` may hold (shared/DESIGN.md, Bounds; the host's timeouts and connection limits). */
 const LIMIT_KEYS = new Set([
@@ -137,7 +136,7 @@ function readModel(
 function readConsole(
   json: Readonly<Record<string, unknown>>,
   source: string,
-): { host: string; port: number; auth: AuthMode; users: ConsoleUser[] } {
+): { host: string; port: number; auth: AuthMode; users: ConsoleUser[]; allowedHosts?: string[] } {
   const section = objectAt(json, 'console', source);
   const port = section['port'] === undefined ? DEFAULT_PORT : section['port'];
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
@@ -151,15 +150,31 @@ function readConsole(
   if (!Array.isArray(rawUsers)) fail(source, 'console.users', 'must be an array of {"id", "tokenSha256"}');
   const users = rawUsers.map((user: unknown, i): ConsoleUser => {
     const u = user as { id?: unknown; tokenSha256?: unknown } | null;
-    if (typeof u?.id !== 'string' || u.id === '') fail(source, `console.users[${i}].id`, 'must be a non-empty string');
+    if (typeof u?.id !== 'string' || !NAME.test(u.id)) {
+      fail(source, `console.users[${i}].id`, 'must be 1-64 letters, digits, ".", "_", "@" or "-"');
+    }
     if (typeof u.tokenSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(u.tokenSha256)) {
       fail(source, `console.users[${i}].tokenSha256`, 'must be the sha256 of the token, 64 lowercase hex digits');
     }
     return { id: u.id, tokenSha256: u.tokenSha256 };
   });
+  if (auth === 'local' && !LOOPBACK_HOSTS.has(host)) {
+    fail(
+      source,
+      'console.host',
+      `is "${host}", which other machines can reach: local sign-in (anyone may name themselves) only listens on loopback (127.0.0.1, localhost, ::1); set console.auth to "token" with users to serve a network`,
+    );
+  }
+  const allowedHosts = section['allowedHosts'];
+  if (
+    allowedHosts !== undefined &&
+    (!Array.isArray(allowedHosts) || !allowedHosts.every((h) => typeof h === 'string' && h !== ''))
+  ) {
+    fail(source, 'console.allowedHosts', 'must be an array of "host:port" names the console is reached by');
+  }
   if (auth === 'token' && users.length === 0)
     fail(source, 'console.users', 'must list at least one user when auth is "token"');
-  return { host, port, auth, users };
+  return { host, port, auth, users, ...(allowedHosts === undefined ? {} : { allowedHosts: allowedHosts as string[] }) };
 }
 
 /**
@@ -191,7 +206,7 @@ export function loadConsoleConfig(
   const model = readModel(json, source, env);
   return {
     source,
-    servers: file === undefined || !hasServerList(file.json) ? demoServers() : file.servers,
+    servers: file === undefined || file.settingsOnly ? demoServers() : file.servers,
     rules: file?.rules ?? [],
     ...(file?.expiryDays === undefined ? {} : { expiryDays: file.expiryDays }),
     limits: readLimits(json, source),

@@ -10,6 +10,7 @@ import { createHost, SqliteStore } from '@airlock/core';
 import { createApi } from './api.js';
 import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
+import { LOOPBACK_HOSTS } from './console-config.js';
 import { ConsoleSurface } from './console-surface.js';
 import { Invocations } from './invocations.js';
 import { Sessions } from './sessions.js';
@@ -24,8 +25,6 @@ export interface RunningConsole {
   readonly host: Host;
   close(): Promise<void>;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /**
  * Starts the console: one `Host` over a SQLite file with the console's tabs as its surface, the HTTP API and event
@@ -48,7 +47,10 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
     clientInfo: { name: 'airlock-console', version: '0.1.0' },
   });
   const invocations = new Invocations(host, hub, surface);
-  const chat = config.model === undefined ? undefined : new Chat(host, config.model, hub);
+  const chat =
+    config.model === undefined
+      ? undefined
+      : new Chat(host, config.model, hub, (invocation, controller) => invocations.track(invocation, controller));
   invocations.chat = chat;
   let port = config.port;
   const app = createApi({
@@ -59,19 +61,42 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
     invocations,
     chat,
     authMode: config.auth,
-    allowedHosts: () => (LOOPBACK.has(config.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : []),
+    allowedHosts: () =>
+      LOOPBACK_HOSTS.has(config.host)
+        ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+        : (config.allowedHosts ?? []),
+  });
+  app.use('*', async (c, next) => {
+    await next();
+    // The page runs only its own code, cannot be framed (a permission click is the user's own), sniffs no types.
+    c.header(
+      'content-security-policy',
+      "default-src 'self'; img-src 'self' data: https:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    c.header('x-frame-options', 'DENY');
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
   });
   const index = readFileSync(join(WEB_DIR, 'index.html'), 'utf8');
   app.get('/', (c) => c.html(index));
   app.get('/assets/*', serveStatic({ root: WEB_DIR }));
 
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', (error: Error) =>
-      reject(new Error(`the console cannot listen on ${config.host}:${config.port}: ${error.message}`)),
-    );
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', (error: Error) =>
+        reject(new Error(`the console cannot listen on ${config.host}:${config.port}: ${error.message}`)),
+      );
+    });
+  } catch (error) {
+    // Nothing keeps running: the servers the host started and the store close before the error is told.
+    invocations.close();
+    await host.close();
+    database.close();
+    throw error;
+  }
   port = (server.address() as AddressInfo).port;
   const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {

@@ -1,16 +1,18 @@
 import type { ElicitationRequest, Host, InvocationRecord, Scope, ToolProgress } from '@airlock/core';
-import { isTerminalState } from '@airlock/core';
+import { isTerminalState, sameScope } from '@airlock/core';
 import { ApiError } from './api-error.js';
 import type { Chat } from './chat.js';
 import type { ConsoleSurface } from './console-surface.js';
 import type { Tenant, TabHub } from './tab-hub.js';
 import { tenantKey } from './tab-hub.js';
-import type { Card, Snapshot, ToolEntry } from './wire.js';
+import type { Card, ServerView, Snapshot, ToolEntry } from './wire.js';
 
 export type { Card, ToolEntry } from './wire.js';
 
 /** How many cards a page gets when it opens (newest last). */
 const CARD_PAGE = 100;
+/** How many finished cards are kept in memory for tabs that open later. */
+const FINISHED_CARDS = 500;
 
 /**
  * The console's side of the one path: starts calls by hand (caller user) and keeps what it needs to cancel them,
@@ -23,6 +25,7 @@ export class Invocations {
   readonly #questions = new Map<string, ElicitationRequest>();
   /** Accepted URL flows not yet completed, by the host's question id: what "done, retry" can name. */
   readonly #accepted = new Map<string, ElicitationRequest>();
+  readonly #finished = new Map<string, Card>();
   readonly #off: (() => void)[] = [];
   chat: Chat | undefined;
 
@@ -81,13 +84,25 @@ export class Invocations {
     this.#running.delete(invocation.id);
     this.#progress.delete(invocation.id);
     void this.host.history.get({ scope: invocation.scope, invocationId: invocation.id }).then(
-      (entry) =>
-        this.hub.send(invocation.scope, 'invocation', {
-          invocation,
-          ...(entry?.result === undefined ? {} : { result: entry.result.screen }),
-        }),
+      (entry) => {
+        const card: Card = { invocation, ...(entry?.result === undefined ? {} : { result: entry.result.screen }) };
+        this.#remember(card);
+        this.hub.send(invocation.scope, 'invocation', card);
+      },
       () => this.hub.send(invocation.scope, 'invocation', { invocation }),
     );
+  }
+
+  /** Keeps a finished card (its screen payload is bounded) so tabs that open later need not read whole results. */
+  #remember(card: Card): void {
+    this.#finished.delete(card.invocation.id);
+    this.#finished.set(card.invocation.id, card);
+    if (this.#finished.size > FINISHED_CARDS) this.#finished.delete(this.#finished.keys().next().value as string);
+  }
+
+  /** Lets a call started elsewhere (the chat's model) be cancelled from its card. */
+  track(invocation: InvocationRecord, controller: AbortController): void {
+    this.#running.set(invocation.id, { scope: invocation.scope, controller });
   }
 
   /** Starts a call by hand through the one path (caller user); resolves with its id once it is recorded. */
@@ -102,7 +117,7 @@ export class Invocations {
       signal: controller.signal,
       onRecorded: (invocation) => {
         id = invocation.id;
-        this.#running.set(invocation.id, { scope, controller });
+        this.track(invocation, controller);
       },
     });
     // The call is recorded in invoke's first synchronous turn; one refused before that (an unknown tool, arguments
@@ -121,6 +136,13 @@ export class Invocations {
     if (running === undefined || tenantKey(running.scope) !== tenantKey(scope)) {
       const entry = await this.host.history.get({ scope, invocationId });
       if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
+      if (!isTerminalState(entry.invocation.state)) {
+        throw new ApiError(
+          409,
+          'not_cancellable',
+          `invocation ${invocationId} was not started here, so it cannot be cancelled here`,
+        );
+      }
       throw new ApiError(
         409,
         'not_running',
@@ -131,6 +153,8 @@ export class Invocations {
   }
 
   async card(scope: Scope, invocationId: string): Promise<Card> {
+    const known = this.#finished.get(invocationId);
+    if (known !== undefined && sameScope(known.invocation.scope, scope)) return known;
     const entry = await this.host.history.get({ scope, invocationId });
     if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
     const progress = this.#progress.get(invocationId);
@@ -144,7 +168,10 @@ export class Invocations {
   /** The conversation's latest cards, oldest first. */
   async cards(scope: Scope): Promise<Card[]> {
     const records = await this.host.history.list({ scope, limit: CARD_PAGE });
-    return Promise.all(records.reverse().map((r) => this.card(scope, r.id)));
+    // One at a time: a card not in memory reads its whole stored result, and results can be large.
+    const cards: Card[] = [];
+    for (const record of records.reverse()) cards.push(await this.card(scope, record.id));
+    return cards;
   }
 
   /** The whole result text behind a card (what "copy" copies), read through the result handle in slices. */
@@ -165,6 +192,21 @@ export class Invocations {
         ...(explanation.storedDecision === undefined ? {} : { decision: explanation.storedDecision }),
       };
     });
+  }
+
+  /**
+   * The servers as every tenant may see them: no command line or URL (they can hold secrets), no identity hash.
+   */
+  servers(): ServerView[] {
+    return this.host.servers.list().map(({ id, state, transport, trusted, toolCount, error, protocolVersion }) => ({
+      id,
+      state,
+      transport,
+      trusted,
+      toolCount,
+      ...(error === undefined ? {} : { error }),
+      ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    }));
   }
 
   /** An open question of this tenant (any conversation of the workspace). */
@@ -190,13 +232,14 @@ export class Invocations {
     return {
       session: { userId: tenant.userId, workspaceId: tenant.workspaceId },
       conversationId,
-      servers: this.host.servers.list(),
+      servers: this.servers(),
       modelTools: this.toolEntries(scope, 'model'),
       userTools: this.toolEntries(scope, 'user'),
       decisions: this.host.permissions.list({ scope }),
       cards: await this.cards(scope),
       permissionRequests: this.surface.pendingPermissions(tenant),
       elicitations: [...this.#questions.values()].filter((q) => tenantKey(q.scope) === tenantKey(tenant)),
+      urlFlows: [...this.#accepted.values()].filter((q) => tenantKey(q.scope) === tenantKey(tenant)),
       chat: {
         configured: this.chat !== undefined,
         busy: this.chat?.busy(scope) ?? false,

@@ -9,7 +9,8 @@ export interface Session {
   workspaceId: string;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+/** A user, workspace or conversation id: 1–64 letters, digits, `.`, `_`, `@` or `-`. */
+export const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 /** Checks a user, workspace or conversation id: 1–64 letters, digits, `.`, `_`, `@` or `-`. */
 export function checkName(value: unknown, field: string): string {

@@ -11,6 +11,12 @@ import type {
   ToolProgress,
 } from '@airlock/core';
 
+/** A server as every tenant sees it: its state, never its command line or URL. */
+export type ServerView = Pick<
+  ServerInfo,
+  'id' | 'state' | 'transport' | 'trusted' | 'toolCount' | 'error' | 'protocolVersion'
+>;
+
 /** One card as the page draws it: the call, its screen payload once finished, its latest progress. */
 export interface Card {
   readonly invocation: InvocationRecord;
@@ -38,12 +44,14 @@ export interface ChatLine {
 export interface Snapshot {
   readonly session: { readonly userId: string; readonly workspaceId: string };
   readonly conversationId: string;
-  readonly servers: ServerInfo[];
+  readonly servers: ServerView[];
   readonly modelTools: ToolEntry[];
   readonly userTools: ToolEntry[];
   readonly decisions: StoredDecision[];
   readonly cards: Card[];
   readonly permissionRequests: PermissionRequest[];
   readonly elicitations: ElicitationRequest[];
+  /** URL flows the user opened that still wait for the server (or for "done, retry"). */
+  readonly urlFlows: ElicitationRequest[];
   readonly chat: { readonly configured: boolean; readonly busy: boolean; readonly lines: ChatLine[] };
 }

@@ -50,8 +50,9 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   const loaded =
     path === undefined
       ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }
-      : (({ file, servers, rules, expiryDays }) => ({
-          servers,
+      : (({ file, servers, rules, expiryDays, settingsOnly }) => ({
+          // A file of settings only (rules, limits) runs on the embedded default, as the console does.
+          servers: settingsOnly ? demoServerConfig() : servers,
           source: file,
           rules,
           ...(expiryDays === undefined ? {} : { expiryDays }),

@@ -11,8 +11,10 @@ import { parseServersConfig } from './servers/server-config.js';
 export interface ConfigFile {
   /** The absolute path read. */
   readonly file: string;
-  /** Empty when the file holds settings only (no `mcpServers`). */
+  /** Empty when the file holds settings only. */
   readonly servers: ServerConfig[];
+  /** True when the file lists no servers at all (no `mcpServers`, only host settings): a surface picks its default. */
+  readonly settingsOnly: boolean;
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
   readonly json: Readonly<Record<string, unknown>>;
@@ -53,6 +55,7 @@ export function readConfigFile(path: string): ConfigFile {
   return {
     file,
     servers: settingsOnly ? [] : parseServersConfig(json, file),
+    settingsOnly,
     rules: parseRulesText(text, file, ['permissions', 'rules']),
     ...(expiryDays === undefined ? {} : { expiryDays }),
     json: json as Record<string, unknown>,

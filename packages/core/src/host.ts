@@ -135,7 +135,7 @@ export interface Host {
     /** Answers an open question (accept with content, decline, cancel); a form answer is validated first. */
     respond(options: { scope: Scope; id: string; answer: unknown }): void;
     /** The user moved to `workspaceId`: their open questions elsewhere close, and their servers get cancel. */
-    switchWorkspace(options: { userId: string; workspaceId: string }): number;
+    switchWorkspace(options: { userId: string; workspaceId: string; from?: string }): number;
     /** "Done, retry": the user says the URL flow they opened is finished (when the server does not say so itself). */
     complete(options: { scope: Scope; serverId: string; elicitationId: string }): boolean;
   };
@@ -389,7 +389,7 @@ export function createHost(config: HostConfig = {}): Host {
     elicitations: {
       pending: ({ scope }) => broker.pending(assertScope(scope)),
       respond: ({ scope, id, answer }) => broker.respond(assertScope(scope), id, answer),
-      switchWorkspace: ({ userId, workspaceId }) => broker.switchWorkspace(userId, workspaceId),
+      switchWorkspace: ({ userId, workspaceId, from }) => broker.switchWorkspace(userId, workspaceId, from),
       complete: ({ scope, serverId, elicitationId }) =>
         broker.completeByUser(assertScope(scope), serverId, elicitationId),
     },

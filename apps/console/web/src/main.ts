@@ -34,14 +34,17 @@ interface PageState {
   notice?: string;
 }
 
-const state: PageState = {
+/** A page with nothing of anyone's in it: what a tab starts from, and goes back to on every sign-in or new state. */
+const emptyState = (): PageState => ({
   cards: new Map(),
   fullTexts: new Map(),
   permissionRequests: [],
   questions: [],
   urlFlows: [],
   chatLines: [],
-};
+});
+
+let state: PageState = emptyState();
 const root = document.getElementById('app')!;
 let events: EventSource | undefined;
 const CONVERSATION = 'main';
@@ -67,13 +70,31 @@ function connect(): void {
       update();
     });
   on('state', (snapshot: Snapshot) => {
-    state.snapshot = snapshot;
-    state.cards = new Map(snapshot.cards.map((card) => [card.invocation.id, card]));
-    state.permissionRequests = snapshot.permissionRequests;
-    state.questions = snapshot.elicitations;
-    state.chatLines = snapshot.chat.lines;
+    // Everything is rebuilt from the snapshot: nothing of another session or workspace survives it.
+    const launcherTool = snapshot.session.userId === state.snapshot?.session.userId ? state.launcherTool : undefined;
+    state = {
+      ...emptyState(),
+      snapshot,
+      cards: new Map(snapshot.cards.map((card) => [card.invocation.id, card])),
+      permissionRequests: snapshot.permissionRequests,
+      questions: snapshot.elicitations,
+      urlFlows: snapshot.urlFlows,
+      chatLines: snapshot.chat.lines,
+      ...(launcherTool === undefined ? {} : { launcherTool }),
+    };
     for (const card of snapshot.cards) loadFullText(card);
   });
+  on('failure', ({ message }: { message: string }) => {
+    state.notice = `The console could not send this page its state: ${message}`;
+  });
+  source.onerror = () => {
+    // The browser retries by itself unless the stream was refused (signed out, or the console restarted).
+    if (source.readyState !== EventSource.CLOSED) return;
+    api('GET', '/api/session').then(
+      () => setTimeout(connect, 2000),
+      () => void showSignIn('Your session has ended; sign in again.'),
+    );
+  };
   on('invocation', (card: Card) => {
     const known = state.cards.get(card.invocation.id);
     if (known !== undefined && known.invocation.updatedAt > card.invocation.updatedAt) return;
@@ -160,11 +181,11 @@ function notify(title: string, body: string): void {
 
 // ---- Actions ----------------------------------------------------------------------------------------------------
 
-async function act(action: () => Promise<unknown>, onError: (message: string) => void): Promise<void> {
+async function act(action: () => Promise<unknown>, onError: (message: string, error: unknown) => void): Promise<void> {
   try {
     await action();
   } catch (error) {
-    onError(error instanceof Error ? error.message : String(error));
+    onError(error instanceof Error ? error.message : String(error), error);
   }
   update();
 }
@@ -186,22 +207,14 @@ function answer(event: ElicitationAnswerEvent, request: ElicitationRequest): voi
   }
   void act(
     () => api('POST', `/api/elicitations/${request.id}`, { answer: event.answer }),
-    (message) => {
-      const errors = (state.questions.includes(request) && fieldErrors(message)) || undefined;
-      if (errors) state.questions = state.questions.map((q) => (q === request ? { ...q, errors } : q));
-      else state.notice = message;
+    (message, error) => {
+      // The API names each field's problem; the dialog shows them and the question stays open.
+      const errors = error instanceof ApiFailure ? error.body['errors'] : undefined;
+      if (state.questions.includes(request) && typeof errors === 'object' && errors !== null) {
+        const byField = errors as Record<string, string>;
+        state.questions = state.questions.map((q) => (q === request ? { ...q, errors: byField } : q));
+      } else state.notice = message;
     },
-  );
-}
-
-function fieldErrors(message: string): Record<string, string> | undefined {
-  const match = /the answer does not fit the form: (.*)$/.exec(message);
-  if (match === null) return undefined;
-  return Object.fromEntries(
-    (match[1] ?? '').split('; ').map((part) => {
-      const at = part.indexOf(': ');
-      return [part.slice(0, at), part.slice(at + 2)];
-    }),
   );
 }
 
@@ -291,9 +304,9 @@ function verifyAudit(): void {
 }
 
 async function showSignIn(error?: string): Promise<void> {
+  events?.close();
   const { mode } = await api<{ mode: 'local' | 'token' }>('GET', '/api/auth');
-  state.snapshot = undefined;
-  state.signIn = { mode, ...(error === undefined ? {} : { error }) };
+  state = { ...emptyState(), signIn: { mode, ...(error === undefined ? {} : { error }) } };
   update();
 }
 
@@ -544,7 +557,7 @@ function chatPanel(snapshot: Snapshot): TemplateResult {
     </ol>
     <form @submit=${sendChat}>
       <label for="chat-message">Message</label>
-      <textarea id="chat-message" name="message" rows="2" style="width:100%"></textarea>
+      <textarea id="chat-message" name="message" rows="2"></textarea>
       <button type="submit">Send</button>
       ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
     </form>

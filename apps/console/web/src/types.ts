@@ -1,3 +1,2 @@
 // The shapes the console's API sends, as the server declares them.
-export type { Card, ChatLine, Snapshot, ToolEntry } from '../../src/wire.js';
-export type { ServerInfo as ServerView } from '@airlock/core';
+export type { Card, ChatLine, ServerView, Snapshot, ToolEntry } from '../../src/wire.js';

@@ -196,12 +196,16 @@ export class ElicitationBroker {
     pending.answer(checked.answer);
   }
 
-  /** Closes every open question of the user outside `workspaceId` (the user switched workspace): cancel is sent. */
-  switchWorkspace(userId: string, workspaceId: string): number {
+  /**
+   * The user moved to `workspaceId`: their open questions close (cancel is sent) in `from`, the workspace left, or
+   * when `from` is not given, in every workspace but the new one. Moving to the workspace one is in closes nothing.
+   */
+  switchWorkspace(userId: string, workspaceId: string, from?: string): number {
+    if (from === workspaceId) return 0;
     let closed = 0;
     for (const pending of this.#pending.values()) {
       const s = pending.request.scope;
-      if (s.userId === userId && s.workspaceId !== workspaceId) {
+      if (s.userId === userId && s.workspaceId !== workspaceId && (from === undefined || s.workspaceId === from)) {
         this.#closers.get(pending.request.id)?.('workspace_switch');
         closed += 1;
       }

@@ -205,7 +205,12 @@ describe.each(ERAS)('elicitation in the %s era', (_era, negotiation) => {
     const call = ask(host);
     const { signal } = await surface.next();
     const closed = nextEvent(host, 'elicitation.closed');
-    expect(host.elicitations.switchWorkspace({ userId: SCOPE.userId, workspaceId: 'w2' })).toBe(1);
+    // Moving to the workspace one is in, or leaving a workspace the question is not in, closes nothing.
+    const here = SCOPE.workspaceId;
+    expect(host.elicitations.switchWorkspace({ userId: SCOPE.userId, workspaceId: here, from: here })).toBe(0);
+    expect(host.elicitations.switchWorkspace({ userId: SCOPE.userId, workspaceId: 'w2', from: 'w3' })).toBe(0);
+    expect(signal.aborted).toBe(false);
+    expect(host.elicitations.switchWorkspace({ userId: SCOPE.userId, workspaceId: 'w2', from: here })).toBe(1);
     expect((await closed).end).toBe('workspace_switch');
     expect(signal.aborted).toBe(true);
     expect((await call).text).toContain('action "cancel"');

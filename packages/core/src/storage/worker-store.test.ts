@@ -65,4 +65,29 @@ describe('WorkerStore', () => {
     await expect(store.getInvocation(SCOPE, record.id)).rejects.toMatchObject({ code: 'store_error' });
     await rm(dir, { recursive: true, force: true });
   });
+
+  it('refuses calls clearly when its worker stopped while idle, instead of waiting forever', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));
+    const file = join(dir, 'exits.mjs');
+    await writeFile(file, `process.exit(3);`);
+    const store = new WorkerStore({ module: pathToFileURL(file) });
+    await store.stopped;
+    await expect(store.getInvocation(SCOPE, 'x')).rejects.toMatchObject({
+      code: 'store_error',
+      message: 'the store worker stopped: exited with code 3',
+    });
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('fails one call whose values cannot cross to the worker, and goes on', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));
+    const store = new WorkerStore({ module: await workerModule(dir), workerData: { path: join(dir, 'h.db') } });
+    const record = invocation();
+    const bad = { ...record, args: { f: () => 1 } } as unknown as typeof record;
+    await expect(store.createInvocation(bad, opening(bad))).rejects.toMatchObject({ code: 'store_error' });
+    await store.createInvocation(record, opening(record));
+    expect((await store.getInvocation(SCOPE, record.id))?.id).toBe(record.id);
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 });

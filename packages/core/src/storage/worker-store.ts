@@ -50,15 +50,22 @@ export class WorkerStore implements HostStore {
   readonly #waiting = new Map<number, (reply: Reply) => void>();
   #next = 0;
   #failure: Error | undefined;
+  #closing = false;
+
+  /** Resolves when the worker has stopped, whether closed or failed; every call after that is refused. */
+  readonly stopped: Promise<void>;
 
   constructor(options: { module: URL | string; workerData?: unknown }) {
+    let stopped!: () => void;
+    this.stopped = new Promise((resolve) => (stopped = resolve));
     this.#worker = new Worker(options.module, { workerData: options.workerData });
     this.#worker.on('message', (reply: Reply) => {
       this.#waiting.get(reply.id)?.(reply);
       this.#waiting.delete(reply.id);
     });
     const fail = (error: Error) => {
-      this.#failure = new HostError('store_error', `the store worker stopped: ${error.message}`, { cause: error });
+      // The first failure is the one every later call is told (an error is followed by an exit).
+      this.#failure ??= new HostError('store_error', `the store worker stopped: ${error.message}`, { cause: error });
       for (const waiter of this.#waiting.values()) {
         waiter({ id: -1, ok: false, error: { code: 'store_error', message: this.#failure.message } });
       }
@@ -66,7 +73,9 @@ export class WorkerStore implements HostStore {
     };
     this.#worker.on('error', fail);
     this.#worker.on('exit', (code) => {
-      if (this.#waiting.size > 0) fail(new Error(`exited with code ${code}`));
+      // Any exit but the one close() asks for is a failure, idle or not: later calls must not wait forever.
+      if (!this.#closing) fail(new Error(`exited with code ${code}`));
+      stopped();
     });
   }
 
@@ -84,7 +93,13 @@ export class WorkerStore implements HostStore {
           );
         } else reject(new Error(reply.error.message));
       });
-      this.#worker.postMessage({ id, method, args } satisfies Request);
+      try {
+        this.#worker.postMessage({ id, method, args } satisfies Request);
+      } catch (error) {
+        // A value that cannot cross to the worker (a function, say): this call fails, the store goes on.
+        this.#waiting.delete(id);
+        reject(new HostError('store_error', `the store call ${method} could not be sent: ${(error as Error).message}`));
+      }
     });
   }
 
@@ -107,6 +122,7 @@ export class WorkerStore implements HostStore {
     try {
       await this.#call('close', []);
     } finally {
+      this.#closing = true;
       this.#failure = new HostError('closed', 'the store is closed');
       await this.#worker.terminate();
     }
