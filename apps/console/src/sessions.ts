@@ -20,6 +20,9 @@ export function checkName(value: unknown, field: string): string {
   return value;
 }
 
+/** How many sessions are kept at once. */
+const MAX_SESSIONS = 10_000;
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 /**
@@ -43,6 +46,8 @@ export class Sessions {
     }
     const session: Session = { id: randomBytes(32).toString('base64url'), userId, workspaceId };
     this.#sessions.set(session.id, session);
+    // Sessions live in memory: past the cap the oldest sign-in ends (that tab is asked to sign in again).
+    if (this.#sessions.size > MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value as string);
     return session;
   }
 
