@@ -1,4 +1,4 @@
-import type { ElicitationRequest, Host, InvocationRecord, Scope, ToolProgress } from '@airlock/core';
+import type { ElicitationRequest, Host, InvocationRecord, ScreenPayload, Scope, ToolProgress } from '@airlock/core';
 import { isTerminalState, sameScope } from '@airlock/core';
 import { ApiError } from './api-error.js';
 import type { Chat } from './chat.js';
@@ -35,7 +35,7 @@ export class Invocations {
     private readonly surface: ConsoleSurface,
   ) {
     this.#off.push(
-      host.on('invocation.transition', ({ invocation }) => this.#transition(invocation)),
+      host.on('invocation.transition', ({ invocation, screen }) => this.#transition(invocation, screen)),
       host.on('invocation.progress', ({ invocation, progress }) => {
         this.#progress.set(invocation.id, progress);
         hub.send(invocation.scope, 'invocation.progress', { invocationId: invocation.id, progress });
@@ -76,21 +76,16 @@ export class Invocations {
     this.hub.broadcast(event, data);
   }
 
-  #transition(invocation: InvocationRecord): void {
+  #transition(invocation: InvocationRecord, screen: ScreenPayload | undefined): void {
     if (!isTerminalState(invocation.state)) {
       this.hub.send(invocation.scope, 'invocation', { invocation });
       return;
     }
     this.#running.delete(invocation.id);
     this.#progress.delete(invocation.id);
-    void this.host.history.get({ scope: invocation.scope, invocationId: invocation.id }).then(
-      (entry) => {
-        const card: Card = { invocation, ...(entry?.result === undefined ? {} : { result: entry.result.screen }) };
-        this.#remember(card);
-        this.hub.send(invocation.scope, 'invocation', card);
-      },
-      () => this.hub.send(invocation.scope, 'invocation', { invocation }),
-    );
+    const card: Card = { invocation, ...(screen === undefined ? {} : { result: screen }) };
+    this.#remember(card);
+    this.hub.send(invocation.scope, 'invocation', card);
   }
 
   /** Keeps a finished card (its screen payload is bounded) so tabs that open later need not read whole results. */

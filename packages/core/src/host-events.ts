@@ -1,6 +1,7 @@
 import type { InvocationState } from './invocations/invocation-state.js';
 import type { ServerState } from './servers/server-state.js';
 import type { InvocationRecord } from './storage/host-store.js';
+import type { ScreenPayload } from './invocations/bounded-result-types.js';
 import type { ToolProgress } from './tools/tool.js';
 import type { DecisionOrigin } from './audit/audit-event.js';
 import type { ElicitationAnswer, ElicitationRequest, PermissionDecision, PermissionRequest } from './surface.js';
@@ -10,7 +11,12 @@ import type { Scope } from './scope.js';
 /** Every event the host emits, by name. A surface rebuilds a card from `invocation.transition` events alone. */
 export interface HostEventMap {
   /** One per state change, after the change is stored. `from` is null for the first (pending). */
-  'invocation.transition': { readonly invocation: InvocationRecord; readonly from: InvocationState | null };
+  'invocation.transition': {
+    readonly invocation: InvocationRecord;
+    readonly from: InvocationState | null;
+    /** On the move to a final state with a result: the screen payload, so a surface need not read it back. */
+    readonly screen?: ScreenPayload;
+  };
   'invocation.progress': { readonly invocation: InvocationRecord; readonly progress: ToolProgress };
   'server.state': { readonly serverId: string; readonly state: ServerState; readonly error?: string };
   /** Something a person should know about a server that did not stop it: a bad tool left out, garbage on stdout. */

@@ -70,9 +70,21 @@ describe('a tool call through the one path', () => {
   it('emits one event per transition, in order, never pending straight to success', async () => {
     const { host } = await start();
     const seen: string[] = [];
-    host.on('invocation.transition', ({ invocation, from }) => seen.push(`${from ?? '∅'}>${invocation.state}`));
-    await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__echo', args: { text: 'x' } });
+    const screens: unknown[] = [];
+    host.on('invocation.transition', ({ invocation, from, screen }) => {
+      seen.push(`${from ?? '∅'}>${invocation.state}`);
+      screens.push(screen);
+    });
+    const result = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'demo__echo',
+      args: { text: 'x' },
+    });
     expect(seen).toEqual(['∅>pending', 'pending>running', 'running>success']);
+    // The final event carries the screen payload exactly as stored, so a surface need not read it back.
+    const stored = await host.history.get({ scope: SCOPE, invocationId: result.invocationId });
+    expect(screens).toEqual([undefined, undefined, stored?.result?.screen]);
   });
 
   it('keeps a tool error (isError) distinct from a JSON-RPC protocol error, code kept', async () => {

@@ -207,7 +207,8 @@ export function createHost(config: HostConfig = {}): Host {
     timeouts: limits,
     tools: limits.tools ?? {},
     events: {
-      transition: (invocation, from) => events.emit('invocation.transition', { invocation, from }),
+      transition: (invocation, from, screen) =>
+        events.emit('invocation.transition', { invocation, from, ...(screen === undefined ? {} : { screen }) }),
       progress: (invocation, progress) => events.emit('invocation.progress', { invocation, progress }),
     },
   });

@@ -12,7 +12,7 @@ import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
 import { assertArguments } from '../tools/schema-validator.js';
 import type { BoundLimits } from './bound-result.js';
 import { boundResult, fitText, resultHandle } from './bound-result.js';
-import type { Truncation } from './bounded-result-types.js';
+import type { ScreenPayload, Truncation } from './bounded-result-types.js';
 import type { InvocationOutcome, InvocationState } from './invocation-state.js';
 import { stateForOutcome, transition } from './invocation-state.js';
 import { classifyFailure } from './classify-failure.js';
@@ -85,7 +85,7 @@ export type ToolLimits = Readonly<Record<string, Partial<BoundLimits & TimeoutLi
 
 /** What the pipeline tells the host's listeners. */
 export interface PipelineEvents {
-  transition(invocation: InvocationRecord, from: InvocationState | null): void;
+  transition(invocation: InvocationRecord, from: InvocationState | null, screen?: ScreenPayload): void;
   progress(invocation: InvocationRecord, progress: ToolProgress): void;
 }
 
@@ -209,7 +209,7 @@ export class InvocationPipeline {
         ...(result === undefined ? {} : { result }),
         audit: audit(from, to, at, outcome, error),
       });
-      this.deps.events.transition(record, from);
+      this.deps.events.transition(record, from, result?.screen);
     };
     const finishWithoutResult = (outcome: InvocationOutcome, error: InvocationError): ToolResult => {
       const result = this.#errorResult(record, tool, outcome, error);
