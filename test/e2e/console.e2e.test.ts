@@ -281,12 +281,33 @@ describe('the console in Chromium', () => {
     await settled(page, id, 'cancelled');
   });
 
+  it('speaks Brazilian Portuguese to a browser that prefers it, elements included', async () => {
+    const context = await browser.newContext({ locale: 'pt-BR' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(running.url);
+    await page.getByLabel('Seu nome').fill('eva');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('heading', { name: 'Chamadas de ferramentas' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt-BR');
+    await page.getByRole('link', { name: 'Permissões' }).waitFor();
+    await page.locator('form.launcher select[name="tool"]').selectOption('demo__echo');
+    await page.locator('#arg-text').fill('olá');
+    await page.getByRole('button', { name: 'Chamar demo__echo' }).click();
+    await page.locator('airlock-permission-sheet button[data-decision="deny_once"]').waitFor();
+    await expect(page.locator('airlock-permission-sheet button[data-decision="deny_once"]').innerText()).resolves.toBe(
+      'Negar uma vez',
+    );
+    await page.locator('airlock-permission-sheet button[data-decision="deny_once"]').click();
+    await page.locator('li[data-invocation][data-state="cancelled"]').waitFor();
+  });
+
   it('drives one chat turn whose tool call goes through the permission sheet', async () => {
     await ana.locator('#chat-message').fill('Please echo something.');
     await ana.getByRole('button', { name: 'Send' }).click();
     await decide(ana, 'allow_once');
     await ana.locator('.chat-lines li[data-role="assistant"]').waitFor();
-    expect(await ana.locator('.chat-lines li[data-role="assistant"]').innerText()).toMatch(
+    expect(await ana.locator('.chat-lines li[data-role="assistant"] .text').innerText()).toMatch(
       /^The echo tool answered \(\d+ characters\)\.$/,
     );
     const offered = (mock.requests[0]?.tools ?? []).map((t) => t.function.name);

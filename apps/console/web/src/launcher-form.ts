@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import { t } from './i18n.js';
 
 type Schema = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export function renderLauncherFields(fields: readonly LauncherField[]): Template
         return html`<label for=${id}
           >${label}
           <select id=${id} name=${field.name}>
-            ${field.required ? nothing : html`<option value="">(none)</option>`}
+            ${field.required ? nothing : html`<option value="">${t('console.launcher.none')}</option>`}
             ${(field.options ?? []).map(
               (option, i) =>
                 html`<option value=${String(i)} ?selected=${option === field.defaultValue}>${String(option)}</option>`,
@@ -80,7 +81,8 @@ export function renderLauncherFields(fields: readonly LauncherField[]): Template
         /></label>`;
       default:
         return html`<label for=${id}
-          >${label} <small class="hint">(JSON)</small> <textarea id=${id} name=${field.name} rows="3"></textarea>
+          >${label} <small class="hint">${t('console.launcher.json_field')}</small>
+          <textarea id=${id} name=${field.name} rows="3"></textarea>
         </label>`;
     }
   })}`;
@@ -93,7 +95,7 @@ export function readLauncherArgs(form: HTMLFormElement, fields: readonly Launche
     try {
       return JSON.parse(raw) as Record<string, unknown>;
     } catch (error) {
-      throw new Error(`the JSON arguments are not valid JSON: ${(error as Error).message}`);
+      throw new Error(t('console.launcher.bad_json', { error: (error as Error).message }));
     }
   }
   const args: Record<string, unknown> = {};
@@ -112,7 +114,7 @@ export function readLauncherArgs(form: HTMLFormElement, fields: readonly Launche
       try {
         args[field.name] = JSON.parse(value);
       } catch (error) {
-        throw new Error(`${field.name} is not valid JSON: ${(error as Error).message}`);
+        throw new Error(t('console.launcher.bad_field_json', { field: field.name, error: (error as Error).message }));
       }
     }
   }

@@ -10,6 +10,7 @@ import type {
 } from '@airlock/elements';
 import type { AuditEvent, ElicitationRequest, PermissionRequest, StoredDecision } from '@airlock/core';
 import { api, ApiFailure } from './api-client.js';
+import { locale, t } from './i18n.js';
 import { launcherFields, readLauncherArgs, renderLauncherFields } from './launcher-form.js';
 import type { Card, ChatLine, ServerView, Snapshot, ToolEntry } from './types.js';
 
@@ -85,14 +86,14 @@ function connect(): void {
     for (const card of snapshot.cards) loadFullText(card);
   });
   on('failure', ({ message }: { message: string }) => {
-    state.notice = `The console could not send this page its state: ${message}`;
+    state.notice = t('console.state_failed', { message });
   });
   source.onerror = () => {
     // The browser retries by itself unless the stream was refused (signed out, or the console restarted).
     if (source.readyState !== EventSource.CLOSED) return;
     api('GET', '/api/session').then(
       () => setTimeout(connect, 2000),
-      () => void showSignIn('Your session has ended; sign in again.'),
+      () => void showSignIn(t('console.session_ended')),
     );
   };
   on('invocation', (card: Card) => {
@@ -110,7 +111,10 @@ function connect(): void {
   on('permission.requested', (request: PermissionRequest) => {
     if (!state.permissionRequests.some((r) => r.invocationId === request.invocationId)) {
       state.permissionRequests.push(request);
-      notify(`${request.tool.displayName} wants to run`, 'A tool call is waiting for your permission.');
+      notify(
+        t('console.notify.permission_title', { tool: request.tool.displayName }),
+        t('console.notify.permission_body'),
+      );
     }
   });
   on('permission.closed', ({ id }: { id: string }) => {
@@ -119,7 +123,7 @@ function connect(): void {
   on('elicitation.requested', (request: ElicitationRequest) => {
     if (!state.questions.some((q) => q.id === request.id)) {
       state.questions.push(request);
-      notify(`${request.serverId} is asking you something`, request.message);
+      notify(t('console.notify.question_title', { server: request.serverId }), request.message);
     }
   });
   on('elicitation.closed', ({ id, action }: { id: string; action: string }) => {
@@ -176,7 +180,7 @@ function loadFullText(card: Card): void {
 
 function notify(title: string, body: string): void {
   if (!document.hidden || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  new Notification(`Airlock: ${title}`, { body, tag: 'airlock-question' });
+  new Notification(title, { body, tag: 'airlock-question' });
 }
 
 // ---- Actions ----------------------------------------------------------------------------------------------------
@@ -338,7 +342,7 @@ function signOut(): void {
 function view(): TemplateResult {
   if (state.signIn !== undefined) return signInView(state.signIn);
   const snapshot = state.snapshot;
-  if (snapshot === undefined) return html`<p class="loading">Connecting…</p>`;
+  if (snapshot === undefined) return html`<p class="loading">${t('console.connecting')}</p>`;
   const page = route();
   const permission = state.permissionRequests[0];
   const question = state.questions[0] ?? state.urlFlows[0];
@@ -347,7 +351,9 @@ function view(): TemplateResult {
       state.notice
         ? html`<p class="error single" role="alert">
             ${state.notice}
-            <button type="button" @click=${() => ((state.notice = undefined), update())}>Dismiss</button>
+            <button type="button" @click=${() => ((state.notice = undefined), update())}>
+              ${t('console.dismiss')}
+            </button>
           </p>`
         : nothing
     }
@@ -367,20 +373,21 @@ function view(): TemplateResult {
 
 function signInView(signIn: NonNullable<PageState['signIn']>): TemplateResult {
   return html`<main class="signin">
-    <h1>Airlock console</h1>
+    <h1>${t('console.title')}</h1>
     <form @submit=${submitSignIn}>
       ${
         signIn.mode === 'token'
           ? html`<label
-              >Your token <input name="token" type="password" autocomplete="current-password" required
+              >${t('console.signin.token')}
+              <input name="token" type="password" autocomplete="current-password" required
             /></label>`
           : html`<label
-              >Your name
+              >${t('console.signin.name')}
               <input name="user" autocomplete="username" required pattern="[A-Za-z0-9][A-Za-z0-9._@\\-]{0,63}"
             /></label>`
       }
-      <label>Workspace <input name="workspace" value="default" /></label>
-      <button type="submit">Sign in</button>
+      <label>${t('console.workspace')} <input name="workspace" value="default" /></label>
+      <button type="submit">${t('console.signin.submit')}</button>
       ${signIn.error ? html`<p class="error" role="alert">${signIn.error}</p>` : nothing}
     </form>
   </main>`;
@@ -391,24 +398,27 @@ function header(snapshot: Snapshot, page: string): TemplateResult {
     html`<a href=${hash} aria-current=${page === name ? 'page' : 'false'}>${label}</a>`;
   return html`<header class="top">
     <h1>Airlock</h1>
-    <nav aria-label="Pages">
-      ${link('#/', 'Conversation', 'conversation')} ${link('#/permissions', 'Permissions', 'permissions')}
-      ${link('#/audit', 'Audit', 'audit')}
+    <nav aria-label=${t('console.nav.label')}>
+      ${link('#/', t('console.nav.conversation'), 'conversation')}
+      ${link('#/permissions', t('console.nav.permissions'), 'permissions')}
+      ${link('#/audit', t('console.nav.audit'), 'audit')}
     </nav>
     <div class="who">
-      <span>Signed in as <strong>${snapshot.session.userId}</strong></span>
-      <form @submit=${switchWorkspace} aria-label="Workspace">
-        <label>Workspace <input name="workspace" size="12" .value=${snapshot.session.workspaceId} /></label>
-        <button type="submit">Switch</button>
+      <span>${t('console.signed_in_as')} <strong>${snapshot.session.userId}</strong></span>
+      <form @submit=${switchWorkspace} aria-label=${t('console.workspace')}>
+        <label
+          >${t('console.workspace')} <input name="workspace" size="12" .value=${snapshot.session.workspaceId}
+        /></label>
+        <button type="submit">${t('console.workspace.switch')}</button>
       </form>
       ${
         typeof Notification !== 'undefined' && Notification.permission === 'default'
           ? html`<button type="button" @click=${() => void Notification.requestPermission().then(update)}>
-              Notify me of questions
+              ${t('console.notify.enable')}
             </button>`
           : nothing
       }
-      <button type="button" @click=${signOut}>Sign out</button>
+      <button type="button" @click=${signOut}>${t('console.signout')}</button>
     </div>
   </header>`;
 }
@@ -417,21 +427,23 @@ function conversationPage(snapshot: Snapshot): TemplateResult {
   return html`<main class="layout">
     <aside>
       <section class="panel" aria-labelledby="servers-title">
-        <h2 id="servers-title">Servers</h2>
+        <h2 id="servers-title">${t('console.servers.title')}</h2>
         <ul class="servers">
           ${snapshot.servers.map(
             (s) =>
               html`<li data-server=${s.id}>
                 <strong>${s.id}</strong>
                 <span class="state" data-state=${s.state}>${s.state}</span>
-                <span class="muted">${s.transport}${s.trusted ? ', trusted' : ''}, ${s.toolCount} tools</span>
+                <span class="muted"
+                  >${t(s.trusted ? 'console.servers.summary_trusted' : 'console.servers.summary', { transport: s.transport, tools: s.toolCount })}</span
+                >
                 ${s.error ? html`<span class="error">${s.error}</span>` : nothing}
               </li>`,
           )}
         </ul>
       </section>
       <section class="panel" aria-labelledby="tools-title">
-        <h2 id="tools-title">Tools the model sees</h2>
+        <h2 id="tools-title">${t('console.tools.title')}</h2>
         <airlock-tool-list
           .entries=${snapshot.modelTools}
           @airlock-decision-revoke=${(event: DecisionRevokeEvent) =>
@@ -445,8 +457,8 @@ function conversationPage(snapshot: Snapshot): TemplateResult {
     <div>
       ${chatPanel(snapshot)} ${launcherPanel(snapshot)}
       <section class="panel" aria-labelledby="cards-title">
-        <h2 id="cards-title">Tool calls</h2>
-        ${state.cards.size === 0 ? html`<p class="hint">No calls yet in this conversation.</p>` : nothing}
+        <h2 id="cards-title">${t('console.cards.title')}</h2>
+        ${state.cards.size === 0 ? html`<p class="hint">${t('console.cards.empty')}</p>` : nothing}
         <ol class="cards">
           ${[...state.cards.values()].map((card) => cardView(snapshot, card))}
         </ol>
@@ -485,7 +497,9 @@ function cardView(snapshot: Snapshot, card: Card): TemplateResult {
     ${
       active
         ? html`<div class="card-actions">
-            <button type="button" data-action="cancel" @click=${() => cancel(invocation.id)}>Cancel call</button>
+            <button type="button" data-action="cancel" @click=${() => cancel(invocation.id)}>
+              ${t('console.cards.cancel')}
+            </button>
           </div>`
         : nothing
     }
@@ -496,7 +510,7 @@ function launcherPanel(snapshot: Snapshot): TemplateResult {
   const entry = snapshot.userTools.find((t) => t.tool.name === state.launcherTool);
   const fields = entry === undefined ? [] : launcherFields(entry.tool.inputSchema);
   return html`<section class="panel" aria-labelledby="launcher-title">
-    <h2 id="launcher-title">Call a tool by hand</h2>
+    <h2 id="launcher-title">${t('console.launcher.title')}</h2>
     <form class="launcher" @submit=${launch}>
       <label
         >Tool
@@ -508,11 +522,14 @@ function launcherPanel(snapshot: Snapshot): TemplateResult {
             update();
           }}
         >
-          <option value="">Choose a tool…</option>
+          <option value="">${t('console.launcher.choose')}</option>
           ${snapshot.userTools.map(
-            (t) =>
-              html`<option value=${t.tool.name} ?selected=${t.tool.name === state.launcherTool}>
-                ${t.tool.name} (${t.risk.tier} risk)
+            (option) =>
+              html`<option value=${option.tool.name} ?selected=${option.tool.name === state.launcherTool}>
+                ${t('console.launcher.option', {
+                  tool: option.tool.name,
+                  risk: t(`console.risk.${option.risk.tier}`),
+                })}
               </option>`,
           )}
         </select></label
@@ -523,12 +540,10 @@ function launcherPanel(snapshot: Snapshot): TemplateResult {
           : html`${entry.tool.description ? html`<p class="hint">${entry.tool.description}</p>` : nothing}
               ${renderLauncherFields(fields)}
               <details>
-                <summary>Arguments as JSON</summary>
-                <label
-                  >JSON (used instead of the fields when filled)<textarea name="raw-args" rows="4"></textarea>
-                </label>
+                <summary>${t('console.launcher.json_title')}</summary>
+                <label>${t('console.launcher.json_label')}<textarea name="raw-args" rows="4"></textarea></label>
               </details>
-              <button type="submit">Call ${entry.tool.name}</button>`
+              <button type="submit">${t('console.launcher.submit', { tool: entry.tool.name })}</button>`
       }
       ${state.launcherError ? html`<p class="error" role="alert">${state.launcherError}</p>` : nothing}
     </form>
@@ -538,36 +553,38 @@ function launcherPanel(snapshot: Snapshot): TemplateResult {
 function chatPanel(snapshot: Snapshot): TemplateResult {
   if (!snapshot.chat.configured) {
     return html`<section class="panel" aria-labelledby="chat-title">
-      <h2 id="chat-title">Chat</h2>
-      <p class="hint">
-        No model is configured. To chat with a model that calls these tools, set an OpenAI-compatible endpoint (OpenAI,
-        Ollama, vLLM, LM Studio) in <code>airlock.config.json</code> under <code>model</code> (<code>baseURL</code>,
-        <code>model</code>, <code>apiKeyEnv</code>) or in the environment (<code>AIRLOCK_MODEL_BASE_URL</code>,
-        <code>AIRLOCK_MODEL</code>, <code>AIRLOCK_MODEL_API_KEY</code>), then restart. The tool launcher below works
-        without one.
-      </p>
+      <h2 id="chat-title">${t('console.chat.title')}</h2>
+      <p class="hint">${t('console.chat.not_configured')}</p>
     </section>`;
   }
   return html`<section class="panel" aria-labelledby="chat-title">
-    <h2 id="chat-title">Chat</h2>
+    <h2 id="chat-title">${t('console.chat.title')}</h2>
     <ol class="chat-lines" aria-live="polite">
       ${state.chatLines.map(
-        (line) => html`<li data-role=${line.role} class=${line.role === 'error' ? 'error' : ''}>${line.text}</li>`,
+        (line) =>
+          html`<li data-role=${line.role} class=${line.role === 'error' ? 'error' : ''}>
+            ${
+              line.role === 'error'
+                ? nothing
+                : html`<strong>${t(line.role === 'user' ? 'console.chat.you' : 'console.chat.model')}:</strong> `
+            }<span class="text">${line.text}</span>
+          </li>`,
       )}
     </ol>
     <form @submit=${sendChat}>
-      <label for="chat-message">Message</label>
+      <label for="chat-message">${t('console.chat.message')}</label>
       <textarea id="chat-message" name="message" rows="2"></textarea>
-      <button type="submit">Send</button>
+      <button type="submit">${t('console.chat.send')}</button>
       ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
     </form>
   </section>`;
 }
 
 function permissionsPage(snapshot: Snapshot): TemplateResult {
-  const date = (ms: number | null) => (ms === null ? 'never' : new Date(ms).toLocaleString());
+  const date = (ms: number | null) =>
+    ms === null ? t('console.permissions.never') : new Date(ms).toLocaleString(locale);
   return html`<main class="single">
-    <h2>Stored decisions</h2>
+    <h2>${t('console.permissions.title')}</h2>
     ${
       snapshot.decisions.length === 0
         ? html`<p class="hint">
@@ -576,13 +593,13 @@ function permissionsPage(snapshot: Snapshot): TemplateResult {
         : html`<table>
             <thead>
               <tr>
-                <th>Tool</th>
-                <th>Server</th>
-                <th>Decision</th>
-                <th>Risk</th>
-                <th>Granted</th>
-                <th>Expires</th>
-                <th><span class="sr-only">Actions</span></th>
+                <th>${t('console.permissions.tool')}</th>
+                <th>${t('console.permissions.server')}</th>
+                <th>${t('console.permissions.decision')}</th>
+                <th>${t('console.permissions.risk')}</th>
+                <th>${t('console.permissions.granted')}</th>
+                <th>${t('console.permissions.expires')}</th>
+                <th><span class="sr-only">${t('console.permissions.actions')}</span></th>
               </tr>
             </thead>
             <tbody>
@@ -590,10 +607,10 @@ function permissionsPage(snapshot: Snapshot): TemplateResult {
                 (d) =>
                   html`<tr data-decision=${d.id}>
                     <td>
-                      ${d.tool}${d.argsHash ? html` <small class="hint">(these arguments only)</small>` : nothing}
+                      ${d.tool}${d.argsHash ? html` <small class="hint">${t('console.permissions.args_only')}</small>` : nothing}
                     </td>
                     <td>${d.serverId}</td>
-                    <td>${d.effect} always</td>
+                    <td>${t(d.effect === 'allow' ? 'console.permissions.allow' : 'console.permissions.deny')}</td>
                     <td>${d.riskTier}</td>
                     <td>${date(d.grantedAt)}</td>
                     <td>
@@ -611,8 +628,8 @@ function permissionsPage(snapshot: Snapshot): TemplateResult {
                           );
                         }}
                       >
-                        <label>New expiry <input name="expires" type="date" /></label>
-                        <button type="submit">Set (empty: never)</button>
+                        <label>${t('console.permissions.new_expiry')} <input name="expires" type="date" /></label>
+                        <button type="submit">${t('console.permissions.set_expiry')}</button>
                       </form>
                     </td>
                     <td>
@@ -624,7 +641,7 @@ function permissionsPage(snapshot: Snapshot): TemplateResult {
                             (m) => (state.notice = m),
                           )}
                       >
-                        Revoke
+                        ${t('console.permissions.revoke')}
                       </button>
                     </td>
                   </tr>`,
@@ -643,7 +660,7 @@ function auditPage(): TemplateResult {
   const audit = state.audit;
   const verification = audit.verification;
   return html`<main class="single">
-    <h2>Audit log</h2>
+    <h2>${t('console.audit.title')}</h2>
     <form
       @submit=${(event: SubmitEvent) => {
         event.preventDefault();
@@ -651,19 +668,19 @@ function auditPage(): TemplateResult {
       }}
     >
       <label
-        >Type
+        >${t('console.audit.type')}
         <select name="type">
-          <option value="">any</option>
+          <option value="">${t('console.audit.any')}</option>
           <option value="invocation.transition">invocation.transition</option>
           <option value="permission.decision">permission.decision</option>
           <option value="elicitation">elicitation</option>
         </select></label
       >
-      <label>Tool <input name="tool" size="16" /></label>
-      <label>Server <input name="serverId" size="10" /></label>
-      <button type="submit">Filter</button>
-      <a href="/api/audit/export" download>Export NDJSON</a>
-      <button type="button" data-action="verify" @click=${verifyAudit}>Verify the chain</button>
+      <label>${t('console.audit.tool')} <input name="tool" size="16" /></label>
+      <label>${t('console.audit.server')} <input name="serverId" size="10" /></label>
+      <button type="submit">${t('console.audit.filter')}</button>
+      <a href="/api/audit/export" download>${t('console.audit.export')}</a>
+      <button type="button" data-action="verify" @click=${verifyAudit}>${t('console.audit.verify')}</button>
     </form>
     ${
       verification === undefined
@@ -671,8 +688,8 @@ function auditPage(): TemplateResult {
         : html`<p role="status" class=${verification.ok ? '' : 'error'} data-verified=${String(verification.ok)}>
             ${
               verification.ok
-                ? 'The chain is intact: no event was edited, removed or reordered.'
-                : `The chain is broken at event #${verification.seq}: ${verification.problem}`
+                ? t('console.audit.intact')
+                : t('console.audit.broken', { seq: verification.seq, problem: verification.problem })
             }
           </p>`
     }
@@ -681,11 +698,11 @@ function auditPage(): TemplateResult {
       <thead>
         <tr>
           <th>#</th>
-          <th>Time</th>
-          <th>Type</th>
-          <th>Server / tool</th>
-          <th>Risk</th>
-          <th>Details</th>
+          <th>${t('console.audit.time')}</th>
+          <th>${t('console.audit.type')}</th>
+          <th>${t('console.audit.server_tool')}</th>
+          <th>${t('console.audit.risk')}</th>
+          <th>${t('console.audit.details')}</th>
         </tr>
       </thead>
       <tbody>
@@ -693,7 +710,7 @@ function auditPage(): TemplateResult {
           (e) =>
             html`<tr>
               <td>${e.seq}</td>
-              <td>${new Date(e.at).toLocaleString()}</td>
+              <td>${new Date(e.at).toLocaleString(locale)}</td>
               <td>${e.type}</td>
               <td>${e.serverId ?? ''}${e.tool ? ` / ${e.tool}` : ''}</td>
               <td>${e.riskTier ?? ''}</td>
@@ -712,10 +729,11 @@ window.addEventListener('hashchange', () => {
   if (route() === 'permissions') void refresh();
   update();
 });
+render(html`<p class="loading">${t('console.loading')}</p>`, root);
 api('GET', '/api/session').then(
   () => connect(),
   (error: unknown) => {
     if (error instanceof ApiFailure && error.status === 401) void showSignIn();
-    else root.textContent = `The console did not answer: ${String(error)}`;
+    else root.textContent = t('console.unreachable', { error: String(error) });
   },
 );
