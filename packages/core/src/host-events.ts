@@ -64,6 +64,12 @@ export class HostEvents {
     return () => set.delete(listener);
   }
 
+  /** True when someone listens: an event whose payload costs something to build is built only then. */
+  listening(name: HostEventName): boolean {
+    const set = this.#listeners.get(name);
+    return set !== undefined && set.size > 0;
+  }
+
   emit<E extends HostEventName>(name: E, event: HostEventMap[E]): void {
     const set = this.#listeners.get(name);
     if (set === undefined) return;

@@ -183,7 +183,10 @@ export function createHost(config: HostConfig = {}): Host {
     },
     events: {
       requested: (request) => events.emit('permission.requested', { request }),
-      decided: (event) => events.emit('permission.decided', event),
+      decided: (event) => {
+        if (events.listening('permission.decided'))
+          events.emit('permission.decided', { ...event, request: event.request() });
+      },
     },
   });
   const broker = new ElicitationBroker({
@@ -207,8 +210,10 @@ export function createHost(config: HostConfig = {}): Host {
     timeouts: limits,
     tools: limits.tools ?? {},
     events: {
-      transition: (invocation, from, screen) =>
-        events.emit('invocation.transition', { invocation, from, ...(screen === undefined ? {} : { screen }) }),
+      transition: (invocation, from, screen) => {
+        if (!events.listening('invocation.transition')) return;
+        events.emit('invocation.transition', { invocation, from, ...(screen === undefined ? {} : { screen }) });
+      },
       progress: (invocation, progress) => events.emit('invocation.progress', { invocation, progress }),
     },
   });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 
 // canonicalize 2.x ships a CommonJS default export whose typing differs between module modes.
@@ -13,7 +13,7 @@ export function canonicalJson(value: unknown): string {
 
 /** Hex sha256 of a string (UTF-8). */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** Hex sha256 of the canonical JSON of a value: the stable fingerprint of arguments and definitions. */

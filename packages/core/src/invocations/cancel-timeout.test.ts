@@ -99,4 +99,40 @@ describe('cancel, timeout and progress', () => {
     expect(result.error?.message).toMatch(/500 ms ceiling/);
     await waitForLog(log, (line) => line.event === 'cancelled' && line.tool === 'slow_task');
   });
+
+  it('cancels only the call whose signal fired when calls reuse the signals of finished calls', async () => {
+    const { host, log } = await start();
+    // Finished calls hand their never-aborted signals back for reuse; the next calls take them.
+    for (const text of ['one', 'two', 'three']) {
+      const done = await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__echo', args: { text } });
+      expect(done.outcome).toBe('success');
+    }
+    const first = new AbortController();
+    const second = new AbortController();
+    const hang = (signal: AbortSignal) =>
+      host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__hang', signal });
+    const a = hang(first.signal);
+    const b = hang(second.signal);
+    let bSettled = false;
+    void b.then(() => (bSettled = true));
+    await waitForLog(log, () => readCallLog(log).filter((l) => l.event === 'call' && l.tool === 'hang').length === 2);
+    first.abort();
+    expect((await a).outcome).toBe('cancelled');
+    // A call sent after the cancel is answered after the server has seen every earlier message: a barrier.
+    const after = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'demo__echo',
+      args: { text: 'x' },
+    });
+    expect(after.outcome).toBe('success');
+    expect(readCallLog(log).filter((l) => l.event === 'cancelled')).toHaveLength(1);
+    expect(bSettled).toBe(false);
+    second.abort();
+    expect((await b).outcome).toBe('cancelled');
+    await waitForLog(log, () => readCallLog(log).filter((l) => l.event === 'cancelled').length === 2);
+    // The aborted signals are not reused: a later call runs to its end.
+    const last = await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__echo', args: { text: 'y' } });
+    expect(last.outcome).toBe('success');
+  });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
 import { hashJson } from '../audit/canonical-json.js';
@@ -96,6 +97,8 @@ export interface PipelineEvents {
 export class InvocationPipeline {
   readonly #hooks: PreCallHook[] = [];
   #gate: PreCallHook | undefined;
+  /** The hooks and then the gate, as one list; rebuilt after a change. */
+  #chain: readonly PreCallHook[] | undefined;
 
   constructor(
     private readonly deps: {
@@ -116,14 +119,17 @@ export class InvocationPipeline {
   /** Sets the permission gate: the last pre-call step, after every hook. */
   setGate(gate: PreCallHook): void {
     this.#gate = gate;
+    this.#chain = undefined;
   }
 
   /** Adds a pre-call hook; hooks run in the order added, before the gate, and the first deny stops the call. */
   addHook(hook: PreCallHook): () => void {
     this.#hooks.push(hook);
+    this.#chain = undefined;
     return () => {
       const at = this.#hooks.indexOf(hook);
       if (at !== -1) this.#hooks.splice(at, 1);
+      this.#chain = undefined;
     };
   }
 
@@ -219,7 +225,9 @@ export class InvocationPipeline {
 
     const signal = options.signal ?? NEVER_ABORTED;
     if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
-    const gate = await this.#runHooks({ invocation: record, tool, signal });
+    // Hooks that answer synchronously (a rule, a stored decision) keep the call in this turn: no await, no extra hop.
+    let gate = this.#runHooks({ invocation: record, tool, signal });
+    if (gate instanceof Promise) gate = await gate;
     if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
     if (!gate.allow) {
       return finishWithoutResult('permission_denied', { code: 'permission_denied', message: gate.reason });
@@ -266,7 +274,8 @@ export class InvocationPipeline {
       move('error', 'invalid_output', error, stored);
       return toToolResult({ ...record, state: 'error', outcome: 'invalid_output', error }, stored);
     };
-    if (rawJson.length > maxBytes || Buffer.byteLength(rawJson, 'utf8') > maxBytes) {
+    // A UTF-16 unit is at most 3 UTF-8 bytes, so a short text needs no byte count.
+    if (rawJson.length > maxBytes || (rawJson.length * 3 > maxBytes && Buffer.byteLength(rawJson, 'utf8') > maxBytes)) {
       return fail({
         code: 'result_too_large',
         message: `the result of ${tool.name} is ${Buffer.byteLength(rawJson, 'utf8')} bytes, over the ${maxBytes}-byte cap; it was not kept`,
@@ -301,19 +310,10 @@ export class InvocationPipeline {
     return toToolResult({ ...record, state: stateForOutcome(outcome), outcome, error }, stored);
   }
 
-  async #runHooks(context: { invocation: InvocationRecord; tool: Tool; signal: AbortSignal }): Promise<PreCallVerdict> {
-    for (const hook of this.#gate === undefined ? this.#hooks : [...this.#hooks, this.#gate]) {
-      let verdict: PreCallVerdict | undefined;
-      try {
-        verdict = await hook(context);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return { allow: false, reason: `the permission check failed, so the call did not run: ${message}` };
-      }
-      if (verdict !== undefined && !verdict.allow) return verdict;
-      if (context.signal.aborted) return { allow: false, reason: 'cancelled' };
-    }
-    return { allow: true };
+  /** Runs the hooks, then the gate. Synchronous while every hook answers synchronously; the first deny stops. */
+  #runHooks(context: PreCallContext): PreCallVerdict | Promise<PreCallVerdict> {
+    this.#chain ??= this.#gate === undefined ? [...this.#hooks] : [...this.#hooks, this.#gate];
+    return runHooksFrom(this.#chain, 0, context);
   }
 
   /** The result stored and returned when no tool result exists: the failure, framed for the model. */
@@ -330,6 +330,58 @@ export class InvocationPipeline {
       rawJson: JSON.stringify({ error }),
     };
   }
+}
+
+const ALLOW: PreCallVerdict = { allow: true };
+
+function isThenable(value: unknown): value is PromiseLike<PreCallVerdict | undefined> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
+function hookFailed(error: unknown): PreCallVerdict {
+  const message = error instanceof Error ? error.message : String(error);
+  return { allow: false, reason: `the permission check failed, so the call did not run: ${message}` };
+}
+
+/** What one hook's answer means for the chain: a deny or a cancel stops it; undefined means go on. */
+function stopAfter(verdict: PreCallVerdict | undefined, context: PreCallContext): PreCallVerdict | undefined {
+  if (verdict !== undefined && !verdict.allow) return verdict;
+  if (context.signal.aborted) return { allow: false, reason: 'cancelled' };
+  return undefined;
+}
+
+function runHooksFrom(
+  hooks: readonly PreCallHook[],
+  start: number,
+  context: PreCallContext,
+): PreCallVerdict | Promise<PreCallVerdict> {
+  for (let i = start; i < hooks.length; i++) {
+    let verdict: ReturnType<PreCallHook>;
+    try {
+      verdict = hooks[i]!(context);
+    } catch (error) {
+      return hookFailed(error);
+    }
+    if (isThenable(verdict)) return awaitHook(Promise.resolve(verdict), hooks, i, context);
+    const stop = stopAfter(verdict, context);
+    if (stop !== undefined) return stop;
+  }
+  return ALLOW;
+}
+
+async function awaitHook(
+  pending: Promise<PreCallVerdict | undefined>,
+  hooks: readonly PreCallHook[],
+  at: number,
+  context: PreCallContext,
+): Promise<PreCallVerdict> {
+  let verdict: PreCallVerdict | undefined;
+  try {
+    verdict = await pending;
+  } catch (error) {
+    return hookFailed(error);
+  }
+  return stopAfter(verdict, context) ?? runHooksFrom(hooks, at + 1, context);
 }
 
 function toToolResult(record: InvocationRecord, result: ResultRecord): ToolResult {
@@ -357,10 +409,31 @@ type RunOutcome =
   | { ok: false; error: unknown; aborted: 'timeout' | 'ceiling' | 'cancelled' | null };
 
 /**
- * Runs a tool under an idle timeout (reset by progress) and a ceiling, and the caller's signal. Whichever fires
- * first aborts the tool's signal (an MCP tool then sends notifications/cancelled); a late answer is ignored.
+ * Never-aborted controllers of finished MCP calls, kept for the next call. Building an AbortSignal costs more in
+ * Node 20 than the rest of a call's bookkeeping together (tens of microseconds once caches are cold), and every call
+ * needs one. A controller comes back only when nothing can still observe it: the tool is an MCP tool (the SDK removes
+ * its abort listener before its promise settles and keeps no reference), the call was neither aborted nor asked a
+ * question (no elicitation or URL flow held the signal), and no abort listener is left on it.
  */
-async function runWithTimeouts(options: {
+const idleControllers: AbortController[] = [];
+const MAX_IDLE_CONTROLLERS = 64;
+
+function takeController(): AbortController {
+  return idleControllers.pop() ?? new AbortController();
+}
+
+function giveBack(controller: AbortController): void {
+  if (controller.signal.aborted || idleControllers.length >= MAX_IDLE_CONTROLLERS) return;
+  if (getEventListeners(controller.signal, 'abort').length > 0) return;
+  idleControllers.push(controller);
+}
+
+/**
+ * Runs a tool under an idle timeout (reset by progress) and a ceiling, and the caller's signal. Whichever fires
+ * first aborts the tool's signal (an MCP tool then sends notifications/cancelled) and settles the call at once,
+ * even if the tool ignores its signal; a late answer is ignored.
+ */
+function runWithTimeouts(options: {
   tool: Tool;
   args: Record<string, unknown>;
   signal: AbortSignal;
@@ -369,15 +442,25 @@ async function runWithTimeouts(options: {
   maxTotalMs: number;
   onProgress: (progress: ToolProgress) => void;
 }): Promise<RunOutcome> {
-  const controller = new AbortController();
+  const reusable = options.tool.origin.kind === 'mcp';
+  const controller = reusable ? takeController() : new AbortController();
   let aborted: 'timeout' | 'ceiling' | 'cancelled' | null = null;
-  let rejectAbort!: (reason: unknown) => void;
-  const abortPromise = new Promise<never>((_, reject) => (rejectAbort = reject));
+  let held = false;
+  let settle!: (outcome: RunOutcome) => void;
+  const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve));
+  let settled = false;
+  const finish = (result: RunOutcome) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    if (options.signal !== NEVER_ABORTED) options.signal.removeEventListener('abort', onCallerAbort);
+    settle(result);
+  };
   const abort = (why: 'timeout' | 'ceiling' | 'cancelled') => {
-    if (aborted !== null) return;
+    if (aborted !== null || settled) return;
     aborted = why;
     controller.abort(why);
-    rejectAbort(new Error(why));
+    finish({ ok: false, error: new Error(why), aborted: why });
   };
   // One timer serves both limits: progress only moves the idle deadline, and the timer re-arms itself for whichever
   // deadline is nearer when it fires (no timer churn per progress notification).
@@ -387,6 +470,7 @@ async function runWithTimeouts(options: {
   // While a person answers a server's question the call is not idle: the idle timeout waits (the ceiling does not).
   let holds = 0;
   const hold = () => {
+    held = true;
     holds += 1;
     let released = false;
     return () => {
@@ -406,26 +490,28 @@ async function runWithTimeouts(options: {
   let timer = setTimeout(check, Math.min(options.timeoutMs, options.maxTotalMs));
   const onCallerAbort = () => abort('cancelled');
   if (options.signal !== NEVER_ABORTED) options.signal.addEventListener('abort', onCallerAbort, { once: true });
+  let running: Promise<CallToolResult>;
   try {
-    const result = await Promise.race([
-      options.around(controller.signal, hold, () =>
-        options.tool.run(options.args, {
-          signal: controller.signal,
-          onProgress: (progress) => {
-            if (aborted !== null) return;
-            idleAt = performance.now() + options.timeoutMs;
-            options.onProgress(progress);
-          },
-        }),
-      ),
-      abortPromise,
-    ]);
-    return { ok: true, result };
+    running = options.around(controller.signal, hold, () =>
+      options.tool.run(options.args, {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (aborted !== null) return;
+          idleAt = performance.now() + options.timeoutMs;
+          options.onProgress(progress);
+        },
+      }),
+    );
   } catch (error) {
-    return { ok: false, error, aborted };
-  } finally {
-    clearTimeout(timer);
-    if (options.signal !== NEVER_ABORTED) options.signal.removeEventListener('abort', onCallerAbort);
-    abortPromise.catch(() => undefined);
+    finish({ ok: false, error, aborted });
+    return outcome;
   }
+  running.then(
+    (result) => {
+      if (reusable && !held && aborted === null) giveBack(controller);
+      finish({ ok: true, result });
+    },
+    (error: unknown) => finish({ ok: false, error, aborted }),
+  );
+  return outcome;
 }

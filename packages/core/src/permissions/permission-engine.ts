@@ -19,6 +19,8 @@ import { decisionKey } from './stored-decision.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+const ALLOW: PreCallVerdict = { allow: true };
+
 /** How long an allow always lasts, by risk tier, in days; null never expires. */
 export type ExpiryDays = Readonly<Record<RiskTier, number | null>>;
 
@@ -57,7 +59,8 @@ type Resolution =
 export interface PermissionEvents {
   requested(request: PermissionRequest): void;
   decided(event: {
-    request: PermissionRequest;
+    /** The request as a prompt would show it, built only for a listener that asks for it. */
+    request: () => PermissionRequest;
     decision: PermissionDecision | 'allow' | 'deny';
     origin: DecisionOrigin;
   }): void;
@@ -74,6 +77,7 @@ export class PermissionEngine {
   readonly #expiry: ExpiryDays;
   readonly #promptTimeoutMs: number;
   readonly #rules: readonly PermissionRule[];
+  readonly #risks = new WeakMap<Tool, RiskAssessment>();
   #synced = false;
   /** Resolves when stored decisions are in memory. */
   readonly synced: Promise<void>;
@@ -106,31 +110,42 @@ export class PermissionEngine {
 
   /** The risk of a tool as the badge shows it. */
   risk(tool: Tool): RiskAssessment {
-    const server = tool.origin.kind === 'mcp' ? this.deps.server(tool.origin.serverId) : undefined;
-    const verdict = evaluateRules(this.#rules, { userId: '', workspaceId: '' }, target(tool));
-    return deriveRisk({
-      annotations: tool.annotations,
-      trusted: tool.origin.kind === 'native' || server?.trusted === true,
-      meta: tool.meta,
-      ruleRisk: verdict?.rule.risk,
-    });
+    // A tool's risk depends only on its definition, its server's trust and the rules, all fixed for a Tool object
+    // (a changed listing makes new Tool objects), so it is worked out once per tool, not once per call.
+    let risk = this.#risks.get(tool);
+    if (risk === undefined) {
+      const server = tool.origin.kind === 'mcp' ? this.deps.server(tool.origin.serverId) : undefined;
+      const verdict = evaluateRules(this.#rules, { userId: '', workspaceId: '' }, target(tool));
+      risk = deriveRisk({
+        annotations: tool.annotations,
+        trusted: tool.origin.kind === 'native' || server?.trusted === true,
+        meta: tool.meta,
+        ruleRisk: verdict?.rule.risk,
+      });
+      this.#risks.set(tool, risk);
+    }
+    return risk;
   }
 
-  /** The gate as a pre-call hook. */
-  readonly hook: PreCallHook = async ({ invocation, tool, signal }) => {
+  /**
+   * The gate as a pre-call hook. A rule or a stored decision answers synchronously, so the call path goes on in the
+   * same turn; only a call that needs a person returns a promise.
+   */
+  readonly hook: PreCallHook = ({ invocation, tool, signal }) => {
     const scope = invocation.scope;
     const risk = this.risk(tool);
     const resolution = this.#resolve(scope, tool, invocation.argsHash);
-    const request = this.#request(
-      invocation.id,
-      scope,
-      invocation.caller,
-      tool,
-      invocation.args,
-      invocation.argsHash,
-      risk,
-      resolution,
-    );
+    const request = () =>
+      this.#request(
+        invocation.id,
+        scope,
+        invocation.caller,
+        tool,
+        invocation.args,
+        invocation.argsHash,
+        risk,
+        resolution,
+      );
     const audit = (data: Record<string, unknown>): AuditEventInput => ({
       type: 'permission.decision',
       at: this.deps.clock.now(),
@@ -152,7 +167,7 @@ export class PermissionEngine {
       });
       this.deps.events.decided({ request, decision: effect, origin: 'rule' });
       return effect === 'allow'
-        ? { allow: true }
+        ? ALLOW
         : { allow: false, reason: `${tool.name} is denied by ${resolution.verdict.reason}; it was not run` };
     }
     if (resolution.kind === 'stored') {
@@ -161,16 +176,28 @@ export class PermissionEngine {
       this.deps.writes.write({ kind: 'audit', audit: audit({ decision, origin: 'cache_hit', decisionId: d.id }) });
       this.deps.events.decided({ request, decision, origin: 'cache_hit' });
       return d.effect === 'allow'
-        ? { allow: true }
+        ? ALLOW
         : {
             allow: false,
             reason: `the user denied ${tool.name} always (on ${new Date(d.grantedAt).toISOString().slice(0, 10)}); it was not run`,
           };
     }
+    return this.#askAndRecord(request(), resolution, tool, risk, audit, signal);
+  };
+
+  async #askAndRecord(
+    request: PermissionRequest,
+    resolution: Resolution & { kind: 'ask' },
+    tool: Tool,
+    risk: RiskAssessment,
+    audit: (data: Record<string, unknown>) => AuditEventInput,
+    signal: AbortSignal,
+  ): Promise<PreCallVerdict> {
+    const scope = request.scope;
     const answer = await this.#ask(request, signal);
     if (answer.kind === 'failed') {
       this.deps.writes.write({ kind: 'audit', audit: audit({ decision: 'deny_once', origin: answer.origin }) });
-      this.deps.events.decided({ request, decision: 'deny_once', origin: answer.origin });
+      this.deps.events.decided({ request: () => request, decision: 'deny_once', origin: answer.origin });
       return { allow: false, reason: answer.reason };
     }
     let decision = answer.decision;
@@ -182,9 +209,9 @@ export class PermissionEngine {
     } else {
       this.deps.writes.write({ kind: 'audit', audit: audit(data) });
     }
-    this.deps.events.decided({ request, decision, origin: resolution.origin });
+    this.deps.events.decided({ request: () => request, decision, origin: resolution.origin });
     return verdictOf(decision, tool);
-  };
+  }
 
   /** Says which rule or stored decision would decide a call now, and why; asks no one. */
   explain(options: { scope: Scope; tool: Tool; argsHash: string }): PermissionExplanation {

@@ -398,4 +398,20 @@ describe('lookup decoupled from the tool catalog', () => {
     );
     expect(origins).toEqual(['user_prompt', 'user_prompt', 'cache_hit']);
   });
+
+  it('tells listeners of a stored decision what a prompt would have shown, without asking anyone', async () => {
+    const { host, surface } = await start({ answers: ['allow_always'] });
+    expect((await call(host)).outcome).toBe('success');
+    const decided = nextEvent(host, 'permission.decided', (event) => event.origin === 'cache_hit');
+    const second = await call(host, 'demo__echo', { text: 'again' });
+    expect(second.outcome).toBe('success');
+    const event = await decided;
+    expect(event.decision).toBe('allow_always');
+    expect(event.request).toMatchObject({
+      invocationId: second.invocationId,
+      tool: { name: 'demo__echo', originalName: 'echo' },
+      args: { text: 'again' },
+    });
+    expect(surface.asked).toHaveLength(1);
+  });
 });
