@@ -56,6 +56,9 @@ async function openHost(kind) {
   });
   await host.servers.settled();
   const scope = { userId: 'bench', workspaceId: 'bench', conversationId: 'bench' };
+  // The steady state of a tool the user allowed always: every call still passes the gate (a stored-decision lookup
+  // and its audit event) but no person is asked, so what is measured is the host, not a prompt.
+  await host.permissions.decide({ scope, tool: 'demo__echo', decision: 'allow_always' });
   return {
     call: async (i) => {
       const r = await host.invoke({
@@ -104,6 +107,7 @@ for (const h of hosts) {
       bare_p99_ms: round(b.p99),
       host_median_ms: round(h.median),
       host_p99_ms: round(h.p99),
+      host_added_us_median: Math.round((h.median - b.median) * 1000),
       ratio_median: Math.round((h.median / b.median) * 1000) / 1000,
       ratio_p99: Math.round((h.p99 / b.p99) * 1000) / 1000,
       target_ratio_median: 1.1,
