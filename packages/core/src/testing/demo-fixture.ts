@@ -64,7 +64,7 @@ export function waitForLog(
 ): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const check = () => readCallLog(path).some(match);
-    if (check()) return resolvePromise();
+    // Watch first, then look: a line written between a first look and the watch would otherwise go unseen.
     const watcher = watch(dirname(path), () => {
       if (check()) done();
     });
@@ -77,6 +77,7 @@ export function waitForLog(
       watcher.close();
       resolvePromise();
     };
+    if (check()) done();
   });
 }
 

@@ -79,7 +79,7 @@ export function readCallLog(path: string): LogLine[] {
 export function waitForLogLine(path: string, match: (line: LogLine) => boolean, timeoutMs = 10_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const found = () => readCallLog(path).some(match);
-    if (found()) return resolve();
+    // Watch first, then look: a line written between a first look and the watch would otherwise go unseen.
     const watcher = watch(dirname(path), () => {
       if (found()) finish();
     });
@@ -92,6 +92,7 @@ export function waitForLogLine(path: string, match: (line: LogLine) => boolean, 
       watcher.close();
       resolve();
     }
+    if (found()) finish();
   });
 }
 
