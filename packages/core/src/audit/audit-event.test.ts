@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent, AuditEventInput } from './audit-event.js';
-import { chainEvent, GENESIS_HASH, verifyChain } from './audit-event.js';
+import { canonicalEventJson, chainEvent, GENESIS_HASH, verifyChain } from './audit-event.js';
+import { canonicalJson } from './canonical-json.js';
 
 function input(n: number): AuditEventInput {
   return {
@@ -74,5 +75,64 @@ describe('the audit hash chain', () => {
       ok: true,
       count: 6,
     });
+  });
+
+  it('writes the same canonical JSON as the general RFC 8785 path for every event it meets', () => {
+    // A seeded generator: the same events each run, of every value kind the fields can hold.
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const strings = [
+      '',
+      'ana',
+      'é€😀',
+      '\u2028\u2029',
+      '"quoted" \\ back',
+      '\n\t\u0000',
+      'z'.repeat(70),
+      '\ud800 lone',
+    ];
+    const numbers = [0, -0, 1, -1.5, 1e21, 1e-7, 5e-324, Number.MAX_SAFE_INTEGER, 1_795_373_423_896];
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+    const text = () => pick(strings);
+    const textOrNull = () => (next() < 0.3 ? null : text());
+    const data = (): Record<string, unknown> => ({
+      decision: text(),
+      [text()]: pick<unknown>([text(), pick(numbers), true, null, undefined, [1, 'two', { b: 1, a: [null] }]]),
+      nested: { z: pick(numbers), a: textOrNull(), m: { y: 1, x: [text()] } },
+    });
+    for (let i = 0; i < 500; i++) {
+      const event = {
+        type: pick(['invocation.transition', 'permission.decision', 'elicitation'] as const),
+        at: pick(numbers),
+        userId: text(),
+        workspaceId: text(),
+        conversationId: textOrNull(),
+        serverId: textOrNull(),
+        tool: textOrNull(),
+        argsHash: textOrNull(),
+        riskTier: textOrNull(),
+        invocationId: textOrNull(),
+        data: data(),
+        seq: Math.floor(next() * 1e9),
+        prevHash: next() < 0.5 ? GENESIS_HASH : 'f'.repeat(64),
+      };
+      expect(canonicalEventJson(event)).toBe(canonicalJson(event));
+    }
+  });
+
+  it('takes the general path for an event of another shape, and refuses what has no JSON form', () => {
+    const base = { ...chainEvent(input(1), undefined) } as Record<string, unknown>;
+    delete base['hash'];
+    const shapes: Record<string, unknown>[] = [
+      { ...base, extra: 'x' },
+      { ...base, tool: undefined },
+      { ...base, data: [1, 2] },
+      { ...base, userId: { not: 'text' } },
+      Object.fromEntries(Object.entries(base).filter(([key]) => key !== 'seq')),
+    ];
+    for (const shape of shapes) {
+      expect(canonicalEventJson(shape as unknown as Omit<AuditEvent, 'hash'>)).toBe(canonicalJson(shape));
+    }
+    expect(() => canonicalEventJson({ ...base, at: Number.NaN } as unknown as Omit<AuditEvent, 'hash'>)).toThrow(/NaN/);
   });
 });

@@ -32,14 +32,67 @@ export interface AuditEvent extends AuditEventInput {
 /** The hash before the first event. */
 export const GENESIS_HASH = '0'.repeat(64);
 
+/** The keys of a sealed event but its hash, in RFC 8785 order (sorted by UTF-16 code units). */
+const SEALED_KEYS = [
+  'argsHash',
+  'at',
+  'conversationId',
+  'data',
+  'invocationId',
+  'prevHash',
+  'riskTier',
+  'seq',
+  'serverId',
+  'tool',
+  'type',
+  'userId',
+  'workspaceId',
+] as const;
+
+/**
+ * The RFC 8785 canonical JSON of a sealed event, the same text `canonicalJson` gives, built without sorting or
+ * walking the known keys: every call writes several events, and this is most of what sealing one costs. Anything
+ * but exactly the known keys with JSON-ready top-level values takes the general path.
+ */
+export function canonicalEventJson(event: Omit<AuditEvent, 'hash'>): string {
+  const record = event as unknown as Record<string, unknown>;
+  if (Object.keys(record).length !== SEALED_KEYS.length) return canonicalJson(event);
+  let text = '{';
+  for (const key of SEALED_KEYS) {
+    if (!Object.hasOwn(record, key)) return canonicalJson(event);
+    const value = record[key];
+    let json: string;
+    if (typeof value === 'string' || value === null || typeof value === 'boolean') json = JSON.stringify(value);
+    else if (typeof value === 'number' && Number.isFinite(value)) json = JSON.stringify(value);
+    else if (key === 'data' && typeof value === 'object') json = canonicalJson(value);
+    else return canonicalJson(event);
+    text += `${text.length === 1 ? '' : ','}"${key}":${json}`;
+  }
+  return `${text}}`;
+}
+
 /** sha256 of the canonical JSON of everything in the event but its own hash. */
 export function auditHash(event: Omit<AuditEvent, 'hash'>): string {
-  return sha256Hex(canonicalJson(event));
+  return sha256Hex(canonicalEventJson(event));
 }
 
 /** Seals an input as the next event after `prev` (or the first). */
 export function chainEvent(input: AuditEventInput, prev: Pick<AuditEvent, 'seq' | 'hash'> | undefined): AuditEvent {
-  const unsealed = { ...input, seq: (prev?.seq ?? 0) + 1, prevHash: prev?.hash ?? GENESIS_HASH };
+  const unsealed: Omit<AuditEvent, 'hash'> = {
+    type: input.type,
+    at: input.at,
+    userId: input.userId,
+    workspaceId: input.workspaceId,
+    conversationId: input.conversationId,
+    serverId: input.serverId,
+    tool: input.tool,
+    argsHash: input.argsHash,
+    riskTier: input.riskTier,
+    invocationId: input.invocationId,
+    data: input.data,
+    seq: (prev?.seq ?? 0) + 1,
+    prevHash: prev?.hash ?? GENESIS_HASH,
+  };
   return { ...unsealed, hash: auditHash(unsealed) };
 }
 
