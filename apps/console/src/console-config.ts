@@ -70,6 +70,7 @@ const LIMIT_KEYS = new Set([
   'reconnectMaxDelayMs',
   'reconnectAttempts',
   'elicitationTimeoutMs',
+  'commitIntervalMs',
   'tools',
 ]);
 

@@ -42,6 +42,11 @@ export interface HostLimits extends Partial<BoundLimits>, Partial<TimeoutLimits>
   readonly tools?: ToolLimits & Readonly<Record<string, { readonly elicitationTimeoutMs?: number }>>;
   /** How long a server's question waits for the user before it closes with cancel. Default 5 minutes. */
   readonly elicitationTimeoutMs?: number;
+  /**
+   * The least time between two history commits, in milliseconds; calls in between share one transaction. Default 5.
+   * 0 commits on every turn of the event loop. A crash can lose at most what waited for the next commit.
+   */
+  readonly commitIntervalMs?: number;
 }
 
 /** What `createHost` takes. Only `servers` matters for a first run; the rest has defaults. */
@@ -164,7 +169,9 @@ export function createHost(config: HostConfig = {}): Host {
     ? (config.servers as readonly ServerConfig[])
     : parseServersConfig(config.servers ?? {});
   const limits = config.limits ?? {};
-  const writes = new WriteQueue(store, (error) => events.emit('store.error', { message: error.message }));
+  const writes = new WriteQueue(store, (error) => events.emit('store.error', { message: error.message }), {
+    ...(limits.commitIntervalMs === undefined ? {} : { commitIntervalMs: limits.commitIntervalMs }),
+  });
   const connections = new Map<string, ServerConnection>();
   const rawRules = config.permissions?.rules;
   const rules: readonly PermissionRule[] =
@@ -278,7 +285,7 @@ export function createHost(config: HostConfig = {}): Host {
     [...connections.values()].filter((c) => !c.config.disabled).map((c) => c.start()),
   ).then(() => undefined);
 
-  pipeline.setGate(engine.hook);
+  pipeline.setGate(engine.hook, (call) => engine.decideAtOnce(call));
   // After the caller has had a chance to listen: a rule naming an unknown server is reported at once.
   queueMicrotask(checkRules);
   void firstConnections.then(checkRules);

@@ -32,6 +32,9 @@ export interface ElicitationEvents {
 
 /** A call in flight, as the broker ties questions to it. */
 export interface CallInFlight {
+  /** The server the call went to (null for a native tool), known before the call is recorded. */
+  readonly serverId: string | null;
+  /** The call's record; read it only when a question arrives (reading it finishes recording a call sent first). */
   readonly invocation: InvocationRecord;
   readonly signal: AbortSignal;
   /** Suspends the call's idle timeout while a person is answering; returns the release. */
@@ -79,13 +82,23 @@ export class ElicitationBroker {
 
   /** Runs an MCP tool call so that questions its server asks meanwhile are tied to it. */
   around<T>(call: CallInFlight, run: () => Promise<T>): Promise<T> {
-    const invocation = call.invocation;
-    if (invocation.serverId === null) return run();
-    let set = this.#inFlight.get(invocation.serverId);
-    if (set === undefined) this.#inFlight.set(invocation.serverId, (set = new Set()));
+    const serverId = call.serverId;
+    if (serverId === null) return run();
+    let set = this.#inFlight.get(serverId);
+    if (set === undefined) this.#inFlight.set(serverId, (set = new Set()));
     set.add(call);
     const calls = set;
-    return this.#calls.run(call, run).finally(() => calls.delete(call));
+    const done = () => calls.delete(call);
+    return this.#calls.run(call, run).then(
+      (value) => {
+        done();
+        return value;
+      },
+      (error: unknown) => {
+        done();
+        throw error;
+      },
+    );
   }
 
   /** The `elicitation/create` handler for one server connection. */
@@ -267,7 +280,7 @@ export class ElicitationBroker {
   /** The call a question belongs to: the one whose async context asked (2026 rounds), else the one call in flight. */
   #callFor(serverId: string): CallInFlight {
     const own = this.#calls.getStore();
-    if (own !== undefined && own.invocation.serverId === serverId) return own;
+    if (own !== undefined && own.serverId === serverId) return own;
     const calls = [...(this.#inFlight.get(serverId) ?? [])];
     if (calls.length === 0) {
       throw new ProtocolError(-32600, `no tool call of this host is in progress on server "${serverId}" to ask for`);

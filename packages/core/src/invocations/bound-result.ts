@@ -46,7 +46,7 @@ export function boundResult(options: {
   limits?: Partial<BoundLimits>;
   rawJson?: string;
 }): BoundedResult {
-  const limits = { ...DEFAULT_BOUND_LIMITS, ...options.limits };
+  const limits = withDefaults(options.limits);
   const { result, source, handle } = options;
   const isError = result.isError === true;
   const blocks = result.content ?? [];
@@ -69,12 +69,10 @@ export function boundResult(options: {
   if (meta !== undefined) parts.push(`[_meta]\n${JSON.stringify(meta)}`);
   const fullText = parts.join('\n\n');
   const { text, truncation } = fitText(fullText, limits.modelChars, handle);
-  const model: ModelPayload = {
-    content: [{ type: 'text', text }, ...media],
-    text,
-    isError,
-    ...(truncation === undefined ? {} : { truncation }),
-  };
+  const model: ModelPayload =
+    truncation === undefined
+      ? { content: [{ type: 'text', text }, ...media], text, isError }
+      : { content: [{ type: 'text', text }, ...media], text, isError, truncation };
   const screen: ScreenPayload = {
     blocks: blocks.map((block) => screenBlock(block, limits)),
     isError,
@@ -83,6 +81,16 @@ export function boundResult(options: {
     handle,
   };
   return { model, screen, fullText, rawJson: options.rawJson ?? JSON.stringify(result) };
+}
+
+const merged = new WeakMap<Partial<BoundLimits>, BoundLimits>();
+
+/** The limits with defaults filled in, worked out once per limits object (a host's limits do not change). */
+function withDefaults(limits: Partial<BoundLimits> | undefined): BoundLimits {
+  if (limits === undefined) return DEFAULT_BOUND_LIMITS;
+  let full = merged.get(limits);
+  if (full === undefined) merged.set(limits, (full = { ...DEFAULT_BOUND_LIMITS, ...limits }));
+  return full;
 }
 
 /** `_meta` without the protocol's own reserved keys (the 2026 envelope): those are transport, not content. */

@@ -6,7 +6,7 @@ import { hashJson } from '../audit/canonical-json.js';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import { assertScope } from '../scope.js';
-import type { InvocationError, InvocationRecord, ResultRecord } from '../storage/host-store.js';
+import type { InvocationError, InvocationRecord, ResultRecord, TransitionRecord } from '../storage/host-store.js';
 import type { Caller, Tool, ToolProgress } from '../tools/tool.js';
 import { toolDisplayName } from '../tools/tool.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
@@ -73,6 +73,18 @@ export interface PreCallContext {
 /** A step that runs before anything is sent to a server: the permission gate is one. A deny stops the call. */
 export type PreCallHook = (context: PreCallContext) => Promise<PreCallVerdict | undefined> | PreCallVerdict | undefined;
 
+/**
+ * The part of a gate that decides without asking anyone, or returns undefined. It writes and tells nothing itself:
+ * `record` does, and the pipeline runs it in order with the call's own rows.
+ */
+export type QuickGate = (call: {
+  readonly scope: Scope;
+  readonly tool: Tool;
+  /** The arguments' hash, worked out on first use: most decisions do not need it. */
+  readonly argsHash: () => string;
+  readonly invocation: () => InvocationRecord;
+}) => { readonly verdict: PreCallVerdict; readonly record: () => void } | undefined;
+
 /** Timeouts: an idle timeout reset by progress, and a ceiling no progress extends. */
 export interface TimeoutLimits {
   readonly timeoutMs: number;
@@ -97,6 +109,7 @@ export interface PipelineEvents {
 export class InvocationPipeline {
   readonly #hooks: PreCallHook[] = [];
   #gate: PreCallHook | undefined;
+  #quick: QuickGate | undefined;
   /** The hooks and then the gate, as one list; rebuilt after a change. */
   #chain: readonly PreCallHook[] | undefined;
 
@@ -116,9 +129,13 @@ export class InvocationPipeline {
     },
   ) {}
 
-  /** Sets the permission gate: the last pre-call step, after every hook. */
-  setGate(gate: PreCallHook): void {
+  /**
+   * Sets the permission gate: the last pre-call step, after every hook. `quick` is the part of the gate that decides
+   * without a person (rules, stored decisions); with no other hooks, the call path asks it first.
+   */
+  setGate(gate: PreCallHook, quick?: QuickGate): void {
     this.#gate = gate;
+    this.#quick = quick;
     this.#chain = undefined;
   }
 
@@ -145,24 +162,29 @@ export class InvocationPipeline {
     assertArguments(checkInput, tool.name, args);
     const argsRecord = args as Record<string, unknown>;
     const now = this.deps.clock.now();
-    let record: InvocationRecord = {
-      id: randomUUID(),
-      scope,
-      caller: options.caller,
-      tool: tool.name,
-      serverId: tool.origin.kind === 'mcp' ? tool.origin.serverId : null,
-      originalName: tool.origin.kind === 'mcp' ? tool.origin.originalName : tool.name,
-      definitionHash: tool.definitionHash,
-      args: argsRecord,
-      argsHash: hashJson(argsRecord),
-      state: 'pending',
-      outcome: null,
-      error: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const id = randomUUID();
+    let argsHash: string | undefined;
+    const hashArgs = () => (argsHash ??= hashJson(argsRecord));
+    /** The call's record as it stands; built (pending) when first asked for. */
+    let record: InvocationRecord | undefined;
+    const theRecord = (): InvocationRecord =>
+      (record ??= {
+        id,
+        scope,
+        caller: options.caller,
+        tool: tool.name,
+        serverId: tool.origin.kind === 'mcp' ? tool.origin.serverId : null,
+        originalName: tool.origin.kind === 'mcp' ? tool.origin.originalName : tool.name,
+        definitionHash: tool.definitionHash,
+        args: argsRecord,
+        argsHash: hashArgs(),
+        state: 'pending',
+        outcome: null,
+        error: null,
+        createdAt: now,
+        updatedAt: now,
+      });
     let seq = 1;
-    const created = record;
     const riskTier = this.deps.riskTier(tool);
     const audit = (
       from: InvocationState | null,
@@ -170,88 +192,142 @@ export class InvocationPipeline {
       at: number,
       outcome: InvocationOutcome | null,
       error: InvocationError | null,
-    ): AuditEventInput => ({
-      type: 'invocation.transition',
-      at,
-      userId: scope.userId,
-      workspaceId: scope.workspaceId,
-      conversationId: scope.conversationId,
-      serverId: created.serverId,
-      tool: created.tool,
-      argsHash: created.argsHash,
-      riskTier,
-      invocationId: created.id,
-      data: { from, to, outcome, ...(error === null ? {} : { errorCode: error.code }), caller: created.caller.kind },
-    });
-    this.deps.writes.write({
-      kind: 'create',
-      record: created,
-      first: { invocationId: created.id, seq: 1, from: null, to: 'pending', at: now, outcome: null, error: null },
-      audit: audit(null, 'pending', now, null, null),
-    });
-    this.deps.events.transition(record, null);
-    try {
-      options.onRecorded?.(record);
-    } catch {
-      // A caller's callback never breaks the call path: the call goes on and its events still tell the story.
-    }
-
+    ): AuditEventInput => {
+      const created = theRecord();
+      return {
+        type: 'invocation.transition',
+        at,
+        userId: scope.userId,
+        workspaceId: scope.workspaceId,
+        conversationId: scope.conversationId,
+        serverId: created.serverId,
+        tool: created.tool,
+        argsHash: created.argsHash,
+        riskTier,
+        invocationId: id,
+        data:
+          error === null
+            ? { from, to, outcome, caller: created.caller.kind }
+            : { from, to, outcome, errorCode: error.code, caller: created.caller.kind },
+      };
+    };
+    const recordPending = (): void => {
+      const created = theRecord();
+      this.deps.writes.write({
+        kind: 'create',
+        record: created,
+        first: { invocationId: id, seq: 1, from: null, to: 'pending', at: now, outcome: null, error: null },
+        audit: audit(null, 'pending', now, null, null),
+      });
+      this.deps.events.transition(created, null);
+      try {
+        options.onRecorded?.(created);
+      } catch {
+        // A caller's callback never breaks the call path: the call goes on and its events still tell the story.
+      }
+    };
     const move = (
       to: InvocationState,
       outcome: InvocationOutcome | null,
       error: InvocationError | null,
       result?: ResultRecord,
-    ): void => {
-      const from = record.state;
+    ): InvocationRecord => {
+      const current = theRecord();
+      const from = current.state;
       transition(from, to);
       const at = this.deps.clock.now();
       seq += 1;
-      record = { ...record, state: to, outcome, error, updatedAt: at };
-      const row = { invocationId: record.id, seq, from, to, at, outcome, error };
-      this.deps.writes.write({
-        kind: 'transition',
-        scope,
-        transition: row,
-        ...(result === undefined ? {} : { result }),
-        audit: audit(from, to, at, outcome, error),
-      });
-      this.deps.events.transition(record, from, result?.screen);
+      const next = advance(current, to, outcome, error, at);
+      record = next;
+      const row: TransitionRecord = { invocationId: id, seq, from, to, at, outcome, error };
+      const event = audit(from, to, at, outcome, error);
+      this.deps.writes.write(
+        result === undefined
+          ? { kind: 'transition', scope, transition: row, audit: event }
+          : { kind: 'transition', scope, transition: row, result, audit: event },
+      );
+      this.deps.events.transition(next, from, result?.screen);
+      return next;
     };
     const finishWithoutResult = (outcome: InvocationOutcome, error: InvocationError): ToolResult => {
-      const result = this.#errorResult(record, tool, outcome, error);
-      move(stateForOutcome(outcome), outcome, error, result);
-      return toToolResult(record, result);
+      const result = this.#errorResult(theRecord(), tool, outcome, error);
+      return toToolResult(move(stateForOutcome(outcome), outcome, error, result), result);
     };
 
     const signal = options.signal ?? NEVER_ABORTED;
-    if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
-    // Hooks that answer synchronously (a rule, a stored decision) keep the call in this turn: no await, no extra hop.
-    let gate = this.#runHooks({ invocation: record, tool, signal });
-    if (gate instanceof Promise) gate = await gate;
-    if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
-    if (!gate.allow) {
-      return finishWithoutResult('permission_denied', { code: 'permission_denied', message: gate.reason });
+    // A call a rule or a stored decision settles at once (no extra hooks, no person) is sent before it is recorded:
+    // the pending and running rows, the decision's audit event and their events are put off until the request is on
+    // its way, and run before anything else touches the call (its progress, its end, a reader of history). A caller
+    // that asked to be told the record at once (`onRecorded`) gets it before the call is sent, as always.
+    const quick =
+      this.#quick !== undefined && this.#hooks.length === 0 && !signal.aborted
+        ? this.#quick({ scope, tool, argsHash: hashArgs, invocation: theRecord })
+        : undefined;
+    let settle = (): void => undefined;
+    if (quick?.verdict.allow === true && options.onRecorded === undefined) {
+      settle = this.deps.writes.defer(() => {
+        recordPending();
+        quick.record();
+        move('running', null, null);
+      });
+    } else if (quick !== undefined) {
+      recordPending();
+      quick.record();
+      if (!quick.verdict.allow) {
+        return finishWithoutResult('permission_denied', { code: 'permission_denied', message: quick.verdict.reason });
+      }
+      move('running', null, null);
+    } else {
+      recordPending();
+      if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
+      // Hooks that answer synchronously keep the call in this turn: no await, no extra hop.
+      let gate = this.#runHooks({ invocation: theRecord(), tool, signal });
+      if (gate instanceof Promise) gate = await gate;
+      if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
+      if (!gate.allow) {
+        return finishWithoutResult('permission_denied', { code: 'permission_denied', message: gate.reason });
+      }
+      move('running', null, null);
     }
 
-    move('running', null, null);
-    const limits = { ...DEFAULT_TIMEOUT_LIMITS, ...this.deps.timeouts, ...this.deps.tools[tool.name] };
-    const timeoutMs = options.timeoutMs ?? limits.timeoutMs;
+    const overrides = this.deps.tools[tool.name];
+    const timeoutMs =
+      options.timeoutMs ?? overrides?.timeoutMs ?? this.deps.timeouts.timeoutMs ?? DEFAULT_TIMEOUT_LIMITS.timeoutMs;
+    const maxTotalMs = overrides?.maxTotalMs ?? this.deps.timeouts.maxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.maxTotalMs;
+    /** The record once recorded: whoever reads it first runs the recording that was put off. */
+    const recorded = (): InvocationRecord => {
+      settle();
+      return theRecord();
+    };
     const run = await runWithTimeouts({
       tool,
       args: argsRecord,
       signal,
-      around: (callSignal, hold, go) => this.deps.around({ invocation: record, signal: callSignal, hold }, go),
+      around: (callSignal, hold, go) =>
+        this.deps.around(
+          {
+            serverId: tool.origin.kind === 'mcp' ? tool.origin.serverId : null,
+            get invocation() {
+              return recorded();
+            },
+            signal: callSignal,
+            hold,
+          },
+          go,
+        ),
       timeoutMs,
-      maxTotalMs: limits.maxTotalMs,
+      maxTotalMs,
       onProgress: (progress) => {
-        if (record.state === 'running') this.deps.events.progress(record, progress);
+        const at = recorded();
+        if (at.state === 'running') this.deps.events.progress(at, progress);
       },
     });
+    settle();
     if (!run.ok) {
-      const failure = classifyFailure(run.error, run.aborted, tool, { timeoutMs, maxTotalMs: limits.maxTotalMs });
+      const failure = classifyFailure(run.error, run.aborted, tool, { timeoutMs, maxTotalMs });
       return finishWithoutResult(failure.outcome, failure.error);
     }
-    return this.#finishWithResult(record, entry, run.result, move);
+    return this.#finishWithResult(theRecord(), entry, run.result, move);
   }
 
   #finishWithResult(
@@ -263,16 +339,16 @@ export class InvocationPipeline {
       outcome: InvocationOutcome,
       error: InvocationError | null,
       result: ResultRecord,
-    ) => void,
+    ) => InvocationRecord,
   ): ToolResult {
     const tool = entry.tool;
-    const bounds = { ...this.deps.bounds, ...this.deps.tools[tool.name] };
+    const overrides = this.deps.tools[tool.name];
+    const bounds = overrides === undefined ? this.deps.bounds : { ...this.deps.bounds, ...overrides };
     const rawJson = JSON.stringify(result);
     const maxBytes = bounds.maxResultBytes ?? 64 * 1024 * 1024;
     const fail = (error: InvocationError): ToolResult => {
       const stored = this.#errorResult(record, tool, 'invalid_output', error);
-      move('error', 'invalid_output', error, stored);
-      return toToolResult({ ...record, state: 'error', outcome: 'invalid_output', error }, stored);
+      return toToolResult(move('error', 'invalid_output', error, stored), stored);
     };
     // A UTF-16 unit is at most 3 UTF-8 bytes, so a short text needs no byte count.
     if (rawJson.length > maxBytes || (rawJson.length * 3 > maxBytes && Buffer.byteLength(rawJson, 'utf8') > maxBytes)) {
@@ -303,11 +379,16 @@ export class InvocationPipeline {
       limits: bounds,
       rawJson,
     });
-    const stored: ResultRecord = { invocationId: record.id, ...bounded };
+    const stored: ResultRecord = {
+      invocationId: record.id,
+      model: bounded.model,
+      screen: bounded.screen,
+      fullText: bounded.fullText,
+      rawJson: bounded.rawJson,
+    };
     const outcome: InvocationOutcome = result.isError === true ? 'tool_error' : 'success';
     const error = outcome === 'tool_error' ? { code: 'tool_error', message: `${tool.name} reported an error` } : null;
-    move(stateForOutcome(outcome), outcome, error, stored);
-    return toToolResult({ ...record, state: stateForOutcome(outcome), outcome, error }, stored);
+    return toToolResult(move(stateForOutcome(outcome), outcome, error, stored), stored);
   }
 
   /** Runs the hooks, then the gate. Synchronous while every hook answers synchronously; the first deny stops. */
@@ -385,7 +466,7 @@ async function awaitHook(
 }
 
 function toToolResult(record: InvocationRecord, result: ResultRecord): ToolResult {
-  return {
+  const out: { -readonly [K in keyof ToolResult]: ToolResult[K] } = {
     invocationId: record.id,
     tool: record.tool,
     serverId: record.serverId,
@@ -394,9 +475,36 @@ function toToolResult(record: InvocationRecord, result: ResultRecord): ToolResul
     isError: record.outcome !== 'success',
     content: result.model.content,
     text: result.model.text,
-    ...(result.model.truncation === undefined ? {} : { truncation: result.model.truncation }),
     handle: result.screen.handle,
-    ...(record.error === null ? {} : { error: record.error }),
+  };
+  if (result.model.truncation !== undefined) out.truncation = result.model.truncation;
+  if (record.error !== null) out.error = record.error;
+  return out;
+}
+
+/** The record after a move: every field listed, so the call path builds it without an object spread. */
+function advance(
+  r: InvocationRecord,
+  state: InvocationState,
+  outcome: InvocationOutcome | null,
+  error: InvocationError | null,
+  updatedAt: number,
+): InvocationRecord {
+  return {
+    id: r.id,
+    scope: r.scope,
+    caller: r.caller,
+    tool: r.tool,
+    serverId: r.serverId,
+    originalName: r.originalName,
+    definitionHash: r.definitionHash,
+    args: r.args,
+    argsHash: r.argsHash,
+    state,
+    outcome,
+    error,
+    createdAt: r.createdAt,
+    updatedAt,
   };
 }
 

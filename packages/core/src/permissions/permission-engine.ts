@@ -4,7 +4,7 @@ import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput, DecisionOrigin } from '../audit/audit-event.js';
 import type { PreCallHook, PreCallVerdict } from '../invocations/invocation-pipeline.js';
 import type { Scope } from '../scope.js';
-import type { HostStore } from '../storage/host-store.js';
+import type { HostStore, InvocationRecord } from '../storage/host-store.js';
 import type { WriteQueue } from '../storage/write-queue.js';
 import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
 import { PERMISSION_DECISIONS } from '../surface.js';
@@ -15,7 +15,7 @@ import { evaluateRules } from './permission-rules.js';
 import type { RiskAssessment, RiskTier } from './risk.js';
 import { deriveRisk } from './risk.js';
 import type { StoredDecision } from './stored-decision.js';
-import { decisionKey } from './stored-decision.js';
+import { decisionKey, decisionKeyPrefix } from './stored-decision.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -74,6 +74,8 @@ export interface PermissionEvents {
  */
 export class PermissionEngine {
   readonly #cache = new Map<string, StoredDecision>();
+  /** How many cached decisions hold for exact arguments only: while none does, a call's arguments need no hash. */
+  #argsGrain = 0;
   readonly #expiry: ExpiryDays;
   readonly #promptTimeoutMs: number;
   readonly #rules: readonly PermissionRule[];
@@ -98,7 +100,7 @@ export class PermissionEngine {
     this.#promptTimeoutMs = deps.config.promptTimeoutMs ?? 5 * 60_000;
     this.#rules = deps.config.rules ?? [];
     this.synced = deps.store.listDecisions({}).then((all) => {
-      for (const decision of all) this.#cache.set(decisionKey(decision), decision);
+      for (const decision of all) this.#remember(decision);
       this.#synced = true;
     });
   }
@@ -128,72 +130,100 @@ export class PermissionEngine {
   }
 
   /**
+   * Decides a call from the rules and stored decisions alone, or returns undefined when a person must be asked.
+   * Nothing is written or told yet: `record` queues the decision's audit event and tells listeners, and the caller
+   * runs it (the pipeline runs it once an allowed call is on its way, and at once for a deny). The arguments' hash is
+   * asked for only when a decision for exact arguments exists.
+   */
+  decideAtOnce(call: {
+    readonly scope: Scope;
+    readonly tool: Tool;
+    readonly argsHash: () => string;
+    readonly invocation: () => InvocationRecord;
+  }): { readonly verdict: PreCallVerdict; readonly record: () => void } | undefined {
+    const { scope, tool } = call;
+    const risk = this.risk(tool);
+    const resolution = this.#resolve(scope, tool, call.argsHash);
+    if (resolution.kind === 'ask') return undefined;
+    const decided = (decision: PermissionDecision | 'allow' | 'deny', origin: DecisionOrigin, data: object) => () => {
+      const invocation = call.invocation();
+      this.deps.writes.write({ kind: 'audit', audit: this.#audit(invocation, risk, { decision, origin, ...data }) });
+      this.deps.events.decided({
+        request: () => this.#request(invocation, tool, risk, resolution),
+        decision,
+        origin,
+      });
+    };
+    if (resolution.kind === 'rule') {
+      const effect = resolution.verdict.effect === 'allow' ? 'allow' : 'deny';
+      return {
+        verdict:
+          effect === 'allow'
+            ? ALLOW
+            : { allow: false, reason: `${tool.name} is denied by ${resolution.verdict.reason}; it was not run` },
+        record: decided(effect, 'rule', { rule: resolution.verdict.rule.source }),
+      };
+    }
+    const d = resolution.decision;
+    return {
+      verdict:
+        d.effect === 'allow'
+          ? ALLOW
+          : {
+              allow: false,
+              reason: `the user denied ${tool.name} always (on ${new Date(d.grantedAt).toISOString().slice(0, 10)}); it was not run`,
+            },
+      record: decided(d.effect === 'allow' ? 'allow_always' : 'deny_always', 'cache_hit', { decisionId: d.id }),
+    };
+  }
+
+  /**
    * The gate as a pre-call hook. A rule or a stored decision answers synchronously, so the call path goes on in the
    * same turn; only a call that needs a person returns a promise.
    */
   readonly hook: PreCallHook = ({ invocation, tool, signal }) => {
-    const scope = invocation.scope;
+    const quick = this.decideAtOnce({
+      scope: invocation.scope,
+      tool,
+      argsHash: () => invocation.argsHash,
+      invocation: () => invocation,
+    });
+    if (quick !== undefined) {
+      quick.record();
+      return quick.verdict;
+    }
     const risk = this.risk(tool);
-    const resolution = this.#resolve(scope, tool, invocation.argsHash);
-    const request = () =>
-      this.#request(
-        invocation.id,
-        scope,
-        invocation.caller,
-        tool,
-        invocation.args,
-        invocation.argsHash,
-        risk,
-        resolution,
-      );
-    const audit = (data: Record<string, unknown>): AuditEventInput => ({
+    const resolution = this.#resolve(invocation.scope, tool, () => invocation.argsHash);
+    if (resolution.kind !== 'ask') throw new Error('a decision that needs no person was not taken at once');
+    return this.#askAndRecord(invocation, resolution, tool, risk, signal);
+  };
+
+  #audit(invocation: InvocationRecord, risk: RiskAssessment, data: Record<string, unknown>): AuditEventInput {
+    return {
       type: 'permission.decision',
       at: this.deps.clock.now(),
-      userId: scope.userId,
-      workspaceId: scope.workspaceId,
-      conversationId: scope.conversationId,
+      userId: invocation.scope.userId,
+      workspaceId: invocation.scope.workspaceId,
+      conversationId: invocation.scope.conversationId,
       serverId: invocation.serverId,
       tool: invocation.tool,
       argsHash: invocation.argsHash,
       riskTier: risk.tier,
       invocationId: invocation.id,
       data,
-    });
-    if (resolution.kind === 'rule') {
-      const effect = resolution.verdict.effect === 'allow' ? 'allow' : 'deny';
-      this.deps.writes.write({
-        kind: 'audit',
-        audit: audit({ decision: effect, origin: 'rule', rule: resolution.verdict.rule.source }),
-      });
-      this.deps.events.decided({ request, decision: effect, origin: 'rule' });
-      return effect === 'allow'
-        ? ALLOW
-        : { allow: false, reason: `${tool.name} is denied by ${resolution.verdict.reason}; it was not run` };
-    }
-    if (resolution.kind === 'stored') {
-      const d = resolution.decision;
-      const decision = d.effect === 'allow' ? 'allow_always' : 'deny_always';
-      this.deps.writes.write({ kind: 'audit', audit: audit({ decision, origin: 'cache_hit', decisionId: d.id }) });
-      this.deps.events.decided({ request, decision, origin: 'cache_hit' });
-      return d.effect === 'allow'
-        ? ALLOW
-        : {
-            allow: false,
-            reason: `the user denied ${tool.name} always (on ${new Date(d.grantedAt).toISOString().slice(0, 10)}); it was not run`,
-          };
-    }
-    return this.#askAndRecord(request(), resolution, tool, risk, audit, signal);
-  };
+    };
+  }
 
   async #askAndRecord(
-    request: PermissionRequest,
+    invocation: InvocationRecord,
     resolution: Resolution & { kind: 'ask' },
     tool: Tool,
     risk: RiskAssessment,
-    audit: (data: Record<string, unknown>) => AuditEventInput,
     signal: AbortSignal,
   ): Promise<PreCallVerdict> {
-    const scope = request.scope;
+    const scope = invocation.scope;
+    const request = this.#request(invocation, tool, risk, resolution);
+    const audit = (data: Record<string, unknown>) => this.#audit(invocation, risk, data);
     const answer = await this.#ask(request, signal);
     if (answer.kind === 'failed') {
       this.deps.writes.write({ kind: 'audit', audit: audit({ decision: 'deny_once', origin: answer.origin }) });
@@ -216,7 +246,7 @@ export class PermissionEngine {
   /** Says which rule or stored decision would decide a call now, and why; asks no one. */
   explain(options: { scope: Scope; tool: Tool; argsHash: string }): PermissionExplanation {
     const risk = this.risk(options.tool);
-    const resolution = this.#resolve(options.scope, options.tool, options.argsHash);
+    const resolution = this.#resolve(options.scope, options.tool, () => options.argsHash);
     if (resolution.kind === 'rule') {
       const effect = resolution.verdict.effect;
       return {
@@ -327,7 +357,7 @@ export class PermissionEngine {
         data: { decision: 'revoke', origin: 'user_prompt', decisionId: d.id },
       })),
     );
-    for (const d of doomed) this.#cache.delete(decisionKey(d));
+    for (const d of doomed) this.#forget(d);
     return doomed.length;
   }
 
@@ -353,11 +383,26 @@ export class PermissionEngine {
       invocationId: null,
       data: { decision: 'set_expiry', origin: 'user_prompt', decisionId: current.id, expiresAt: options.expiresAt },
     });
-    this.#cache.set(decisionKey(next), next);
+    this.#remember(next);
     return next;
   }
 
-  #resolve(scope: Scope, tool: Tool, argsHash: string): Resolution {
+  #remember(decision: StoredDecision): void {
+    const key = decisionKey(decision);
+    if (this.#cache.get(key)?.argsHash != null) this.#argsGrain -= 1;
+    this.#cache.set(key, decision);
+    if (decision.argsHash !== null) this.#argsGrain += 1;
+  }
+
+  #forget(decision: StoredDecision): void {
+    const key = decisionKey(decision);
+    const held = this.#cache.get(key);
+    if (held === undefined) return;
+    this.#cache.delete(key);
+    if (held.argsHash !== null) this.#argsGrain -= 1;
+  }
+
+  #resolve(scope: Scope, tool: Tool, argsHash: () => string): Resolution {
     const rule = evaluateRules(this.#rules, scope, target(tool));
     if (rule !== undefined && rule.effect !== 'ask') return { kind: 'rule', verdict: rule };
     if (rule?.effect === 'ask') return { kind: 'ask', origin: 'user_prompt', why: `${rule.reason}: always ask` };
@@ -366,14 +411,9 @@ export class PermissionEngine {
       return { kind: 'ask', origin: 'user_prompt', why: 'stored decisions are still loading, so the user is asked' };
     const server = this.deps.server(tool.origin.serverId);
     if (server === undefined) return { kind: 'ask', origin: 'user_prompt', why: 'unknown server' };
-    const base = {
-      userId: scope.userId,
-      workspaceId: scope.workspaceId,
-      serverIdentity: server.identity,
-      tool: tool.origin.originalName,
-    };
-    const found =
-      this.#cache.get(decisionKey({ ...base, argsHash })) ?? this.#cache.get(decisionKey({ ...base, argsHash: null }));
+    // Two lookups, these exact arguments first, with keys built by concatenation: this runs before every call.
+    const prefix = decisionKeyPrefix(scope.userId, scope.workspaceId, server.identity, tool.origin.originalName);
+    const found = (this.#argsGrain > 0 ? this.#cache.get(prefix + argsHash()) : undefined) ?? this.#cache.get(prefix);
     if (found === undefined) return { kind: 'ask', origin: 'user_prompt', why: 'no stored decision for this tool' };
     if (found.definitionHash !== tool.definitionHash) {
       return {
@@ -392,16 +432,8 @@ export class PermissionEngine {
     return { kind: 'stored', decision: found };
   }
 
-  #request(
-    invocationId: string,
-    scope: Scope,
-    caller: PermissionRequest['caller'],
-    tool: Tool,
-    args: Readonly<Record<string, unknown>>,
-    argsHash: string,
-    risk: RiskAssessment,
-    resolution: Resolution,
-  ): PermissionRequest {
+  #request(invocation: InvocationRecord, tool: Tool, risk: RiskAssessment, resolution: Resolution): PermissionRequest {
+    const { id: invocationId, scope, caller, args, argsHash } = invocation;
     const server = tool.origin.kind === 'mcp' ? this.deps.server(tool.origin.serverId) : undefined;
     return {
       invocationId,
@@ -516,7 +548,7 @@ export class PermissionEngine {
     // drained first so the audit log keeps the order in which things happened.
     await this.deps.writes.drain();
     await this.deps.store.putDecision(stored, { ...audit, data: { ...audit.data, decisionId: stored.id } });
-    this.#cache.set(decisionKey(stored), stored);
+    this.#remember(stored);
     return stored;
   }
 }

@@ -27,5 +27,10 @@ export interface StoredDecision {
 export function decisionKey(
   d: Pick<StoredDecision, 'userId' | 'workspaceId' | 'serverIdentity' | 'tool' | 'argsHash'>,
 ): string {
-  return `${d.userId}\u0000${d.workspaceId}\u0000${d.serverIdentity}\u0000${d.tool}\u0000${d.argsHash ?? ''}`;
+  return decisionKeyPrefix(d.userId, d.workspaceId, d.serverIdentity, d.tool) + (d.argsHash ?? '');
+}
+
+/** The key of a decision for any arguments; a per-arguments key is this followed by the arguments' hash. */
+export function decisionKeyPrefix(userId: string, workspaceId: string, serverIdentity: string, tool: string): string {
+  return `${userId}\u0000${workspaceId}\u0000${serverIdentity}\u0000${tool}\u0000`;
 }

@@ -277,52 +277,60 @@ export class ServerConnection {
    * Sends `tools/call`. Rejects with the SDK's `ProtocolError` (JSON-RPC error from the server) or `SdkError`
    * (connection closed, aborted), which the pipeline classifies.
    */
-  async callTool(
+  callTool(
     name: string,
     args: Readonly<Record<string, unknown>>,
     options: ConnectionCallOptions,
   ): Promise<CallToolResult> {
     const client = this.#client;
     if (client === undefined || this.#state !== 'ready') {
-      throw new HostError('server_unavailable', `server "${this.config.id}" is ${this.#state}; the call was not sent`, {
-        data: { serverId: this.config.id, state: this.#state },
-      });
-    }
-    const send = () =>
-      client.callTool(
-        { name, arguments: { ...args } },
-        {
-          signal: options.signal,
-          onprogress: (p) => options.onProgress(progressOf(p)),
-          timeout: NO_SDK_TIMEOUT_MS,
-          toolDefinition: options.definition,
-        },
+      return Promise.reject(
+        new HostError('server_unavailable', `server "${this.config.id}" is ${this.#state}; the call was not sent`, {
+          data: { serverId: this.config.id, state: this.#state },
+        }),
       );
-    try {
-      try {
-        return await send();
-      } catch (error) {
-        // -32042: the server needs the user to complete URL flows first. Once they are done, the call is retried once.
-        if (
-          !(error instanceof ProtocolError) ||
-          error.code !== URL_ELICITATION_REQUIRED ||
-          this.#onUrlRequired === undefined
-        ) {
-          throw error;
-        }
-        const elicitations = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
-        if (!Array.isArray(elicitations) || !(await this.#onUrlRequired(elicitations, options.signal))) throw error;
-        return await send();
-      }
-    } catch (error) {
-      if (!(error instanceof SdkError) || options.signal.aborted) throw error;
-      // Name the server, and say why the connection broke when the transport told us (e.g. a message over the
-      // buffer limit), so the card and the model see more than "Connection closed".
-      const last = this.#lastError !== undefined && this.#lastError !== error.message ? ` (${this.#lastError})` : '';
-      throw new SdkError(error.code, `server "${this.config.id}": ${error.message}${last}`, error.data, {
-        cause: error,
-      });
     }
+    const requestOptions = {
+      signal: options.signal,
+      onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress(progressOf(p)),
+      timeout: NO_SDK_TIMEOUT_MS,
+    };
+    const params = { name, arguments: args as Record<string, unknown> };
+    // The legacy era needs nothing of callTool but the request itself: the host validates structuredContent on its
+    // own (the definition it passes has no outputSchema), so it sends tools/call directly and saves callTool's extra
+    // await on every call. The 2026 era goes through callTool, which mirrors declared arguments into headers.
+    const send = (): Promise<CallToolResult> =>
+      client.getProtocolEra() === 'modern'
+        ? client.callTool(params, { ...requestOptions, toolDefinition: options.definition })
+        : client.request({ method: 'tools/call', params }, requestOptions);
+    return send().catch(async (error: unknown) => {
+      // -32042: the server needs the user to complete URL flows first. Once they are done, the call is retried once.
+      if (
+        error instanceof ProtocolError &&
+        error.code === URL_ELICITATION_REQUIRED &&
+        this.#onUrlRequired !== undefined
+      ) {
+        const elicitations = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+        if (Array.isArray(elicitations) && (await this.#onUrlRequired(elicitations, options.signal))) {
+          return send().catch((retryError: unknown) => {
+            throw this.#named(retryError, options.signal);
+          });
+        }
+      }
+      throw this.#named(error, options.signal);
+    });
+  }
+
+  /**
+   * Names the server in a connection failure, and says why the connection broke when the transport told us (e.g. a
+   * message over the buffer limit), so the card and the model see more than "Connection closed".
+   */
+  #named(error: unknown, signal: AbortSignal): unknown {
+    if (!(error instanceof SdkError) || signal.aborted) return error;
+    const last = this.#lastError !== undefined && this.#lastError !== error.message ? ` (${this.#lastError})` : '';
+    return new SdkError(error.code, `server "${this.config.id}": ${error.message}${last}`, error.data, {
+      cause: error,
+    });
   }
 
   async close(): Promise<void> {

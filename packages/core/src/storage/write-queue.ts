@@ -3,21 +3,40 @@ import type { HistoryWrite, HostStore } from './host-store.js';
 
 /**
  * Ordered, overlapped history writes. The call path hands each write to the queue and goes on; the queue stores
- * everything queued so far as one batch (one transaction) on the next turn of the event loop, which is while the
- * server works on the request just sent. Readers `drain()` first, so history never shows less than what callers got.
+ * everything queued so far as one batch (one transaction) on a later turn of the event loop, which is while the
+ * server works on the request just sent. Commits are grouped: a batch follows the one before by at least
+ * `commitIntervalMs` (default 5 ms), so a burst of calls shares transactions instead of paying one each. Readers
+ * `drain()` first, which stores what is queued at once, so history never shows less than what callers got.
  *
  * A crash can lose the writes of the last moment, never half-write a batch. A failed batch stops the queue: every
  * later write and every new call fails with `store_error`, so no call runs without its history.
  */
 export class WriteQueue {
   #pending: HistoryWrite[] = [];
+  /** Recording steps put off until the call they belong to is on its way (see `defer`), in the order deferred. */
+  #deferred: { run: () => void; done: boolean }[] = [];
   #running: Promise<void> | undefined;
   #failure: HostError | undefined;
+  /** Ends the wait before the next batch (set while one is waiting). */
+  #wake: (() => void) | undefined;
+  #deferredScheduled = false;
+  /** Readers waiting in `drain`: while any waits, batches go without pacing. */
+  #readers = 0;
+  /** When the last batch started, in `performance.now()` time. */
+  #lastCommit = Number.NEGATIVE_INFINITY;
+  readonly #commitIntervalMs: number;
 
   constructor(
     private readonly store: HostStore,
     private readonly onError: (error: HostError) => void = () => undefined,
-  ) {}
+    options: { readonly commitIntervalMs?: number } = {},
+  ) {
+    const interval = options.commitIntervalMs ?? 5;
+    if (!Number.isFinite(interval) || interval < 0) {
+      throw new HostError('config_invalid', `commitIntervalMs must be a number of milliseconds >= 0, not ${interval}`);
+    }
+    this.#commitIntervalMs = interval;
+  }
 
   /** Throws the write failure that stopped the queue, if any. */
   assertHealthy(): void {
@@ -28,33 +47,104 @@ export class WriteQueue {
   write(write: HistoryWrite): void {
     this.assertHealthy();
     this.#pending.push(write);
-    this.#running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
+    this.#schedule();
+  }
+
+  /**
+   * Puts off a recording step (one that queues writes and tells listeners) until the end of this turn of the event
+   * loop, after the work in hand has been sent; `drain` runs it first, so a reader never misses it. Returns a
+   * function that runs it now if it has not run yet: whoever needs its effects first calls that.
+   */
+  defer(run: () => void): () => void {
+    this.assertHealthy();
+    const entry = { run, done: false };
+    this.#deferred.push(entry);
+    if (!this.#deferredScheduled) {
+      this.#deferredScheduled = true;
+      setImmediate(() => {
+        this.#deferredScheduled = false;
+        this.#runAllDeferred();
+      });
+    }
+    return () => this.#runDeferred(entry);
   }
 
   /** Resolves once every queued write is stored; rejects with the failure that stopped the queue. */
   async drain(): Promise<void> {
-    while (this.#running !== undefined) await this.#running;
+    this.#runAllDeferred();
+    this.#readers += 1;
+    try {
+      while (this.#running !== undefined) {
+        this.#wake?.();
+        await this.#running;
+      }
+    } finally {
+      this.#readers -= 1;
+    }
     this.assertHealthy();
+  }
+
+  #schedule(): void {
+    this.#running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
+  }
+
+  /** Waits out the rest of the commit interval (recording steps put off meanwhile still run on time). */
+  async #pace(): Promise<void> {
+    const wait = this.#lastCommit + this.#commitIntervalMs - performance.now();
+    if (wait <= 0 || this.#readers > 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), wait);
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      this.#wake = done;
+    });
+  }
+
+  #runDeferred(entry: { run: () => void; done: boolean }): void {
+    if (entry.done) return;
+    entry.done = true;
+    try {
+      entry.run();
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #runAllDeferred(): void {
+    if (this.#deferred.length === 0) return;
+    const entries = this.#deferred;
+    this.#deferred = [];
+    for (const entry of entries) this.#runDeferred(entry);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#failure !== undefined) return;
+    this.#failure =
+      error instanceof HostError && error.code === 'store_error'
+        ? error
+        : new HostError(
+            'store_error',
+            `a history write failed: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          );
+    this.#pending = [];
+    this.onError(this.#failure);
   }
 
   async #flush(): Promise<void> {
     try {
       while (this.#pending.length > 0 && this.#failure === undefined) {
+        await this.#pace();
         const batch = this.#pending;
         this.#pending = [];
+        this.#lastCommit = performance.now();
         try {
           await this.store.writeBatch(batch);
         } catch (error) {
-          this.#failure =
-            error instanceof HostError && error.code === 'store_error'
-              ? error
-              : new HostError(
-                  'store_error',
-                  `a history write failed: ${error instanceof Error ? error.message : String(error)}`,
-                  { cause: error },
-                );
-          this.#pending = [];
-          this.onError(this.#failure);
+          this.#fail(error);
         }
       }
     } finally {
