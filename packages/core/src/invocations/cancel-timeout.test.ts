@@ -102,11 +102,14 @@ describe('cancel, timeout and progress', () => {
 
   it('cancels only the call whose signal fired when calls reuse the signals of finished calls', async () => {
     const { host, log } = await start();
-    // Finished calls hand their never-aborted signals back for reuse; the next calls take them.
-    for (const text of ['one', 'two', 'three']) {
-      const done = await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__echo', args: { text } });
-      expect(done.outcome).toBe('success');
-    }
+    // Finished calls hand their never-aborted signals back for reuse; the next calls take them. Calls made together
+    // leave several behind.
+    const done = await Promise.all(
+      ['one', 'two', 'three'].map((text) =>
+        host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__echo', args: { text } }),
+      ),
+    );
+    expect(done.map((r) => r.outcome)).toEqual(['success', 'success', 'success']);
     const first = new AbortController();
     const second = new AbortController();
     const hang = (signal: AbortSignal) =>

@@ -104,7 +104,9 @@ export interface PipelineEvents {
 
 /**
  * The one path every tool call takes: resolve (visibility), record pending, pre-call hooks (the permission gate),
- * running, call with signal, timeout and progress, classify, bound, store, return an ordinary result.
+ * running, call with signal, timeout and progress, classify, bound, store, return an ordinary result. A call the
+ * gate settles at once (a rule or a stored decision, no other hooks, no `onRecorded`) is sent before its pending and
+ * running steps are recorded; they run in the same turn, before anything else touches the call.
  */
 export class InvocationPipeline {
   readonly #hooks: PreCallHook[] = [];
@@ -232,6 +234,8 @@ export class InvocationPipeline {
       error: InvocationError | null,
       result?: ResultRecord,
     ): InvocationRecord => {
+      // A history that stopped taking writes fails the call with store_error before its state moves.
+      this.deps.writes.assertHealthy();
       const current = theRecord();
       const from = current.state;
       transition(from, to);
@@ -276,6 +280,8 @@ export class InvocationPipeline {
       if (!quick.verdict.allow) {
         return finishWithoutResult('permission_denied', { code: 'permission_denied', message: quick.verdict.reason });
       }
+      // onRecorded or a listener may have cancelled the call: then nothing is sent.
+      if (signal.aborted) return finishWithoutResult('cancelled', cancelledError());
       move('running', null, null);
     } else {
       recordPending();
@@ -598,6 +604,11 @@ function runWithTimeouts(options: {
   let timer = setTimeout(check, Math.min(options.timeoutMs, options.maxTotalMs));
   const onCallerAbort = () => abort('cancelled');
   if (options.signal !== NEVER_ABORTED) options.signal.addEventListener('abort', onCallerAbort, { once: true });
+  // Aborted by a listener of the running event: a listener added now would never fire, so stop before sending.
+  if (options.signal.aborted) {
+    abort('cancelled');
+    return outcome;
+  }
   let running: Promise<CallToolResult>;
   try {
     running = options.around(controller.signal, hold, () =>

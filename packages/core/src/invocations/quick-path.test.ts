@@ -63,18 +63,66 @@ describe('a call decided at once', () => {
     expect((await host.audit.verify()).ok).toBe(true);
   });
 
-  it('still hands onRecorded the pending record before the call is sent', async () => {
+  it('still hands onRecorded the pending record within invoke, before it returns', async () => {
+    const { host } = await start({ permissions: allowEcho });
+    let recorded: string | undefined;
+    const pending = host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: 'demo__echo',
+      args: { text: 'hi' },
+      onRecorded: (invocation) => (recorded = `${invocation.id} ${invocation.state}`),
+    });
+    // What a caller that wants the id at once (the console) relies on: no turn of the event loop in between.
+    expect(recorded).toMatch(/ pending$/);
+    const result = await pending;
+    expect(recorded).toBe(`${result.invocationId} pending`);
+    expect(result.outcome).toBe('success');
+  });
+
+  it('sends nothing when onRecorded cancels the call it was told of', async () => {
     const { host, log } = await start({ permissions: allowEcho });
-    let callsWhenRecorded = -1;
+    const controller = new AbortController();
     const result = await host.invoke({
       scope: SCOPE,
       caller: { kind: 'model' },
       tool: 'demo__echo',
       args: { text: 'hi' },
-      onRecorded: () => (callsWhenRecorded = readCallLog(log).length),
+      signal: controller.signal,
+      onRecorded: () => controller.abort(),
     });
-    expect(result.outcome).toBe('success');
-    expect(callsWhenRecorded).toBe(0);
+    expect(result.outcome).toBe('cancelled');
+    const entry = await host.history.get({ scope: SCOPE, invocationId: result.invocationId });
+    expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'cancelled']);
+    // A call sent afterwards is in the log alone.
+    const after = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'demo__slow_task',
+      args: { steps: 1, stepMs: 1 },
+    });
+    expect(after.outcome).toBe('success');
+    expect(readCallLog(log).map((line) => line.tool)).toEqual(['slow_task']);
+  });
+
+  it('fails a call in flight with store_error when history stops taking writes, not with a bad transition', async () => {
+    const store = new CountingStore();
+    const { host } = await start({ store, permissions: allowEcho, limits: { commitIntervalMs: 0 } });
+    const first = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: 'demo__echo',
+      args: { text: '1' },
+    });
+    expect(first.outcome).toBe('success');
+    // The first call's last row is still queued: its commit fails after the second call is sent and before that
+    // call's own recording runs, so the second call ends with nothing recorded of it.
+    store.writeBatch = () => Promise.reject(new Error('disk full'));
+    const second = host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__echo', args: { text: '2' } });
+    await expect(second).rejects.toMatchObject({ code: 'store_error', message: expect.stringMatching(/disk full/) });
+    await expect(
+      host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__echo', args: { text: '3' } }),
+    ).rejects.toMatchObject({ code: 'store_error' });
   });
 
   it('never sends a call a rule denies, and records the denial', async () => {

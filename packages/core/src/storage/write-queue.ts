@@ -8,8 +8,9 @@ import type { HistoryWrite, HostStore } from './host-store.js';
  * `commitIntervalMs` (default 5 ms), so a burst of calls shares transactions instead of paying one each. Readers
  * `drain()` first, which stores what is queued at once, so history never shows less than what callers got.
  *
- * A crash can lose the writes of the last moment, never half-write a batch. A failed batch stops the queue: every
- * later write and every new call fails with `store_error`, so no call runs without its history.
+ * A crash can lose the writes of the last moment, never half-write a batch; a call whose rows span two batches may
+ * be left pending or running. A failed batch stops the queue: every later write fails with `store_error`, and so do
+ * every new call and every call still in flight when it ends, so no call goes on without its history.
  */
 export class WriteQueue {
   #pending: HistoryWrite[] = [];
