@@ -76,9 +76,15 @@ export function auditHash(event: Omit<AuditEvent, 'hash'>): string {
   return sha256Hex(canonicalEventJson(event));
 }
 
-/** Seals an input as the next event after `prev` (or the first). */
-export function chainEvent(input: AuditEventInput, prev: Pick<AuditEvent, 'seq' | 'hash'> | undefined): AuditEvent {
-  const unsealed: Omit<AuditEvent, 'hash'> = {
+/**
+ * An audit input with exactly its own fields (anything else an object carries is left behind), `data` replaced when
+ * given: the form stores keep and the chain seals, so a sealed event always takes the fast canonical path.
+ */
+export function auditInputFields(
+  input: AuditEventInput,
+  data: Readonly<Record<string, unknown>> = input.data,
+): AuditEventInput {
+  return {
     type: input.type,
     at: input.at,
     userId: input.userId,
@@ -89,11 +95,17 @@ export function chainEvent(input: AuditEventInput, prev: Pick<AuditEvent, 'seq' 
     argsHash: input.argsHash,
     riskTier: input.riskTier,
     invocationId: input.invocationId,
-    data: input.data,
-    seq: (prev?.seq ?? 0) + 1,
-    prevHash: prev?.hash ?? GENESIS_HASH,
+    data,
   };
-  return { ...unsealed, hash: auditHash(unsealed) };
+}
+
+/** Seals an input as the next event after `prev` (or the first). */
+export function chainEvent(input: AuditEventInput, prev: Pick<AuditEvent, 'seq' | 'hash'> | undefined): AuditEvent {
+  const unsealed = auditInputFields(input) as { -readonly [K in keyof Omit<AuditEvent, 'hash'>]?: unknown };
+  unsealed.seq = (prev?.seq ?? 0) + 1;
+  unsealed.prevHash = prev?.hash ?? GENESIS_HASH;
+  const event = unsealed as Omit<AuditEvent, 'hash'>;
+  return { ...event, hash: auditHash(event) };
 }
 
 /** The verdict of `verify`: where the chain first breaks, and how. */

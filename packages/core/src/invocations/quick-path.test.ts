@@ -33,6 +33,21 @@ async function start(config: Partial<HostConfig> = {}) {
   return { host, surface, log: demo.log };
 }
 
+/**
+ * Sends a call and finds it alone in the server's log: a barrier after which a call that was never sent cannot show
+ * up late.
+ */
+async function expectNothingSentBefore(host: Host, log: string): Promise<void> {
+  const after = await host.invoke({
+    scope: SCOPE,
+    caller: { kind: 'user' },
+    tool: 'demo__slow_task',
+    args: { steps: 1, stepMs: 1 },
+  });
+  expect(after.outcome).toBe('success');
+  expect(readCallLog(log).map((line) => line.tool)).toEqual(['slow_task']);
+}
+
 const allowEcho = { rules: [{ effect: 'allow', tool: 'echo' }] };
 
 describe('a call decided at once', () => {
@@ -94,15 +109,7 @@ describe('a call decided at once', () => {
     expect(result.outcome).toBe('cancelled');
     const entry = await host.history.get({ scope: SCOPE, invocationId: result.invocationId });
     expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'cancelled']);
-    // A call sent afterwards is in the log alone.
-    const after = await host.invoke({
-      scope: SCOPE,
-      caller: { kind: 'user' },
-      tool: 'demo__slow_task',
-      args: { steps: 1, stepMs: 1 },
-    });
-    expect(after.outcome).toBe('success');
-    expect(readCallLog(log).map((line) => line.tool)).toEqual(['slow_task']);
+    await expectNothingSentBefore(host, log);
   });
 
   it('fails a call in flight with store_error when history stops taking writes, not with a bad transition', async () => {
@@ -137,15 +144,8 @@ describe('a call decided at once', () => {
     expect(surface.requests).toHaveLength(0);
     const entry = await host.history.get({ scope: SCOPE, invocationId: result.invocationId });
     expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'cancelled']);
-    // A call sent afterwards is in the log alone: the denied one never reached the server.
-    const after = await host.invoke({
-      scope: SCOPE,
-      caller: { kind: 'user' },
-      tool: 'demo__slow_task',
-      args: { steps: 1, stepMs: 1 },
-    });
-    expect(after.outcome).toBe('success');
-    expect(readCallLog(log).map((line) => line.tool)).toEqual(['slow_task']);
+    // The denied call never reached the server.
+    await expectNothingSentBefore(host, log);
   });
 
   it('turns progress into events only after the running event', async () => {

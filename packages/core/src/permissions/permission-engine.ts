@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput, DecisionOrigin } from '../audit/audit-event.js';
-import type { PreCallHook, PreCallVerdict } from '../invocations/invocation-pipeline.js';
+import type { PreCallHook, PreCallVerdict, QuickGate } from '../invocations/invocation-pipeline.js';
 import type { Scope } from '../scope.js';
 import type { HostStore, InvocationRecord } from '../storage/host-store.js';
 import type { WriteQueue } from '../storage/write-queue.js';
@@ -49,6 +49,9 @@ export interface PermissionExplanation {
   readonly rule?: PermissionRule;
   readonly storedDecision?: StoredDecision;
 }
+
+/** A call as the gate sees it before it is recorded: the hash and the record are worked out only if needed. */
+type QuickCall = Parameters<QuickGate>[0];
 
 type Resolution =
   | { kind: 'rule'; verdict: RuleVerdict }
@@ -135,16 +138,37 @@ export class PermissionEngine {
    * runs it (the pipeline runs it once an allowed call is on its way, and at once for a deny). The arguments' hash is
    * asked for only when a decision for exact arguments exists.
    */
-  decideAtOnce(call: {
-    readonly scope: Scope;
-    readonly tool: Tool;
-    readonly argsHash: () => string;
-    readonly invocation: () => InvocationRecord;
-  }): { readonly verdict: PreCallVerdict; readonly record: () => void } | undefined {
+  decideAtOnce(call: QuickCall): { readonly verdict: PreCallVerdict; readonly record: () => void } | undefined {
+    const decided = this.#decide(call);
+    return decided.kind === 'quick' ? decided : undefined;
+  }
+
+  /**
+   * The gate as a pre-call hook. A rule or a stored decision answers synchronously, so the call path goes on in the
+   * same turn; only a call that needs a person returns a promise.
+   */
+  readonly hook: PreCallHook = ({ invocation, tool, signal }) => {
+    const decided = this.#decide({
+      scope: invocation.scope,
+      tool,
+      argsHash: () => invocation.argsHash,
+      invocation: () => invocation,
+    });
+    if (decided.kind === 'ask') return this.#askAndRecord(invocation, decided.resolution, tool, decided.risk, signal);
+    decided.record();
+    return decided.verdict;
+  };
+
+  /** What the rules and stored decisions say of a call: a verdict with its recording, or who must be asked. */
+  #decide(
+    call: QuickCall,
+  ):
+    | { readonly kind: 'quick'; readonly verdict: PreCallVerdict; readonly record: () => void }
+    | { readonly kind: 'ask'; readonly resolution: Resolution & { kind: 'ask' }; readonly risk: RiskAssessment } {
     const { scope, tool } = call;
     const risk = this.risk(tool);
     const resolution = this.#resolve(scope, tool, call.argsHash);
-    if (resolution.kind === 'ask') return undefined;
+    if (resolution.kind === 'ask') return { kind: 'ask', resolution, risk };
     const decided = (decision: PermissionDecision | 'allow' | 'deny', origin: DecisionOrigin, data: object) => () => {
       const invocation = call.invocation();
       this.deps.writes.write({ kind: 'audit', audit: this.#audit(invocation, risk, { decision, origin, ...data }) });
@@ -157,6 +181,7 @@ export class PermissionEngine {
     if (resolution.kind === 'rule') {
       const effect = resolution.verdict.effect === 'allow' ? 'allow' : 'deny';
       return {
+        kind: 'quick',
         verdict:
           effect === 'allow'
             ? ALLOW
@@ -166,6 +191,7 @@ export class PermissionEngine {
     }
     const d = resolution.decision;
     return {
+      kind: 'quick',
       verdict:
         d.effect === 'allow'
           ? ALLOW
@@ -176,27 +202,6 @@ export class PermissionEngine {
       record: decided(d.effect === 'allow' ? 'allow_always' : 'deny_always', 'cache_hit', { decisionId: d.id }),
     };
   }
-
-  /**
-   * The gate as a pre-call hook. A rule or a stored decision answers synchronously, so the call path goes on in the
-   * same turn; only a call that needs a person returns a promise.
-   */
-  readonly hook: PreCallHook = ({ invocation, tool, signal }) => {
-    const quick = this.decideAtOnce({
-      scope: invocation.scope,
-      tool,
-      argsHash: () => invocation.argsHash,
-      invocation: () => invocation,
-    });
-    if (quick !== undefined) {
-      quick.record();
-      return quick.verdict;
-    }
-    const risk = this.risk(tool);
-    const resolution = this.#resolve(invocation.scope, tool, () => invocation.argsHash);
-    if (resolution.kind !== 'ask') throw new Error('a decision that needs no person was not taken at once');
-    return this.#askAndRecord(invocation, resolution, tool, risk, signal);
-  };
 
   #audit(invocation: InvocationRecord, risk: RiskAssessment, data: Record<string, unknown>): AuditEventInput {
     return {

@@ -1,4 +1,5 @@
 import type { AuditEventInput, AuditEventType } from '../audit/audit-event.js';
+import { auditInputFields } from '../audit/audit-event.js';
 import { HostError } from '../errors/host-error.js';
 import { isTerminalState, transition as checkMove } from '../invocations/invocation-state.js';
 import type { RiskTier } from '../permissions/risk.js';
@@ -183,19 +184,7 @@ export function storedAuditInput(input: AuditEventInput): AuditEventInput {
       error,
     );
   }
-  return {
-    type: input.type,
-    at: input.at,
-    userId: input.userId,
-    workspaceId: input.workspaceId,
-    conversationId: input.conversationId,
-    serverId: input.serverId,
-    tool: input.tool,
-    argsHash: input.argsHash,
-    riskTier: input.riskTier,
-    invocationId: input.invocationId,
-    data,
-  };
+  return auditInputFields(input, data);
 }
 
 /**
