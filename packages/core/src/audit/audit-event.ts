@@ -32,8 +32,8 @@ export interface AuditEvent extends AuditEventInput {
 /** The hash before the first event. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** The keys of a sealed event but its hash, in RFC 8785 order (sorted by UTF-16 code units). */
-const SEALED_KEYS = [
+/** The keys of a sealed event but its hash. */
+const SEALED_KEYS = new Set([
   'argsHash',
   'at',
   'conversationId',
@@ -47,28 +47,56 @@ const SEALED_KEYS = [
   'type',
   'userId',
   'workspaceId',
+]);
+
+const TEXT_FIELDS = [
+  'argsHash',
+  'conversationId',
+  'invocationId',
+  'riskTier',
+  'serverId',
+  'tool',
+  'type',
+  'userId',
+  'workspaceId',
 ] as const;
 
+/** True when every top-level value is what the written-out sealed text expects: text or null, and finite numbers. */
+function plainFields(fields: AuditEventInput, seq: unknown, prevHash: unknown): boolean {
+  for (const key of TEXT_FIELDS) {
+    const value: unknown = fields[key];
+    if (typeof value !== 'string' && value !== null) return false;
+  }
+  return Number.isFinite(fields.at) && Number.isFinite(seq) && typeof prevHash === 'string';
+}
+
 /**
- * The RFC 8785 canonical JSON of a sealed event, the same text `canonicalJson` gives, built without sorting or
- * walking the known keys: every call writes several events, and this is most of what sealing one costs. Anything
- * but exactly the known keys with JSON-ready top-level values takes the general path.
+ * The RFC 8785 canonical JSON of a sealed event but its hash, written out in sorted key order with the data's
+ * canonical JSON given: the same text `canonicalJson` gives for such an event, without sorting or walking it. Every
+ * call writes several events, and this is most of what sealing one costs.
+ */
+function sealedText(fields: AuditEventInput, dataJson: string, seq: number, prevHash: string): string {
+  const s = JSON.stringify;
+  return (
+    `{"argsHash":${s(fields.argsHash)},"at":${s(fields.at)},"conversationId":${s(fields.conversationId)},` +
+    `"data":${dataJson},"invocationId":${s(fields.invocationId)},"prevHash":${s(prevHash)},` +
+    `"riskTier":${s(fields.riskTier)},"seq":${s(seq)},"serverId":${s(fields.serverId)},"tool":${s(fields.tool)},` +
+    `"type":${s(fields.type)},"userId":${s(fields.userId)},"workspaceId":${s(fields.workspaceId)}}`
+  );
+}
+
+/**
+ * The RFC 8785 canonical JSON of a sealed event but its hash (what the hash covers), the same text `canonicalJson`
+ * gives. An event with exactly the known keys and plain top-level values is written out directly; anything else
+ * takes the general path.
  */
 export function canonicalEventJson(event: Omit<AuditEvent, 'hash'>): string {
-  const record = event as unknown as Record<string, unknown>;
-  if (Object.keys(record).length !== SEALED_KEYS.length) return canonicalJson(event);
-  let text = '{';
-  for (const key of SEALED_KEYS) {
-    if (!Object.hasOwn(record, key)) return canonicalJson(event);
-    const value = record[key];
-    let json: string;
-    if (typeof value === 'string' || value === null || typeof value === 'boolean') json = JSON.stringify(value);
-    else if (typeof value === 'number' && Number.isFinite(value)) json = JSON.stringify(value);
-    else if (key === 'data' && typeof value === 'object') json = canonicalJson(value);
-    else return canonicalJson(event);
-    text += `${text.length === 1 ? '' : ','}"${key}":${json}`;
+  const keys = Object.keys(event);
+  if (keys.length !== SEALED_KEYS.size || !keys.every((key) => SEALED_KEYS.has(key))) return canonicalJson(event);
+  if (!plainFields(event, event.seq, event.prevHash) || typeof event.data !== 'object' || event.data === null) {
+    return canonicalJson(event);
   }
-  return `${text}}`;
+  return sealedText(event, canonicalJson(event.data), event.seq, event.prevHash);
 }
 
 /** sha256 of the canonical JSON of everything in the event but its own hash. */
@@ -99,13 +127,70 @@ export function auditInputFields(
   };
 }
 
+/**
+ * An event sealed for storing, before any event object is built: the input, its data as canonical JSON (the text
+ * the hash covers and the text a store keeps), its number and both hashes.
+ */
+export interface SealedAuditInput {
+  readonly input: AuditEventInput;
+  readonly dataJson: string;
+  readonly seq: number;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+/**
+ * Seals an input as the next event after `prev` (or the first). `dataJson`, when given, is the canonical JSON of
+ * `input.data`, already worked out by the caller.
+ */
+export function sealAuditInput(
+  input: AuditEventInput,
+  prev: Pick<AuditEvent, 'seq' | 'hash'> | undefined,
+  dataJson: string = canonicalJson(input.data),
+): SealedAuditInput {
+  const seq = (prev?.seq ?? 0) + 1;
+  const prevHash = prev?.hash ?? GENESIS_HASH;
+  const text = plainFields(input, seq, prevHash)
+    ? sealedText(input, dataJson, seq, prevHash)
+    : canonicalEventJson(sealedEvent(input, JSON.parse(dataJson) as Record<string, unknown>, seq, prevHash, ''));
+  return { input, dataJson, seq, prevHash, hash: sha256Hex(text) };
+}
+
+function sealedEvent(
+  input: AuditEventInput,
+  data: Readonly<Record<string, unknown>>,
+  seq: number,
+  prevHash: string,
+  hash: string,
+): AuditEvent {
+  return {
+    type: input.type,
+    at: input.at,
+    userId: input.userId,
+    workspaceId: input.workspaceId,
+    conversationId: input.conversationId,
+    serverId: input.serverId,
+    tool: input.tool,
+    argsHash: input.argsHash,
+    riskTier: input.riskTier,
+    invocationId: input.invocationId,
+    data,
+    seq,
+    prevHash,
+    hash,
+  };
+}
+
+/** The event a sealed input stands for, its data read back from the sealed JSON (so it shares nothing with the input). */
+export function auditEventOf(sealed: SealedAuditInput): AuditEvent {
+  const data = JSON.parse(sealed.dataJson) as Record<string, unknown>;
+  return sealedEvent(sealed.input, data, sealed.seq, sealed.prevHash, sealed.hash);
+}
+
 /** Seals an input as the next event after `prev` (or the first). */
 export function chainEvent(input: AuditEventInput, prev: Pick<AuditEvent, 'seq' | 'hash'> | undefined): AuditEvent {
-  const unsealed = auditInputFields(input) as { -readonly [K in keyof Omit<AuditEvent, 'hash'>]?: unknown };
-  unsealed.seq = (prev?.seq ?? 0) + 1;
-  unsealed.prevHash = prev?.hash ?? GENESIS_HASH;
-  const event = unsealed as Omit<AuditEvent, 'hash'>;
-  return { ...event, hash: auditHash(event) };
+  const sealed = sealAuditInput(input, prev);
+  return sealedEvent(input, input.data, sealed.seq, sealed.prevHash, sealed.hash);
 }
 
 /** The verdict of `verify`: where the chain first breaks, and how. */

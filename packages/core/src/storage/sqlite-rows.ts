@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventType, SealedAuditInput } from '../audit/audit-event.js';
 import type { InvocationOutcome, InvocationState } from '../invocations/invocation-state.js';
 import type { ModelPayload, ScreenPayload } from '../invocations/bounded-result-types.js';
 import type { RiskTier } from '../permissions/risk.js';
@@ -243,10 +243,11 @@ export function decisionFromRow(row: DecisionRow): StoredDecision {
   };
 }
 
-/** Binds a sealed event in `AUDIT_COLUMNS` order. */
-export function auditParams(e: AuditEvent): unknown[] {
+/** Binds a sealed event in `AUDIT_COLUMNS` order; `data` is kept as the canonical JSON its hash covers. */
+export function auditParams(sealed: SealedAuditInput): unknown[] {
+  const e = sealed.input;
   return [
-    e.seq,
+    sealed.seq,
     e.type,
     e.at,
     e.userId,
@@ -257,9 +258,9 @@ export function auditParams(e: AuditEvent): unknown[] {
     e.argsHash,
     e.riskTier,
     e.invocationId,
-    JSON.stringify(e.data),
-    e.prevHash,
-    e.hash,
+    sealed.dataJson,
+    sealed.prevHash,
+    sealed.hash,
   ];
 }
 

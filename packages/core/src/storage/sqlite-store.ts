@@ -1,5 +1,5 @@
-import { chainEvent } from '../audit/audit-event.js';
-import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
+import { auditEventOf } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput, SealedAuditInput } from '../audit/audit-event.js';
 import { HostError } from '../errors/host-error.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Scope } from '../scope.js';
@@ -42,7 +42,7 @@ import {
   notFound,
   pageSize,
   staleTransition,
-  storedAuditInput,
+  sealStoredAuditInput,
   storedDecision,
 } from './store-checks.js';
 
@@ -62,15 +62,14 @@ type ChainLink = Pick<AuditEvent, 'seq' | 'hash'>;
  * the transaction (so another connection's events are seen and, the write lock held, cannot slip in between), then
  * followed in memory for the rest of the transaction.
  */
-function auditAppender(sql: SqliteStatements): (input: AuditEventInput) => AuditEvent {
+function auditAppender(sql: SqliteStatements): (input: AuditEventInput) => SealedAuditInput {
   let last: ChainLink | undefined | null = null;
   return (input) => {
-    const stored = storedAuditInput(input);
     if (last === null) last = sql.lastAudit.get() as ChainLink | undefined;
-    const event = chainEvent(stored, last);
-    sql.insertAudit.run(...auditParams(event));
-    last = event;
-    return event;
+    const sealed = sealStoredAuditInput(input, last);
+    sql.insertAudit.run(...auditParams(sealed));
+    last = sealed;
+    return sealed;
   };
 }
 
@@ -200,7 +199,10 @@ export class SqliteStore implements HostStore {
         return deleted;
       },
     );
-    this.#appendAudit = db.transaction((inputs: readonly AuditEventInput[]) => inputs.map(auditAppender(sql)));
+    this.#appendAudit = db.transaction((inputs: readonly AuditEventInput[]) => {
+      const append = auditAppender(sql);
+      return inputs.map((input) => auditEventOf(append(input)));
+    });
   }
 
   writeBatch(writes: readonly HistoryWrite[]): Promise<void> {

@@ -1,5 +1,6 @@
-import type { AuditEventInput, AuditEventType } from '../audit/audit-event.js';
-import { auditInputFields } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput, AuditEventType, SealedAuditInput } from '../audit/audit-event.js';
+import { auditInputFields, sealAuditInput } from '../audit/audit-event.js';
+import { canonicalJson, flatCanonicalJson } from '../audit/canonical-json.js';
 import { HostError } from '../errors/host-error.js';
 import { isTerminalState, transition as checkMove } from '../invocations/invocation-state.js';
 import type { RiskTier } from '../permissions/risk.js';
@@ -149,16 +150,8 @@ function requireText(value: unknown, field: string, nullable: boolean): void {
   throw invalid(`${field} must be a string${nullable ? ' or null' : ''}, not ${typeof value}`, { field });
 }
 
-/**
- * The audit event input exactly as a store keeps it, refused as `invalid_arguments` when it cannot be kept.
- *
- * The hash of an event covers everything the event holds, and `verifyChain` recomputes it from what the store gives
- * back, so an event must be sealed in its stored form: exactly the eleven fields (a property the store would not keep
- * would be hashed and then lost), and `data` as its JSON round trip (a value JSON drops or changes, such as
- * `undefined`, a function or a sparse array, would be hashed one way and read back another). Every store seals what
- * this returns, so a `MemoryStore` chain and a `SqliteStore` chain of the same inputs are the same chain.
- */
-export function storedAuditInput(input: AuditEventInput): AuditEventInput {
+/** Refuses, as `invalid_arguments`, an audit event input a store could not keep (see `storedAuditInput`). */
+function checkAuditInput(input: AuditEventInput): void {
   if (typeof input !== 'object' || input === null) throw invalid('an audit event must be an object');
   if (!Object.hasOwn(AUDIT_TYPES, input.type)) {
     throw invalid(`unknown audit event type ${String(input.type)}`, { type: input.type });
@@ -172,19 +165,47 @@ export function storedAuditInput(input: AuditEventInput): AuditEventInput {
   if (typeof input.data !== 'object' || input.data === null || Array.isArray(input.data)) {
     throw invalid("an audit event's data must be an object");
   }
-  let data: Record<string, unknown>;
+}
+
+/** An audit event's data as its JSON round trip, refused as `invalid_arguments` when it has no JSON form. */
+function jsonCopy(input: AuditEventInput): Record<string, unknown> {
   try {
-    data = JSON.parse(JSON.stringify(input.data)) as Record<string, unknown>;
+    return JSON.parse(JSON.stringify(input.data)) as Record<string, unknown>;
   } catch (error) {
     throw invalid(
       `an audit event's data has no JSON form: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        type: input.type,
-      },
+      { type: input.type },
       error,
     );
   }
-  return auditInputFields(input, data);
+}
+
+/**
+ * The audit event input exactly as a store keeps it, refused as `invalid_arguments` when it cannot be kept.
+ *
+ * The hash of an event covers everything the event holds, and `verifyChain` recomputes it from what the store gives
+ * back, so an event must be sealed in its stored form: exactly the eleven fields (a property the store would not keep
+ * would be hashed and then lost), and `data` as its JSON round trip (a value JSON drops or changes, such as
+ * `undefined`, a function or a sparse array, would be hashed one way and read back another). Every store seals this
+ * form (`MemoryStore` through this function, `SqliteStore` through `sealStoredAuditInput`), so the chains of the same
+ * inputs are the same chain.
+ */
+export function storedAuditInput(input: AuditEventInput): AuditEventInput {
+  checkAuditInput(input);
+  return auditInputFields(input, jsonCopy(input));
+}
+
+/**
+ * Seals the stored form of an input (see `storedAuditInput`) as the next event after `prev`, without building the
+ * copy: data of plain values is its own JSON round trip, so its canonical JSON is written from it directly.
+ */
+export function sealStoredAuditInput(
+  input: AuditEventInput,
+  prev: Pick<AuditEvent, 'seq' | 'hash'> | undefined,
+): SealedAuditInput {
+  checkAuditInput(input);
+  const dataJson = flatCanonicalJson(input.data) ?? canonicalJson(jsonCopy(input));
+  return sealAuditInput(auditInputFields(input), prev, dataJson);
 }
 
 /**
