@@ -77,7 +77,8 @@ export type {
 } from './storage/host-store.js';
 export { MemoryStore } from './storage/memory-store.js';
 export { SqliteStore } from './storage/sqlite-store.js';
-export { serveStore, WorkerStore } from './storage/worker-store.js';
+export { BACKGROUND_NICENESS, serveStore, WorkerStore } from './storage/worker-store.js';
+export type { ServeStoreOptions } from './storage/worker-store.js';
 export type { SqliteDatabase, SqliteStatement, SqliteStoreConfig } from './storage/sqlite-store-config.js';
 export type { AuditQuery, HistoryWrite } from './storage/host-store.js';
 export { AuditLog } from './audit/audit-log.js';

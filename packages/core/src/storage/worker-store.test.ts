@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,26 +7,37 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeHostStoreContract } from './testing/host-store-contract.js';
 import { invocation, opening, SCOPE } from './testing/host-store-fixtures.js';
-import { WorkerStore } from './worker-store.js';
+import { BACKGROUND_NICENESS, WorkerStore } from './worker-store.js';
 
 const BUILT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
-/** A worker module, written at test time, that serves a SqliteStore of the built core over a file. */
-async function workerModule(dir: string): Promise<URL> {
+/**
+ * A worker module, written at test time, that serves a SqliteStore of the built core over a file. When workerData
+ * holds a `tid` buffer, it also puts its thread id there, read from /proc as the scheduler knows it.
+ */
+async function workerModule(dir: string, options = ''): Promise<URL> {
   if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run "npm run build" first`);
   const file = join(dir, 'store-worker.mjs');
   await writeFile(
     file,
     [
+      `import { readlinkSync } from 'node:fs';`,
       `import { parentPort, workerData } from 'node:worker_threads';`,
       `import { createRequire } from 'node:module';`,
       `import { SqliteStore, serveStore } from ${JSON.stringify(pathToFileURL(BUILT).href)};`,
       `const Database = createRequire(import.meta.url)(${JSON.stringify(DRIVER)});`,
-      `serveStore(new SqliteStore({ database: new Database(workerData.path) }), parentPort);`,
+      `serveStore(new SqliteStore({ database: new Database(workerData.path) }), parentPort${options});`,
+      `if (workerData.tid) new Int32Array(workerData.tid)[0] = Number(readlinkSync('/proc/thread-self').split('/').pop());`,
     ].join('\n'),
   );
   return pathToFileURL(file);
+}
+
+/** A thread's niceness, read from outside it: field 19 of /proc/self/task/<tid>/stat. */
+function nicenessOf(tid: number): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
 describeHostStoreContract('WorkerStore over SqliteStore', async () => {
@@ -78,6 +89,31 @@ describe('WorkerStore', () => {
     });
     await rm(dir, { recursive: true, force: true });
   });
+
+  it.runIf(process.platform === 'linux')(
+    'serves from a thread at background priority, leaving the calling thread as it was, unless told not to',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));
+      for (const [options, expected] of [
+        ['', BACKGROUND_NICENESS],
+        [', { background: false }', nicenessOf(process.pid)],
+      ] as const) {
+        const tid = new SharedArrayBuffer(4);
+        const store = new WorkerStore({
+          module: await workerModule(dir, options),
+          workerData: { path: join(dir, 'h.db'), tid },
+        });
+        // The worker puts its thread id right after it starts serving; a served call means it has.
+        await store.listDecisions({});
+        const id = new Int32Array(tid)[0]!;
+        expect(id).toBeGreaterThan(0);
+        expect(nicenessOf(id)).toBe(expected);
+        expect(nicenessOf(process.pid)).not.toBe(BACKGROUND_NICENESS);
+        await store.close();
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  );
 
   it('fails one call whose values cannot cross to the worker, and goes on', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));

@@ -1,4 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { isMainThread, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { HostError } from '../errors/host-error.js';
 import type { HostErrorCode } from '../errors/host-error.js';
@@ -129,8 +131,40 @@ export class WorkerStore implements HostStore {
   }
 }
 
-/** Serves a store to a `WorkerStore` on the other side of `port` (the worker's `parentPort`). */
-export function serveStore(store: HostStore, port: MessagePort): void {
+/** The niceness a background store thread runs at: it yields to the call path's threads, and is not starved. */
+export const BACKGROUND_NICENESS = 10;
+
+/** How `serveStore` runs. */
+export interface ServeStoreOptions {
+  /**
+   * Lower this thread's scheduling priority to `BACKGROUND_NICENESS` (Linux, where a thread has its own), so that
+   * history writes run on otherwise idle CPU instead of competing with the thread that runs tool calls and with the
+   * servers answering them. Default true. Elsewhere, or when the thread already runs lower, nothing changes.
+   */
+  readonly background?: boolean;
+}
+
+/** Lowers the calling worker thread's priority; false when this system gives threads no priority of their own. */
+function runInBackground(): boolean {
+  if (process.platform !== 'linux' || isMainThread) return false;
+  try {
+    // /proc/thread-self names this thread's own task; its number is the thread id the scheduler knows.
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return false;
+    if (getPriority(tid) < BACKGROUND_NICENESS) setPriority(tid, BACKGROUND_NICENESS);
+    return true;
+  } catch {
+    // No /proc, or a sandbox that refuses: the store still works, at normal priority.
+    return false;
+  }
+}
+
+/**
+ * Serves a store to a `WorkerStore` on the other side of `port` (the worker's `parentPort`), by default at background
+ * priority (see `ServeStoreOptions.background`).
+ */
+export function serveStore(store: HostStore, port: MessagePort, options: ServeStoreOptions = {}): void {
+  if (options.background ?? true) runInBackground();
   port.on('message', (request: Request) => {
     if (!(METHODS as readonly string[]).includes(request.method)) {
       port.postMessage({
