@@ -200,6 +200,7 @@ export function createHost(config: HostConfig = {}): Host {
     surface: config.surface,
     clock,
     timeoutMs: (tool) => limits.tools?.[tool]?.elicitationTimeoutMs ?? limits.elicitationTimeoutMs ?? 5 * 60_000,
+    questionsInCallContext: (serverId) => connections.get(serverId)?.questionsInCallContext ?? true,
     events: {
       requested: (request) => events.emit('elicitation.requested', { request }),
       closed: (event) => events.emit('elicitation.closed', event),

@@ -71,6 +71,12 @@ export class ElicitationBroker {
       clock: Clock;
       events: ElicitationEvents;
       timeoutMs: (tool: string) => number;
+      /**
+       * Whether a server's questions can arrive in the async context of the call that caused them (see
+       * `ServerConnection.questionsInCallContext`); default yes. Only then does `around` carry the call in async
+       * context: on Node 20 that makes every promise of the process slower, and a stdio 2025 question never has it.
+       */
+      questionsInCallContext?: (serverId: string) => boolean;
     },
   ) {}
 
@@ -89,7 +95,8 @@ export class ElicitationBroker {
     set.add(call);
     const calls = set;
     const done = () => calls.delete(call);
-    return this.#calls.run(call, run).then(
+    const linked = this.deps.questionsInCallContext?.(serverId) ?? true;
+    return (linked ? this.#calls.run(call, run) : run()).then(
       (value) => {
         done();
         return value;

@@ -6,12 +6,15 @@ import { FakeClock } from '../testing/fake-clock.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
 import type { InvocationRecord } from '../storage/host-store.js';
 import { ElicitationBroker } from './elicitation-broker.js';
-import { demoServer, nextEvent, readCallLog, SCOPE } from '../testing/demo-fixture.js';
+import { demoServer, nextEvent, readCallLog, SCOPE, startHttpDemo } from '../testing/demo-fixture.js';
 
 let hosts: Host[] = [];
+let stops: (() => void)[] = [];
 afterEach(async () => {
   for (const h of hosts) await h.close();
   hosts = [];
+  for (const stop of stops) stop();
+  stops = [];
 });
 
 /** A surface that allows every call and hands each question to the test, which answers it when it likes. */
@@ -302,5 +305,55 @@ describe('elicitation, 2025 specifics and capability', () => {
       end: 'invalid_request',
       reason: expect.stringMatching(/outside what MCP forms allow.*address/),
     });
+  });
+});
+
+describe('which call a 2025 question belongs to, with calls of two users in flight on one server', () => {
+  const BO = { userId: 'bo', workspaceId: 'w2', conversationId: 'c2' } as const;
+
+  /** Starts ana's call and waits for its question, then starts bo's call on the same server. */
+  async function twoUsers(host: Host, tool: string, surface: Asked) {
+    const ids: Record<string, string> = {};
+    const call = (scope: typeof SCOPE | typeof BO) =>
+      host.invoke({
+        scope,
+        caller: { kind: 'model' },
+        tool,
+        args: {},
+        onRecorded: (record) => (ids[scope.userId] = record.id),
+      });
+    const ana = call(SCOPE);
+    const first = await surface.next();
+    const bo = call(BO);
+    return { ana, bo, first, ids };
+  }
+
+  it("ties each question to its own call over HTTP, where it comes on that call's response stream", async () => {
+    const demo = demoServer('web');
+    const http = await startHttpDemo(demo.log);
+    stops.push(http.stop);
+    const surface = new Asked();
+    const host = createHost({ servers: { mcpServers: { web: { url: http.url } } }, surface });
+    hosts.push(host);
+    await host.servers.settled();
+    const { ana, bo, first, ids } = await twoUsers(host, 'web__ask_user', surface);
+    const second = await surface.next();
+    expect(first.request).toMatchObject({ scope: SCOPE, invocationId: ids['ana'] });
+    expect(second.request).toMatchObject({ scope: BO, invocationId: ids['bo'] });
+    first.answer({ action: 'decline' });
+    second.answer({ action: 'decline' });
+    for (const result of [await ana, await bo]) expect(result.text).toMatch(/action "decline"/);
+  });
+
+  it('refuses to guess over stdio, where the question carries no link to a call, and asks nobody', async () => {
+    const surface = new Asked();
+    const { host } = await start('legacy', surface);
+    const { ana, bo, first, ids } = await twoUsers(host, 'demo__ask_user', surface);
+    expect(first.request).toMatchObject({ scope: SCOPE, invocationId: ids['ana'] });
+    const refused = await bo;
+    expect(refused.isError).toBe(true);
+    expect(surface.questions).toHaveLength(1);
+    first.answer({ action: 'decline' });
+    expect((await ana).text).toMatch(/action "decline"/);
   });
 });

@@ -128,6 +128,15 @@ export class ServerConnection {
     return this.#client?.getNegotiatedProtocolVersion?.();
   }
 
+  /**
+   * True when a question the server asks during a call can arrive in that call's async context: the 2026 era's
+   * rounds retry the call's own request, and over HTTP a 2025 question comes on the call's own response stream. Over
+   * stdio a 2025 question is a request of its own, read from the pipe with no link to any call.
+   */
+  get questionsInCallContext(): boolean {
+    return this.config.transport === 'http' || this.#client?.getProtocolEra() === 'modern';
+  }
+
   /** First connection. Resolves when the server is ready or has failed; never rejects. */
   async start(): Promise<void> {
     await this.#connect();
