@@ -44,6 +44,7 @@ async function openBare() {
   }
   return {
     call: (i, k) => clients[k].callTool({ name: 'echo', arguments: { text: `hello ${i}` } }),
+    settle: () => Promise.resolve(),
     close: () => Promise.all(clients.map((client) => client.close())),
   };
 }
@@ -80,6 +81,8 @@ async function openHost(kind) {
       });
       if (r.outcome !== 'success') throw new Error(`bench call failed: ${r.text}`);
     },
+    // A read stores everything queued first: the slice's history is written before the next target's slice starts.
+    settle: () => host.history.list({ scope, limit: 1 }),
     close: async () => {
       await host.close();
       rmSync(dir, { recursive: true, force: true });
@@ -87,7 +90,8 @@ async function openHost(kind) {
   };
 }
 
-// They run side by side, in alternating slices of 50 calls, so drift in the machine's load hits all alike.
+// They run side by side, in alternating slices of 50 calls, so drift in the machine's load hits all alike. After its
+// slice each host writes what it has queued (unmeasured), so one host's history is never written in another's slice.
 const targets = [
   { name: 'bare', ...(await openBare()), samples: [] },
   { name: 'host_sqlite', ...(await openHost('sqlite')), samples: [] },
@@ -104,6 +108,7 @@ for (let done = 0, slice = 0; done < CALLS; done += SLICE, slice++) {
       await t.call(n++, slice % PROCESSES);
       t.samples.push(performance.now() - start);
     }
+    await t.settle();
   }
 }
 for (const t of targets) await t.close();
