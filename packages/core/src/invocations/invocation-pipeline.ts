@@ -18,6 +18,7 @@ import type { InvocationOutcome, InvocationState } from './invocation-state.js';
 import { stateForOutcome, transition } from './invocation-state.js';
 import { classifyFailure } from './classify-failure.js';
 import type { WriteQueue } from '../storage/write-queue.js';
+import { Deadlines } from './deadlines.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
 import type { CallInFlight } from '../elicitation/elicitation-broker.js';
 
@@ -530,6 +531,9 @@ type RunOutcome =
  * question (no elicitation or URL flow held the signal), and no abort listener is left on it.
  */
 const idleControllers: AbortController[] = [];
+
+/** The timeouts of every call in flight, on one timer. */
+const deadlines = new Deadlines();
 const MAX_IDLE_CONTROLLERS = 64;
 
 function takeController(): AbortController {
@@ -566,7 +570,7 @@ function runWithTimeouts(options: {
   const finish = (result: RunOutcome) => {
     if (settled) return;
     settled = true;
-    clearTimeout(timer);
+    deadlines.cancel(deadline);
     if (options.signal !== NEVER_ABORTED) options.signal.removeEventListener('abort', onCallerAbort);
     settle(result);
   };
@@ -576,8 +580,8 @@ function runWithTimeouts(options: {
     controller.abort(why);
     finish({ ok: false, error: new Error(why), aborted: why });
   };
-  // One timer serves both limits: progress only moves the idle deadline, and the timer re-arms itself for whichever
-  // deadline is nearer when it fires (no timer churn per progress notification).
+  // One deadline serves both limits: progress only moves the idle deadline, and the check re-arms itself for whichever
+  // deadline is nearer when it comes (no churn per progress notification).
   const start = performance.now();
   const ceilingAt = start + options.maxTotalMs;
   let idleAt = start + options.timeoutMs;
@@ -599,9 +603,9 @@ function runWithTimeouts(options: {
     if (now >= ceilingAt) return abort('ceiling');
     if (holds > 0) idleAt = now + options.timeoutMs;
     if (now >= idleAt) return abort('timeout');
-    timer = setTimeout(check, Math.min(idleAt, ceilingAt) - now);
+    deadline = deadlines.add(Math.min(idleAt, ceilingAt), check);
   };
-  let timer = setTimeout(check, Math.min(options.timeoutMs, options.maxTotalMs));
+  let deadline = deadlines.add(Math.min(idleAt, ceilingAt), check);
   const onCallerAbort = () => abort('cancelled');
   if (options.signal !== NEVER_ABORTED) options.signal.addEventListener('abort', onCallerAbort, { once: true });
   // Aborted by a listener of the running event: a listener added now would never fire, so stop before sending.
