@@ -322,6 +322,17 @@ function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+describe('a console whose history file cannot be opened', () => {
+  it('names the file and starts nothing', async () => {
+    // A directory where the SQLite file should be: the store worker cannot open it.
+    const notAFile = await mkdtemp(join(tmpdir(), 'airlock-not-a-db-'));
+    await expect(startConsole(loadConsoleConfig({ port: 0, store: notAFile }, {}))).rejects.toThrow(
+      new RegExp(`^the console cannot open its history file ${literal(notAFile)}: \\S`),
+    );
+    await rm(notAFile, { recursive: true, force: true });
+  });
+});
+
 describe('a console that cannot listen', () => {
   /** This process's live children (zombies left out): the MCP servers its hosts started. */
   const children = () =>

@@ -4,9 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import Database from 'better-sqlite3';
 import type { Host } from '@airlock/core';
-import { createHost, SqliteStore } from '@airlock/core';
+import { createHost, WorkerStore } from '@airlock/core';
 import { createApi } from './api.js';
 import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
@@ -27,6 +26,23 @@ export interface RunningConsole {
 }
 
 /**
+ * Opens the console's history: a `SqliteStore` on a worker thread at background priority (`store-worker.ts`), so
+ * history writes never hold up the thread that runs calls and serves the page and its event streams. Resolves once
+ * the file is open; one that cannot be opened fails here, named.
+ */
+async function openHistory(path: string): Promise<WorkerStore> {
+  const store = new WorkerStore({ module: new URL('./store-worker.js', import.meta.url), workerData: { path } });
+  try {
+    await store.listDecisions({ userId: '', workspaceId: '' });
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    const why = (error as Error).message.replace(/^the store worker stopped: /, '');
+    throw new Error(`the console cannot open its history file ${path}: ${why}`);
+  }
+  return store;
+}
+
+/**
  * Starts the console: one `Host` over a SQLite file with the console's tabs as its surface, the HTTP API and event
  * streams, and the page. On loopback (the default) it answers only to loopback host names, so a web page elsewhere
  * cannot reach it by DNS rebinding.
@@ -35,12 +51,12 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
   if (!existsSync(join(WEB_DIR, 'index.html'))) {
     throw new Error(`the console's page is missing from ${WEB_DIR}: run "npm run build" first`);
   }
-  const database = new Database(config.storePath);
+  const store = await openHistory(config.storePath);
   const hub = new TabHub();
   const surface = new ConsoleSurface(hub);
   const host = createHost({
     servers: config.servers,
-    store: new SqliteStore({ database }),
+    store,
     surface,
     limits: config.limits,
     permissions: { rules: config.rules, ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }) },
@@ -91,10 +107,9 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
       );
     });
   } catch (error) {
-    // Nothing keeps running: the servers the host started and the store close before the error is told.
+    // Nothing keeps running: the servers the host started and the store (closed by the host) end before the error is told.
     invocations.close();
     await host.close();
-    database.close();
     throw error;
   }
   port = (server.address() as AddressInfo).port;
@@ -110,7 +125,6 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await host.close();
-      database.close();
     },
   };
 }

@@ -77,6 +77,17 @@ describe('WorkerStore', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it("says why its worker could not open the store, though the driver's error lost its message on the way", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));
+    // The directory itself as the database file: better-sqlite3 throws its SqliteError in the worker.
+    const store = new WorkerStore({ module: await workerModule(dir), workerData: { path: dir } });
+    await expect(store.listDecisions({})).rejects.toMatchObject({
+      code: 'store_error',
+      message: 'the store worker stopped: SQLITE_CANTOPEN',
+    });
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('refuses calls clearly when its worker stopped while idle, instead of waiting forever', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));
     const file = join(dir, 'exits.mjs');

@@ -65,9 +65,11 @@ export class WorkerStore implements HostStore {
       this.#waiting.get(reply.id)?.(reply);
       this.#waiting.delete(reply.id);
     });
-    const fail = (error: Error) => {
+    const fail = (error: unknown) => {
       // The first failure is the one every later call is told (an error is followed by an exit).
-      this.#failure ??= new HostError('store_error', `the store worker stopped: ${error.message}`, { cause: error });
+      this.#failure ??= new HostError('store_error', `the store worker stopped: ${workerFailure(error)}`, {
+        cause: error,
+      });
       for (const waiter of this.#waiting.values()) {
         waiter({ id: -1, ok: false, error: { code: 'store_error', message: this.#failure.message } });
       }
@@ -129,6 +131,20 @@ export class WorkerStore implements HostStore {
       await this.#worker.terminate();
     }
   }
+}
+
+/**
+ * What an error thrown in the worker says. A driver's own error class (better-sqlite3's SqliteError) crosses the
+ * thread boundary as a plain object that kept its code but lost its message.
+ */
+function workerFailure(error: unknown): string {
+  const { message, code } = (typeof error === 'object' && error !== null ? error : {}) as {
+    message?: unknown;
+    code?: unknown;
+  };
+  if (typeof message === 'string' && message !== '') return typeof code === 'string' ? `${message} (${code})` : message;
+  if (typeof code === 'string') return code;
+  return String(error);
 }
 
 /** The niceness a background store thread runs at: it yields to the call path's threads, and is not starved. */

@@ -1,0 +1,17 @@
+// The console's history on a worker thread: a SqliteStore over the file the console names, served to its
+// WorkerStore at background priority (see openHistory in console-server.ts).
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { serveStore, SqliteStore } from '@airlock/core';
+
+if (parentPort === null) throw new Error('store-worker.js runs as a worker thread of the console');
+const { path } = workerData as { path: string };
+let database: Database.Database;
+try {
+  database = new Database(path);
+} catch (error) {
+  // The driver's error class loses its message crossing to the console's thread; this one keeps it.
+  const { message, code } = error as Error & { code?: string };
+  throw new Error(code === undefined ? message : `${message} (${code})`);
+}
+serveStore(new SqliteStore({ database }), parentPort);
