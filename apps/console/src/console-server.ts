@@ -54,14 +54,24 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
   const store = await openHistory(config.storePath);
   const hub = new TabHub();
   const surface = new ConsoleSurface(hub);
-  const host = createHost({
-    servers: config.servers,
-    store,
-    surface,
-    limits: config.limits,
-    permissions: { rules: config.rules, ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }) },
-    clientInfo: { name: 'airlock-console', version: '0.1.0' },
-  });
+  let host: Host;
+  try {
+    host = createHost({
+      servers: config.servers,
+      store,
+      surface,
+      limits: config.limits,
+      permissions: {
+        rules: config.rules,
+        ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }),
+      },
+      clientInfo: { name: 'airlock-console', version: '0.1.0' },
+    });
+  } catch (error) {
+    // The history's worker thread would keep the process alive.
+    await store.close();
+    throw error;
+  }
   const invocations = new Invocations(host, hub, surface);
   const chat =
     config.model === undefined
@@ -107,7 +117,7 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
       );
     });
   } catch (error) {
-    // Nothing keeps running: the servers the host started and the store (closed by the host) end before the error is told.
+    // Nothing keeps running: the servers the host started and its store close before the error is told.
     invocations.close();
     await host.close();
     throw error;

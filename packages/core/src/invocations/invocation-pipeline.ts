@@ -531,10 +531,10 @@ type RunOutcome =
  * question (no elicitation or URL flow held the signal), and no abort listener is left on it.
  */
 const idleControllers: AbortController[] = [];
+const MAX_IDLE_CONTROLLERS = 64;
 
 /** The timeouts of every call in flight, on one timer. */
 const deadlines = new Deadlines();
-const MAX_IDLE_CONTROLLERS = 64;
 
 function takeController(): AbortController {
   return idleControllers.pop() ?? new AbortController();
