@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent, AuditEventInput } from './audit-event.js';
 import { canonicalEventJson, chainEvent, GENESIS_HASH, verifyChain } from './audit-event.js';
 import { canonicalJson } from './canonical-json.js';
+import { seeded } from '../testing/seeded.js';
 
 function input(n: number): AuditEventInput {
   return {
@@ -79,8 +80,7 @@ describe('the audit hash chain', () => {
 
   it('writes the same canonical JSON as the general RFC 8785 path for every event it meets', () => {
     // A seeded generator: the same events each run, of every value kind the fields can hold.
-    let seed = 42;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const { next, pick } = seeded(42);
     const strings = [
       '',
       'ana',
@@ -92,7 +92,6 @@ describe('the audit hash chain', () => {
       '\ud800 lone',
     ];
     const numbers = [0, -0, 1, -1.5, 1e21, 1e-7, 5e-324, Number.MAX_SAFE_INTEGER, 1_795_373_423_896];
-    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
     const text = () => pick(strings);
     const textOrNull = () => (next() < 0.3 ? null : text());
     const data = (): Record<string, unknown> => ({

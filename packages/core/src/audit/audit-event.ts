@@ -163,22 +163,11 @@ function sealedEvent(
   prevHash: string,
   hash: string,
 ): AuditEvent {
-  return {
-    type: input.type,
-    at: input.at,
-    userId: input.userId,
-    workspaceId: input.workspaceId,
-    conversationId: input.conversationId,
-    serverId: input.serverId,
-    tool: input.tool,
-    argsHash: input.argsHash,
-    riskTier: input.riskTier,
-    invocationId: input.invocationId,
-    data,
-    seq,
-    prevHash,
-    hash,
-  };
+  const event = auditInputFields(input, data) as { -readonly [K in keyof AuditEvent]?: unknown };
+  event.seq = seq;
+  event.prevHash = prevHash;
+  event.hash = hash;
+  return event as AuditEvent;
 }
 
 /** The event a sealed input stands for, its data read back from the sealed JSON (so it shares nothing with the input). */

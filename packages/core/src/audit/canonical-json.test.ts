@@ -1,6 +1,7 @@
 import canonicalizeModule from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, flatCanonicalJson } from './canonical-json.js';
+import { seeded } from '../testing/seeded.js';
 
 // The RFC 8785 library itself, as the oracle the direct path must agree with.
 const canonicalize = canonicalizeModule as unknown as (value: unknown) => string | undefined;
@@ -8,9 +9,7 @@ const canonicalize = canonicalizeModule as unknown as (value: unknown) => string
 describe('canonical JSON of flat objects', () => {
   it('writes the same text as the RFC 8785 library for every flat object it meets', () => {
     // A seeded generator: the same objects each run, with keys and values of every kind the direct path takes.
-    let seed = 7;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+    const { next, pick } = seeded(7);
     // Keys that sort differently by UTF-16 code units than by code points or by locale: the RFC's order is code units.
     const keys = ['a', 'B', 'b', 'é', '€', '😀', '\uff61', '\ud800', '', '10', '9', 'a b', '"', '\\', '\n'];
     const values = [

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
 import { auditEventOf, chainEvent, verifyChain } from '../audit/audit-event.js';
 import { sealStoredAuditInput, storedAuditInput } from './store-checks.js';
+import { seeded } from '../testing/seeded.js';
 
 describe('sealing the stored form of an audit event', () => {
   it('gives the same chain as sealing the stored copy, for data of every shape', () => {
     // The SQLite store seals without building the stored copy; the memory store seals the copy. Same inputs, same
     // chain: a seeded generator covers flat data (the direct path) and data JSON changes (the copy's path).
-    let seed = 11;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+    const { next, pick } = seeded(11);
     const text = () => pick(['', 'ana', 'é€😀', '"q" \\', '\u2028', 'z'.repeat(70)]);
     const textOrNull = () => (next() < 0.3 ? null : text());
     const value = () =>

@@ -160,18 +160,16 @@ export interface ServeStoreOptions {
   readonly background?: boolean;
 }
 
-/** Lowers the calling worker thread's priority; false when this system gives threads no priority of their own. */
-function runInBackground(): boolean {
-  if (process.platform !== 'linux' || isMainThread) return false;
+/** Lowers the calling worker thread's priority where this system gives threads one of their own. */
+function runInBackground(): void {
+  if (process.platform !== 'linux' || isMainThread) return;
   try {
     // /proc/thread-self names this thread's own task; its number is the thread id the scheduler knows.
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(tid) || tid <= 0) return false;
-    if (getPriority(tid) < BACKGROUND_NICENESS) setPriority(tid, BACKGROUND_NICENESS);
-    return true;
+    if (Number.isInteger(tid) && tid > 0 && getPriority(tid) < BACKGROUND_NICENESS)
+      setPriority(tid, BACKGROUND_NICENESS);
   } catch {
     // No /proc, or a sandbox that refuses: the store still works, at normal priority.
-    return false;
   }
 }
 
