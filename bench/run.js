@@ -4,7 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { boundResult, createHost, MemoryStore, parseServersConfig, serverIdentity } from '@airlock/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import Database from 'better-sqlite3';
+import { boundResult, createHost, MemoryStore, parseServersConfig, serverIdentity, SqliteStore } from '@airlock/core';
 
 const demoBin = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 
@@ -25,6 +28,57 @@ for (const store of ['sqlite', 'sqlite_worker', 'memory']) {
   });
   if (pair.status !== 0) throw new Error(`the ${store} pair failed (exit ${pair.status ?? pair.signal})`);
   process.stdout.write(pair.stdout);
+}
+
+// The host's own path in one process: host.invoke of a native echo tool a rule allows, with SQLite history on the
+// call's thread, no pipe and no server process. What the host costs per call when nothing else competes for the core.
+{
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const host = createHost({
+    servers: { mcpServers: {} },
+    store: new SqliteStore({ database: new Database(join(dir, 'bench.db')) }),
+    surface: { askPermission: () => Promise.resolve('deny') },
+    permissions: { rules: [{ effect: 'allow', tool: 'echo' }] },
+    tools: [
+      {
+        name: 'echo',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        run: (args) => Promise.resolve({ content: [{ type: 'text', text: String(args.text) }] }),
+      },
+    ],
+  });
+  const scope = { userId: 'bench', workspaceId: 'bench', conversationId: 'bench' };
+  const call = async (i) => {
+    const r = await host.invoke({ scope, caller: { kind: 'model' }, tool: 'echo', args: { text: `hello ${i}` } });
+    if (r.outcome !== 'success') throw new Error(`bench call failed: ${r.text}`);
+  };
+  const CALLS = 20_000;
+  for (let i = 0; i < 5_000; i++) await call(i);
+  const samples = [];
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    const t = performance.now();
+    await call(i);
+    samples.push(performance.now() - t);
+  }
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  await host.history.list({ scope, limit: 1 });
+  await host.close();
+  rmSync(dir, { recursive: true, force: true });
+  const p = stats(samples);
+  console.log(
+    JSON.stringify({
+      bench: 'invoke_in_process',
+      store: 'sqlite',
+      calls: CALLS,
+      median_us: Math.round(p.median * 1000 * 10) / 10,
+      p99_us: Math.round(p.p99 * 1000 * 10) / 10,
+      mean_us: Math.round((wallMs / CALLS) * 1000 * 10) / 10,
+      cpu_us_per_call: Math.round(((used.user + used.system) / CALLS) * 10) / 10,
+    }),
+  );
 }
 
 const line = 'x'.repeat(99);
