@@ -173,7 +173,7 @@ export class ElicitationBroker {
       return Promise.resolve(true);
     }
     return new Promise((resolve) => {
-      const cancel = schedule(this.deps.clock, () => done(false), this.deps.timeoutMs(''));
+      const cancel = this.deps.clock.setTimer(() => done(false), this.deps.timeoutMs(''));
       const onAbort = () => done(false);
       const done = (ok: boolean) => {
         cancel();
@@ -334,8 +334,7 @@ export class ElicitationBroker {
       finish({ action: 'cancel' }, signals[0]?.aborted === true ? 'server_cancelled' : 'call_ended');
     for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
     const releaseHold = hold();
-    const cancelTimer = schedule(
-      this.deps.clock,
+    const cancelTimer = this.deps.clock.setTimer(
       () => finish({ action: 'cancel' }, 'timeout'),
       request.deadline - this.deps.clock.now(),
     );
@@ -441,11 +440,4 @@ export class ElicitationBroker {
       },
     };
   }
-}
-
-/** A timer on the host's clock when it schedules (a fake clock in tests), else on the event loop. */
-function schedule(clock: Clock, run: () => void, ms: number): () => void {
-  if (clock.schedule !== undefined) return clock.schedule(run, Math.max(0, ms));
-  const timer = setTimeout(run, Math.max(0, ms));
-  return () => clearTimeout(timer);
 }

@@ -11,6 +11,7 @@ import { MemoryStore } from '../storage/memory-store.js';
 import { SqliteStore } from '../storage/sqlite-store.js';
 import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
 import { demoServer, nextEvent, readCallLog, SCOPE } from '../testing/demo-fixture.js';
+import { FakeClock } from '../testing/fake-clock.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 let hosts: Host[] = [];
@@ -29,7 +30,7 @@ class Answers implements Surface {
   }
 }
 
-const clock = { now: () => Date.UTC(2026, 10, 1) };
+const clock = new FakeClock(Date.UTC(2026, 10, 1));
 
 async function start(
   options: {
@@ -204,7 +205,7 @@ describe('the permission gate', () => {
   });
 
   it('asks again once a stored decision expires (91 days later for a low-risk tool)', async () => {
-    const fake = { t: Date.UTC(2026, 0, 1), now: () => fake.t };
+    const fake = new FakeClock(Date.UTC(2026, 0, 1));
     const { host, surface } = await start({ answers: ['allow_always'], trusted: true, config: { clock: fake } });
     await call(host);
     expect(host.permissions.list({ scope: SCOPE })[0]).toMatchObject({ riskTier: 'low', expiresAt: fake.t + 90 * DAY });
