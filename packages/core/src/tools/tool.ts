@@ -53,7 +53,20 @@ export interface Tool {
   run(args: Readonly<Record<string, unknown>>, context: ToolRunContext): Promise<CallToolResult>;
 }
 
+/** Where a call to a tool goes: its server (null for a native tool) and the name that server knows it by. */
+export interface ToolTarget {
+  readonly serverId: string | null;
+  readonly originalName: string;
+}
+
+/** The server and own name of a tool, native or MCP alike: the one place that tells the two origins apart. */
+export function toolTarget(tool: Pick<Tool, 'origin' | 'name'>): ToolTarget {
+  return tool.origin.kind === 'mcp'
+    ? { serverId: tool.origin.serverId, originalName: tool.origin.originalName }
+    : { serverId: null, originalName: tool.name };
+}
+
 /** The display name the spec asks for: `title`, then `annotations.title`, then the tool's own name. */
 export function toolDisplayName(tool: Pick<Tool, 'title' | 'annotations' | 'origin' | 'name'>): string {
-  return tool.title ?? tool.annotations?.title ?? (tool.origin.kind === 'mcp' ? tool.origin.originalName : tool.name);
+  return tool.title ?? tool.annotations?.title ?? toolTarget(tool).originalName;
 }
