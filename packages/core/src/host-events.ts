@@ -1,6 +1,6 @@
 import type { InvocationState } from './invocations/invocation-state.js';
 import type { ServerState } from './servers/server-state.js';
-import type { InvocationRecord } from './storage/host-store.js';
+import type { InvocationRecord } from './invocations/invocation-record.js';
 import type { ScreenPayload } from './invocations/bounded-result-types.js';
 import type { ToolProgress } from './tools/tool.js';
 import type { DecisionOrigin } from './audit/audit-event.js';

@@ -67,14 +67,14 @@ export type {
   ScreenPayload,
   Truncation,
 } from './invocations/bounded-result-types.js';
+export type { HostStore } from './storage/host-store.js';
 export type {
-  HostStore,
   InvocationError,
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from './storage/host-store.js';
+} from './invocations/invocation-record.js';
 export { MemoryStore } from './storage/memory-store.js';
 export { SqliteStore } from './storage/sqlite-store.js';
 export { BACKGROUND_NICENESS, serveStore, WorkerStore } from './storage/worker-store.js';

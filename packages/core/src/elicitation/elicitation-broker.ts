@@ -7,7 +7,7 @@ import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
 import type { Scope } from '../scope.js';
 import { sameScope } from '../scope.js';
-import type { InvocationRecord } from '../storage/host-store.js';
+import type { InvocationRecord } from '../invocations/invocation-record.js';
 import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
 import { buildFormModel, initialValues, validateFormAnswer } from './form-model.js';
 import { inspectUrl } from './url-safety.js';

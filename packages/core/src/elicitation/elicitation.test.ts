@@ -4,7 +4,7 @@ import type { Host } from '../host.js';
 import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
-import type { InvocationRecord } from '../storage/host-store.js';
+import type { InvocationRecord } from '../invocations/invocation-record.js';
 import { ElicitationBroker } from './elicitation-broker.js';
 import { demoServer, nextEvent, readCallLog, SCOPE, startHttpDemo } from '../testing/demo-fixture.js';
 

@@ -1,6 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
-import type { InvocationError } from '../storage/host-store.js';
+import type { InvocationError } from './invocation-record.js';
 import type { Tool } from '../tools/tool.js';
 import type { InvocationOutcome } from './invocation-state.js';
 

@@ -6,7 +6,7 @@ import { hashJson } from '../audit/canonical-json.js';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import { assertScope } from '../scope.js';
-import type { InvocationError, InvocationRecord, ResultRecord, TransitionRecord } from '../storage/host-store.js';
+import type { InvocationError, InvocationRecord, ResultRecord, TransitionRecord } from './invocation-record.js';
 import type { Caller, Tool, ToolProgress } from '../tools/tool.js';
 import { toolDisplayName } from '../tools/tool.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';

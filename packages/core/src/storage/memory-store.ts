@@ -5,15 +5,13 @@ import { decisionKey } from '../permissions/stored-decision.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import { sameScope } from '../scope.js';
 import type { Scope } from '../scope.js';
+import type { AuditQuery, HistoryWrite, HostStore } from './host-store.js';
 import type {
-  AuditQuery,
-  HistoryWrite,
-  HostStore,
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from './host-store.js';
+} from '../invocations/invocation-record.js';
 import {
   auditPage,
   checkFirstTransition,

@@ -4,7 +4,12 @@ import type { ModelPayload, ScreenPayload } from '../invocations/bounded-result-
 import type { RiskTier } from '../permissions/risk.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Caller } from '../tools/tool.js';
-import type { InvocationError, InvocationRecord, ResultRecord, TransitionRecord } from './host-store.js';
+import type {
+  InvocationError,
+  InvocationRecord,
+  ResultRecord,
+  TransitionRecord,
+} from '../invocations/invocation-record.js';
 
 // Row <-> record mapping for SqliteStore, kept apart so the store reads as SQL and transactions only. The column
 // lists and the parameter lists below must stay in the same order; both live here so they change together.

@@ -3,15 +3,13 @@ import type { AuditEvent, AuditEventInput, SealedAuditInput } from '../audit/aud
 import { HostError } from '../errors/host-error.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Scope } from '../scope.js';
+import type { AuditQuery, HistoryWrite, HostStore } from './host-store.js';
 import type {
-  AuditQuery,
-  HistoryWrite,
-  HostStore,
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from './host-store.js';
+} from '../invocations/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import {

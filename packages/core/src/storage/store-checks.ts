@@ -5,13 +5,13 @@ import { HostError } from '../errors/host-error.js';
 import { isTerminalState, transition as checkMove } from '../invocations/invocation-state.js';
 import type { RiskTier } from '../permissions/risk.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
+import type { AuditQuery } from './host-store.js';
 import type {
-  AuditQuery,
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from './host-store.js';
+} from '../invocations/invocation-record.js';
 
 // Checks shared by every HostStore, so that each backend refuses exactly the same writes with the same codes and the
 // contract suite can hold them all to it. Internal to storage/: not part of the public entry.

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Scope } from '../../scope.js';
-import type { HostStore, InvocationRecord, ResultRecord } from '../host-store.js';
+import type { HostStore } from '../host-store.js';
+import type { InvocationRecord, ResultRecord } from '../../invocations/invocation-record.js';
 import { describeAuditContract } from './host-store-audit-contract.js';
 import { describeDecisionContract } from './host-store-decision-contract.js';
 import {

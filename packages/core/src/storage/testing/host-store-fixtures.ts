@@ -4,7 +4,7 @@ import { HostError } from '../../errors/host-error.js';
 import type { HostErrorCode } from '../../errors/host-error.js';
 import type { StoredDecision } from '../../permissions/stored-decision.js';
 import type { Scope } from '../../scope.js';
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../host-store.js';
+import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
 
 // Rows and assertions shared by the HostStore contract and the backends' own tests.
 
