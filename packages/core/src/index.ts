@@ -20,8 +20,10 @@ export type {
 } from './surface.js';
 export { ElicitationBroker } from './elicitation/elicitation-broker.js';
 export type { CallInFlight, ElicitationEnd } from './elicitation/elicitation-broker.js';
-export { buildFormModel, initialValues, parseFieldInput, validateFormAnswer } from './elicitation/form-model.js';
-export type { FormField, FormModel } from './elicitation/form-model.js';
+export { buildFormModel, initialValues } from './elicitation/form-model.js';
+export { parseFieldInput, validateFormAnswer } from './elicitation/form-validation.js';
+export type { FormField } from './elicitation/form-field.js';
+export type { FormModel } from './elicitation/form-model.js';
 export { inspectUrl } from './elicitation/url-safety.js';
 export type { UrlInspection, UrlWarning } from './elicitation/url-safety.js';
 export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';

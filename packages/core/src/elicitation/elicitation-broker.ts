@@ -5,11 +5,14 @@ import { ProtocolError } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
+import { auditEvent } from '../audit/audit-event-builder.js';
 import type { Scope } from '../scope.js';
 import { sameScope } from '../scope.js';
 import type { InvocationRecord } from '../invocations/invocation-record.js';
 import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
-import { buildFormModel, initialValues, validateFormAnswer } from './form-model.js';
+import { checkElicitationAnswer } from './check-elicitation-answer.js';
+import { buildFormModel, initialValues } from './form-model.js';
+import { UrlFlows } from './url-flows.js';
 import { inspectUrl } from './url-safety.js';
 
 /** Why a question closed. */
@@ -62,8 +65,9 @@ export class ElicitationBroker {
   readonly #inFlight = new Map<string, Set<CallInFlight>>();
   readonly #pending = new Map<string, Pending>();
   readonly #queues = new Map<string, Promise<void>>();
-  /** URL elicitations the user agreed to open, by server and the server's elicitation id, awaiting completion. */
-  readonly #awaitingCompletion = new Map<string, Scope>();
+  readonly #closers = new Map<string, (end: ElicitationEnd) => void>();
+  /** URL flows the user agreed to open, awaiting the server's completion. */
+  readonly #urlFlows: UrlFlows;
 
   constructor(
     private readonly deps: {
@@ -78,7 +82,13 @@ export class ElicitationBroker {
        */
       questionsInCallContext?: (serverId: string) => boolean;
     },
-  ) {}
+  ) {
+    this.#urlFlows = new UrlFlows({
+      clock: deps.clock,
+      timeoutMs: () => deps.timeoutMs(''),
+      completed: (event) => deps.events.completed(event),
+    });
+  }
 
   /** The modes the host can answer, declared as the client capability; none without a surface that elicits. */
   modes(): readonly ElicitationMode[] {
@@ -117,73 +127,25 @@ export class ElicitationBroker {
 
   /** `notifications/elicitation/complete` from a server: the URL flow the user opened has finished. */
   completed(serverId: string, elicitationId: unknown): void {
-    if (typeof elicitationId !== 'string') return;
-    const key = `${serverId}\u0000${elicitationId}`;
-    const scope = this.#awaitingCompletion.get(key);
-    if (scope === undefined) {
-      // Unknown ids change nothing (as the spec asks); a -32042 flow may still be asking the user, so remember it.
-      this.#earlyCompletions.add(key);
-      if (this.#earlyCompletions.size > 100)
-        this.#earlyCompletions.delete(this.#earlyCompletions.values().next().value!);
-      return;
-    }
-    this.#awaitingCompletion.delete(key);
-    this.#completionWaiters.get(key)?.(true);
-    this.deps.events.completed({ scope, serverId, elicitationId });
+    this.#urlFlows.completed(serverId, elicitationId);
   }
 
   /** The user's own "done, retry" for a URL flow of theirs; false when no such flow is waiting. */
   completeByUser(scope: Scope, serverId: string, elicitationId: string): boolean {
-    const key = `${serverId}\u0000${elicitationId}`;
-    const owner = this.#awaitingCompletion.get(key);
-    if (owner === undefined || !sameScope(owner, scope)) return false;
-    this.completed(serverId, elicitationId);
-    return true;
+    return this.#urlFlows.completeByUser(scope, serverId, elicitationId);
   }
-
-  readonly #earlyCompletions = new Set<string>();
-  readonly #completionWaiters = new Map<string, (done: boolean) => void>();
 
   /**
    * A call refused with -32042: each URL is shown for consent like a URL-mode question; after each accept the host
    * waits for the server's completion notification (or the user's "done, retry") until the question's deadline.
    * True when every flow completed, so the call may be retried.
    */
-  async urlRequired(serverId: string, elicitations: readonly unknown[], signal: AbortSignal): Promise<boolean> {
-    for (const item of elicitations) {
-      const params = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-      let result: ElicitResult;
-      try {
-        result = await this.#handle(serverId, { ...params, mode: 'url' } as ElicitRequest['params'], signal);
-      } catch {
-        return false; // no surface for URLs, or no call to tie it to: the server's own -32042 error stands
-      }
-      if (result.action !== 'accept') return false;
-      const id = params['elicitationId'];
-      if (typeof id !== 'string') return false;
-      if (!(await this.#awaitCompletion(serverId, id, signal))) return false;
-    }
-    return true;
-  }
-
-  #awaitCompletion(serverId: string, elicitationId: string, signal: AbortSignal): Promise<boolean> {
-    const key = `${serverId}\u0000${elicitationId}`;
-    if (this.#earlyCompletions.delete(key)) {
-      this.#awaitingCompletion.delete(key);
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const cancel = this.deps.clock.setTimer(() => done(false), this.deps.timeoutMs(''));
-      const onAbort = () => done(false);
-      const done = (ok: boolean) => {
-        cancel();
-        signal.removeEventListener('abort', onAbort);
-        this.#completionWaiters.delete(key);
-        this.#awaitingCompletion.delete(key);
-        resolve(ok);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#completionWaiters.set(key, done);
+  urlRequired(serverId: string, elicitations: readonly unknown[], signal: AbortSignal): Promise<boolean> {
+    return this.#urlFlows.required({
+      serverId,
+      elicitations,
+      signal,
+      ask: (params) => this.#handle(serverId, params, signal),
     });
   }
 
@@ -201,7 +163,7 @@ export class ElicitationBroker {
     if (pending === undefined || !sameScope(pending.request.scope, scope)) {
       throw new HostError('not_found', `no open question ${id}`);
     }
-    const checked = this.#check(pending, answer);
+    const checked = checkElicitationAnswer({ request: pending.request, schema: pending.schema, answer });
     if (!checked.ok) {
       throw new HostError(
         'invalid_arguments',
@@ -232,8 +194,6 @@ export class ElicitationBroker {
     }
     return closed;
   }
-
-  readonly #closers = new Map<string, (end: ElicitationEnd) => void>();
 
   async #handle(serverId: string, params: ElicitRequest['params'], serverSignal: AbortSignal): Promise<ElicitResult> {
     const call = this.#callFor(serverId);
@@ -273,7 +233,7 @@ export class ElicitationBroker {
     const serverElicitationId = request.serverElicitationId;
     const { answer, end } = await this.#ask(request, schema, [serverSignal, call.signal], () => call.hold());
     if (mode === 'url' && answer.action === 'accept' && typeof serverElicitationId === 'string') {
-      this.#awaitingCompletion.set(`${serverId}\u0000${serverElicitationId}`, request.scope);
+      this.#urlFlows.accepted(serverId, serverElicitationId, request.scope);
     }
     this.#audit(request, answer, end);
     if (answer.action === 'accept') {
@@ -374,33 +334,11 @@ export class ElicitationBroker {
       if (signal.aborted) return;
       const pending = this.#pending.get(request.id);
       if (pending === undefined) return;
-      const checked = this.#check(pending, answer);
+      const checked = checkElicitationAnswer({ request: pending.request, schema: pending.schema, answer });
       if (checked.ok) return finish(checked.answer, 'answered');
       asked = { ...request, errors: checked.errors };
     }
     if (!signal.aborted) finish({ action: 'cancel' }, 'surface_failed');
-  }
-
-  /** An answer as it may be sent: a known action, and form content that fits the schema exactly. */
-  #check(
-    pending: Pending,
-    answer: unknown,
-  ): { ok: true; answer: ElicitationAnswer } | { ok: false; errors: Record<string, string> } {
-    const a = answer as { action?: unknown; content?: unknown; reason?: unknown } | null;
-    if (a === null || typeof a !== 'object')
-      return { ok: false, errors: { '': 'the answer must be an object with an action' } };
-    if (a.action === 'cancel') return { ok: true, answer: { action: 'cancel' } };
-    if (a.action === 'decline') {
-      return { ok: true, answer: { action: 'decline', ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) } };
-    }
-    if (a.action !== 'accept')
-      return { ok: false, errors: { '': `unknown action ${JSON.stringify(a.action)}: use accept, decline or cancel` } };
-    const form = pending.request.form;
-    if (form === undefined) return { ok: true, answer: { action: 'accept' } };
-    const verdict = validateFormAnswer(form.model, pending.schema, a.content ?? {});
-    return verdict.ok
-      ? { ok: true, answer: { action: 'accept', content: verdict.content } }
-      : { ok: false, errors: verdict.errors };
   }
 
   #refuse(base: Omit<ElicitationRequest, 'form' | 'url'>, reason: string): ElicitResult {
@@ -418,16 +356,12 @@ export class ElicitationBroker {
     end: ElicitationEnd,
   ): AuditEventInput {
     const filled = answer.action === 'accept' && answer.content !== undefined ? Object.keys(answer.content).sort() : [];
-    return {
+    return auditEvent({
       type: 'elicitation',
       at: this.deps.clock.now(),
-      userId: request.scope.userId,
-      workspaceId: request.scope.workspaceId,
-      conversationId: request.scope.conversationId,
+      scope: request.scope,
       serverId: request.serverId,
       tool: request.tool,
-      argsHash: null,
-      riskTier: null,
       invocationId: request.invocationId,
       data: {
         elicitationId: request.id,
@@ -438,6 +372,6 @@ export class ElicitationBroker {
         durationMs: this.deps.clock.now() - request.createdAt,
         ...(answer.action === 'decline' && answer.reason !== undefined ? { reason: answer.reason } : {}),
       },
-    };
+    });
   }
 }

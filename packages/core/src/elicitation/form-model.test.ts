@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildFormModel,
-  initialValues,
-  MAX_FORM_FIELDS,
-  parseFieldInput,
-  validateFormAnswer,
-  type FormField,
-  type FormModel,
-} from './form-model.js';
+import type { FormField } from './form-field.js';
+import { buildFormModel, initialValues, MAX_FORM_FIELDS, type FormModel } from './form-model.js';
+import { parseFieldInput, validateFormAnswer } from './form-validation.js';
 
 /** The seed's R1 example: a required city and an optional temperature unit. */
 const weatherSchema = {
