@@ -11,8 +11,10 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createHost, MemoryStore, SqliteStore, WorkerStore } from '@airlock/core';
-import { WriteQueue } from '../packages/core/dist/storage/write-queue.js';
+import { createHost, MemoryStore } from '@airlock/core';
+import { SqliteStore } from '@airlock/core/sqlite';
+import { WorkerStore } from '@airlock/core/worker';
+import { HistoryWriter } from '../packages/core/dist/history/history-writer.js';
 
 const KINDS = ['sqlite', 'sqlite_worker', 'memory'];
 const kind = process.argv[2];
@@ -73,10 +75,10 @@ function openStore(kind) {
 async function writesOfOneCall() {
   const written = [];
   const store = new MemoryStore();
-  const writeBatch = store.writeBatch.bind(store);
-  store.writeBatch = (writes) => {
-    written.push(...writes);
-    return writeBatch(writes);
+  const write = store.write.bind(store);
+  store.write = (batch) => {
+    written.push(...batch);
+    return write(batch);
   };
   const host = createHost({
     servers: { mcpServers: { demo: { command: process.execPath, args: [demoBin] } } },
@@ -115,7 +117,7 @@ async function openHistoryOnly(kind) {
   const template = await writesOfOneCall();
   const clients = await openClients();
   const { store, remove } = openStore(kind);
-  const queue = new WriteQueue(store);
+  const queue = new HistoryWriter({ store });
   return {
     call: async (i, k) => {
       await clients[k].callTool({ name: 'echo', arguments: { text: `hello ${i}` } });

@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
-import { boundResult, createHost, MemoryStore, parseServersConfig, serverIdentity, SqliteStore } from '@airlock/core';
+import { boundResult, createHost, MemoryStore, parseServersConfig, serverIdentity } from '@airlock/core';
+import { SqliteStore } from '@airlock/core/sqlite';
 
 const demoBin = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 
@@ -123,24 +124,27 @@ console.log(
   };
   const seedStart = performance.now();
   for (let i = 0; i < 100_000; i++) {
-    await store.putDecision(
+    await store.write([
       {
-        id: `seed-${i}`,
-        userId: `user-${i % 1000}`,
-        workspaceId: `ws-${i % 7}`,
-        serverId: 'demo',
-        serverIdentity: identity,
-        tool: `tool_${i}`,
-        argsHash: null,
-        definitionHash: 'x'.repeat(64),
-        effect: 'allow',
-        riskTier: 'low',
-        grantedAt: Date.now(),
-        expiresAt: null,
-        grantedBy: `user-${i % 1000}`,
+        kind: 'decision.put',
+        decision: {
+          id: `seed-${i}`,
+          userId: `user-${i % 1000}`,
+          workspaceId: `ws-${i % 7}`,
+          serverId: 'demo',
+          serverIdentity: identity,
+          tool: `tool_${i}`,
+          argsHash: null,
+          definitionHash: 'x'.repeat(64),
+          effect: 'allow',
+          riskTier: 'low',
+          grantedAt: Date.now(),
+          expiresAt: null,
+          grantedBy: `user-${i % 1000}`,
+        },
+        audit,
       },
-      audit,
-    );
+    ]);
   }
   const seedMs = performance.now() - seedStart;
   const reopened = createHost({

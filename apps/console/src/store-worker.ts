@@ -2,7 +2,8 @@
 // WorkerStore at background priority (see openHistory in console-server.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { serveStore, SqliteStore } from '@airlock/core';
+import { SqliteStore } from '@airlock/core/sqlite';
+import { serveStore } from '@airlock/core/worker';
 
 if (parentPort === null) throw new Error('store-worker.js runs as a worker thread of the console');
 const { path } = workerData as { path: string };

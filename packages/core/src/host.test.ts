@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from './host.js';
 import type { Host } from './host.js';
-import { MemoryStore } from './storage/memory-store.js';
-import { demoServer, readCallLog, ScriptedSurface, SCOPE } from './testing/demo-fixture.js';
+import { MemoryStore } from './storage/memory/memory-store.js';
+import { demoServer, readCallLog, SCOPE } from './testing/demo-fixture.js';
+import { ScriptedSurface } from './testing/scripted-surface.js';
 
 let host: Host | undefined;
 afterEach(async () => {
@@ -152,15 +153,35 @@ describe('a tool call through the one path', () => {
 
   it('refuses an unknown tool and arguments that fail the inputSchema before anything is sent', async () => {
     const { host, surface, log } = await start();
-    await expect(host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__nope' })).rejects.toMatchObject({
-      code: 'tool_not_found',
+    const events: unknown[] = [];
+    host.on('invocation.transition', (event) => events.push(event));
+    expect(await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__nope' })).toMatchObject({
+      outcome: 'tool_not_found',
+      state: 'cancelled',
+      isError: true,
+      error: { code: 'tool_not_found' },
+      text: expect.stringMatching(/^\[tool_not_found: tool "demo__nope"\] unknown tool demo__nope$/),
     });
-    await expect(
-      host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__echo', args: { text: 42 } }),
-    ).rejects.toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/\/text must be string/) });
-    await expect(
-      host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__echo', args: [] }),
-    ).rejects.toMatchObject({ code: 'invalid_arguments' });
+    const badType = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: 'demo__echo',
+      args: { text: 42 },
+    });
+    expect(badType).toMatchObject({
+      outcome: 'invalid_arguments',
+      serverId: 'demo',
+      error: { code: 'invalid_arguments', message: expect.stringMatching(/\/text must be string/) },
+    });
+    // The model is told what to fix, in the text it is given.
+    expect(badType.text).toMatch(/^\[invalid_arguments: tool "Echo" from server "demo"\] .*\/text must be string/);
+    expect(await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__echo', args: [] })).toMatchObject({
+      outcome: 'invalid_arguments',
+      error: { code: 'invalid_arguments' },
+    });
+    // Nothing was recorded: no transition, no audit event.
+    expect(events).toEqual([]);
+    expect(await host.audit.query({ scope: SCOPE })).toEqual([]);
     expect(surface.requests).toEqual([]);
     expect(readCallLog(log)).toEqual([]);
     expect(await host.history.list({ scope: SCOPE })).toEqual([]);

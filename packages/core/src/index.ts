@@ -1,6 +1,10 @@
-// @airlock/core: the MCP host runtime. Every public export is named here.
+// @airlock/core: the MCP host runtime. Every public export is named here. This entry is runtime-neutral; Node-only
+// parts have subpaths of their own: '@airlock/core/sqlite' (SqliteStore), '@airlock/core/worker' (WorkerStore,
+// serveStore), and test doubles '@airlock/core/testing'.
 export { createHost } from './host.js';
-export type { Host, HostConfig, HostLimits, HistoryEntry, ResultSlice, ServerInfo } from './host.js';
+export type { Host, HostConfig, HostLimits, ServerInfo } from './host.js';
+export { DEFAULT_RESULT_SLICE_CHARS } from './history/history-reader.js';
+export type { HistoryEntry, ResultSlice } from './history/history-reader.js';
 export { HostEvents } from './host-events.js';
 export type { HostEventMap, HostEventName, HostListener } from './host-events.js';
 export { HostError } from './errors/host-error.js';
@@ -47,7 +51,7 @@ export { MAX_TOOL_NAME_LENGTH, namespacedToolName } from './tools/tool-name.js';
 export { readToolUiMeta } from './tools/tool-visibility.js';
 export type { ToolUiMeta } from './tools/tool-visibility.js';
 export { definitionHash } from './tools/definition-hash.js';
-export { visibilityRefusal } from './apps/app-policy.js';
+export { visibilityRefusal } from './tools/visibility-policy.js';
 export { INVOCATION_TRANSITIONS, isTerminalState, stateForOutcome } from './invocations/invocation-state.js';
 export type { InvocationOutcome, InvocationState } from './invocations/invocation-state.js';
 export { DEFAULT_TIMEOUT_LIMITS } from './invocations/invocation-pipeline.js';
@@ -69,7 +73,7 @@ export type {
   ScreenPayload,
   Truncation,
 } from './invocations/bounded-result-types.js';
-export type { HostStore } from './storage/host-store.js';
+export type { AuditQuery, DecisionTenant, HostStore, StoreWrite } from './storage/host-store.js';
 export type {
   InvocationError,
   InvocationRecord,
@@ -77,12 +81,7 @@ export type {
   ResultRecord,
   TransitionRecord,
 } from './invocations/invocation-record.js';
-export { MemoryStore } from './storage/memory-store.js';
-export { SqliteStore } from './storage/sqlite-store.js';
-export { BACKGROUND_NICENESS, serveStore, WorkerStore } from './storage/worker-store.js';
-export type { ServeStoreOptions } from './storage/worker-store.js';
-export type { SqliteDatabase, SqliteStatement, SqliteStoreConfig } from './storage/sqlite-store-config.js';
-export type { AuditQuery, HistoryWrite } from './storage/host-store.js';
+export { MemoryStore } from './storage/memory/memory-store.js';
 export { AuditLog } from './audit/audit-log.js';
 export type { AuditQueryOptions } from './audit/audit-log.js';
 export { chainEvent, GENESIS_HASH, verifyChain } from './audit/audit-event.js';

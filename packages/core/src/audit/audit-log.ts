@@ -1,6 +1,6 @@
 import { HostError } from '../errors/host-error.js';
 import type { AuditQuery, HostStore } from '../storage/host-store.js';
-import type { WriteQueue } from '../storage/write-queue.js';
+import type { HistoryWriter } from '../history/history-writer.js';
 import type { AuditEvent, AuditVerification } from './audit-event.js';
 import { verifyChain } from './audit-event.js';
 
@@ -18,7 +18,7 @@ export interface AuditQueryOptions extends Omit<AuditQuery, 'userId' | 'workspac
 export class AuditLog {
   constructor(
     private readonly store: HostStore,
-    private readonly writes: WriteQueue,
+    private readonly writes: HistoryWriter,
   ) {}
 
   async query(options: AuditQueryOptions): Promise<AuditEvent[]> {

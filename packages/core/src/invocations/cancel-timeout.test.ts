@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host } from '../host.js';
 import type { ToolProgress } from '../tools/tool.js';
-import { demoServer, nextEvent, readCallLog, ScriptedSurface, SCOPE, waitForLog } from '../testing/demo-fixture.js';
+import type { NativeToolDefinition } from '../tools/tool-registry.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import { demoServer, nextEvent, readCallLog, SCOPE, waitForLog } from '../testing/demo-fixture.js';
+import { ScriptedSurface } from '../testing/scripted-surface.js';
 
 let host: Host | undefined;
 afterEach(async () => {
@@ -10,11 +13,19 @@ afterEach(async () => {
   host = undefined;
 });
 
+/** A host on a fake clock: a call times out only when a test moves the clock, never while the test waits. */
 async function start(limits = {}) {
   const demo = demoServer();
-  host = createHost({ servers: [demo.config], surface: new ScriptedSurface('allow_once'), limits });
+  const clock = new FakeClock();
+  host = createHost({ servers: [demo.config], surface: new ScriptedSurface('allow_once'), limits, clock });
   await host.servers.settled();
-  return { host, log: demo.log };
+  return { host, log: demo.log, clock };
+}
+
+/** Resolves once a call of `tool` is running on the host and has reached the demo server. */
+async function callReached(host: Host, log: string, tool: string): Promise<void> {
+  await nextEvent(host, 'invocation.transition', ({ invocation }) => invocation.state === 'running');
+  await waitForLog(log, (line) => line.event === 'call' && line.tool === tool);
 }
 
 describe('cancel, timeout and progress', () => {
@@ -55,8 +66,12 @@ describe('cancel, timeout and progress', () => {
   });
 
   it('times a silent call out and tells the server', async () => {
-    const { host, log } = await start();
-    const result = await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__hang', timeoutMs: 300 });
+    const { host, log, clock } = await start();
+    const reached = callReached(host, log, 'hang');
+    const pending = host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__hang', timeoutMs: 300 });
+    await reached;
+    clock.advance(300);
+    const result = await pending;
     expect(result.outcome).toBe('timeout');
     expect(result.state).toBe('error');
     expect(result.text).toMatch(/sent no result or progress for 300 ms/);
@@ -64,22 +79,29 @@ describe('cancel, timeout and progress', () => {
   });
 
   it('applies a per-tool timeout from the host limits', async () => {
-    const { host } = await start({ tools: { demo__hang: { timeoutMs: 200 } } });
-    const result = await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__hang' });
+    const { host, log, clock } = await start({ tools: { demo__hang: { timeoutMs: 200 } } });
+    const reached = callReached(host, log, 'hang');
+    const pending = host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__hang' });
+    await reached;
+    clock.advance(200);
+    const result = await pending;
     expect(result.outcome).toBe('timeout');
     expect(result.error?.message).toMatch(/200 ms/);
   });
 
   it('turns progress notifications into events, and progress keeps a slow call alive past its idle timeout', async () => {
-    const { host } = await start();
+    const { host, clock } = await start();
     const progress: ToolProgress[] = [];
-    host.on('invocation.progress', (event) => progress.push(event.progress));
-    // Four steps of 250 ms each: 1 s in all, past the 700 ms idle timeout, but each step resets it.
+    // Each step takes 600 ms of the host's clock: 2.4 s in all, past the 700 ms idle timeout, but each step resets it.
+    host.on('invocation.progress', (event) => {
+      progress.push(event.progress);
+      clock.advance(600);
+    });
     const result = await host.invoke({
       scope: SCOPE,
       caller: { kind: 'model' },
       tool: 'demo__slow_task',
-      args: { steps: 4, stepMs: 250 },
+      args: { steps: 4, stepMs: 1 },
       timeoutMs: 700,
     });
     expect(result.outcome).toBe('success');
@@ -88,12 +110,14 @@ describe('cancel, timeout and progress', () => {
   });
 
   it('stops at the ceiling however much progress arrives', async () => {
-    const { host, log } = await start({ maxTotalMs: 500 });
+    const { host, log, clock } = await start({ maxTotalMs: 500 });
+    // Every step resets the idle timeout and takes 100 ms of the host's clock: the fifth reaches the ceiling.
+    host.on('invocation.progress', () => clock.advance(100));
     const result = await host.invoke({
       scope: SCOPE,
       caller: { kind: 'model' },
       tool: 'demo__slow_task',
-      args: { steps: 50, stepMs: 50 },
+      args: { steps: 50, stepMs: 20 },
     });
     expect(result.outcome).toBe('timeout');
     expect(result.error?.message).toMatch(/500 ms ceiling/);
@@ -137,5 +161,55 @@ describe('cancel, timeout and progress', () => {
     // The aborted signals are not reused: a later call runs to its end.
     const last = await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__echo', args: { text: 'y' } });
     expect(last.outcome).toBe('success');
+  });
+});
+
+describe('two hosts in one process', () => {
+  /** A native tool that answers only when its call is aborted. */
+  const hang: NativeToolDefinition = {
+    name: 'wait',
+    inputSchema: { type: 'object' },
+    run: (_args, { signal }) =>
+      new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
+      ),
+  };
+  const echo: NativeToolDefinition = {
+    name: 'echo',
+    inputSchema: { type: 'object' },
+    run: () => Promise.resolve({ content: [{ type: 'text', text: 'ok' }] }),
+  };
+  const hosts: Host[] = [];
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.close()));
+  });
+  function nativeHost(clock: FakeClock): Host {
+    const made = createHost({
+      clock,
+      tools: [hang, echo],
+      permissions: { rules: [{ effect: 'allow', tool: '*' }] },
+    });
+    hosts.push(made);
+    return made;
+  }
+
+  it("keeps each host's call timeouts on its own timer: time passing for one never times out the other's calls", async () => {
+    const clockA = new FakeClock();
+    const clockB = new FakeClock();
+    const a = nativeHost(clockA);
+    const b = nativeHost(clockB);
+    const call = { scope: SCOPE, caller: { kind: 'model' }, tool: 'wait', timeoutMs: 1_000 } as const;
+    const onA = a.invoke(call);
+    const onB = b.invoke(call);
+    let bSettled = false;
+    void onB.then(() => (bSettled = true));
+    clockA.advance(1_000);
+    expect((await onA).outcome).toBe('timeout');
+    // A call on B made after A's timeout and answered: anything A's timer did to B has happened by now.
+    const barrier = await b.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'echo' });
+    expect(barrier.outcome).toBe('success');
+    expect(bSettled).toBe(false);
+    clockB.advance(1_000);
+    expect((await onB).outcome).toBe('timeout');
   });
 });

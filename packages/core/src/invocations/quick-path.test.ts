@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host, HostConfig } from '../host.js';
-import type { HistoryWrite } from '../storage/host-store.js';
-import { MemoryStore } from '../storage/memory-store.js';
+import type { StoreWrite } from '../storage/host-store.js';
+import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { ToolProgress } from '../tools/tool.js';
-import { demoServer, readCallLog, ScriptedSurface, SCOPE, waitForLog } from '../testing/demo-fixture.js';
+import { demoServer, readCallLog, SCOPE, waitForLog } from '../testing/demo-fixture.js';
+import { ScriptedSurface } from '../testing/scripted-surface.js';
 
 // Calls a rule or a stored decision settles at once are sent first and recorded right after: these tests hold that
 // path to the same story as every other call (rows, events, audit order, progress, cancel, denial).
@@ -18,9 +19,9 @@ afterEach(async () => {
 /** A memory store that counts its batches (its transactions). */
 class CountingStore extends MemoryStore {
   batches = 0;
-  override writeBatch(writes: readonly HistoryWrite[]): Promise<void> {
+  override write(batch: readonly StoreWrite[]): Promise<void> {
     this.batches += 1;
-    return super.writeBatch(writes);
+    return super.write(batch);
   }
 }
 
@@ -124,7 +125,7 @@ describe('a call decided at once', () => {
     expect(first.outcome).toBe('success');
     // The first call's last row is still queued: its commit fails after the second call is sent and before that
     // call's own recording runs, so the second call ends with nothing recorded of it.
-    store.writeBatch = () => Promise.reject(new Error('disk full'));
+    store.write = () => Promise.reject(new Error('disk full'));
     const second = host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__echo', args: { text: '2' } });
     await expect(second).rejects.toMatchObject({ code: 'store_error', message: expect.stringMatching(/disk full/) });
     await expect(

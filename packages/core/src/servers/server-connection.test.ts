@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host } from '../host.js';
-import { demoServer, nextEvent, scriptServer, ScriptedSurface, SCOPE, startHttpDemo } from '../testing/demo-fixture.js';
+import { demoServer, nextEvent, scriptServer, SCOPE, startHttpDemo } from '../testing/demo-fixture.js';
+import { ScriptedSurface } from '../testing/scripted-surface.js';
 
 let host: Host | undefined;
 const stops: (() => void)[] = [];

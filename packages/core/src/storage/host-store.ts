@@ -1,22 +1,36 @@
-import type { Scope } from '../scope.js';
+import type { AuditEvent, AuditEventInput, AuditEventType } from '../audit/audit-event.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
 } from '../invocations/invocation-record.js';
-import type { AuditEvent, AuditEventInput, AuditEventType } from '../audit/audit-event.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
+import type { Scope } from '../scope.js';
 
-/** One history write, as the call path queues it: a new invocation, or one transition (with the result at the end). */
-export type HistoryWrite =
+/** The tenant a permission decision belongs to: decisions are per user and workspace, not per conversation. */
+export interface DecisionTenant {
+  readonly userId: string;
+  readonly workspaceId: string;
+}
+
+/**
+ * One write of a batch. Each kind carries the audit events that record it, so a row and its event are stored in the
+ * same transaction: the audit chain never tells of a write that was not kept, nor misses one that was.
+ */
+export type StoreWrite =
+  /** A new invocation in state pending, with its first transition. */
   | {
       readonly kind: 'create';
       readonly record: InvocationRecord;
       readonly first: TransitionRecord;
-      /** The audit event of the pending transition, chained in the same transaction. */
+      /** The audit event of the pending transition. */
       readonly audit?: AuditEventInput;
     }
+  /**
+   * One move of the state machine: appends the transition and updates the invocation's state, outcome, error and
+   * updatedAt; the result comes with the transition that ends the call.
+   */
   | {
       readonly kind: 'transition';
       readonly scope: Scope;
@@ -25,7 +39,19 @@ export type HistoryWrite =
       readonly audit?: AuditEventInput;
     }
   /** An audit event alone (a decision a rule or a stored decision made), in order with the history around it. */
-  | { readonly kind: 'audit'; readonly audit: AuditEventInput };
+  | { readonly kind: 'audit'; readonly audit: AuditEventInput }
+  /**
+   * Stores a decision, replacing the one with the same key (user, workspace, server identity, tool, args hash), id
+   * included. An id that another key's decision holds is refused.
+   */
+  | { readonly kind: 'decision.put'; readonly decision: StoredDecision; readonly audit: AuditEventInput }
+  /** Deletes the tenant's decisions with these ids (another tenant's ids and unknown ids delete nothing). */
+  | {
+      readonly kind: 'decision.delete';
+      readonly scope: DecisionTenant;
+      readonly ids: readonly string[];
+      readonly audit: readonly AuditEventInput[];
+    };
 
 /** Which audit events to read. `userId` and `workspaceId` scope a tenant's own view; absent, every tenant's. */
 export interface AuditQuery {
@@ -45,51 +71,31 @@ export interface AuditQuery {
 }
 
 /**
- * Everything the host keeps, in domain terms. Every read takes the caller's scope and finds nothing (undefined or an
- * empty list) for another tenant's rows. Every write is atomic: after a crash a row is either whole or absent.
+ * Everything the host keeps, in domain terms: one `write` and the reads. Every read takes the caller's scope and
+ * finds nothing (undefined or an empty list) for another tenant's rows.
  *
- * Implementations: `MemoryStore` (tests, ephemeral hosts) and `SqliteStore` (the embedded default). One contract
- * suite runs over both.
+ * There is one way in, the way production writes: the history writer (history/history-writer.ts) hands over batches,
+ * and a store needs no second path for single writes that could drift from it. The rules every store enforces are
+ * written once, in storage/store-checks.ts; the contract suite (`@airlock/core/testing`) runs over every store.
+ *
+ * Implementations: `MemoryStore` (tests, ephemeral hosts), `SqliteStore` (the embedded default,
+ * `@airlock/core/sqlite`) and `WorkerStore` (any store on a worker thread, `@airlock/core/worker`).
  */
 export interface HostStore {
-  /** Stores a new invocation in state pending together with its first transition. */
-  createInvocation(record: InvocationRecord, first: TransitionRecord): Promise<void>;
   /**
-   * Applies one transition: appends the transition row and updates the invocation's state, outcome, error and
-   * updatedAt, and stores the result when given, all in one atomic write.
+   * Applies the writes in order as one atomic write: all are stored or none (a refused write, and every write of its
+   * batch, leaves no row and no audit event). Audit events are chained in the order of the writes. A burst of the
+   * call path's writes costs one commit.
    */
-  recordTransition(scope: Scope, transition: TransitionRecord, result?: ResultRecord): Promise<void>;
-  /**
-   * Applies several writes in order as one atomic write: all are stored or none. The call path queues its writes
-   * and hands them over in batches, so a burst of transitions costs one commit.
-   */
-  writeBatch(writes: readonly HistoryWrite[]): Promise<void>;
+  write(batch: readonly StoreWrite[]): Promise<void>;
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined>;
-
-  /**
-   * Stores a decision, replacing the one with the same key (user, workspace, server identity, tool, args hash), and
-   * appends its audit event, in one atomic write.
-   */
-  putDecision(decision: StoredDecision, audit: AuditEventInput): Promise<void>;
-  /** Deletes the tenant's decisions with these ids and appends the audit events, atomically; returns how many. */
-  deleteDecisions(
-    scope: { readonly userId: string; readonly workspaceId: string },
-    ids: readonly string[],
-    audit: readonly AuditEventInput[],
-  ): Promise<number>;
-  /** Decisions, of one tenant or (no filter) of all: the permission engine loads them into memory at start. */
-  listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]>;
-
-  /**
-   * Appends events to the one hash chain (each linked to the last stored event with `chainEvent`) and returns them
-   * sealed. Atomic: all or none.
-   */
-  appendAudit(events: readonly AuditEventInput[]): Promise<AuditEvent[]>;
-  /** Events matching a query, oldest first. */
-  queryAudit(query: AuditQuery): Promise<AuditEvent[]>;
   listInvocations(scope: Scope, options?: ListInvocationsOptions): Promise<InvocationRecord[]>;
   listTransitions(scope: Scope, invocationId: string): Promise<TransitionRecord[]>;
   getResult(scope: Scope, invocationId: string): Promise<ResultRecord | undefined>;
-  /** Releases the store's resources. Further calls fail. */
+  /** Decisions, of one tenant or (no filter) of all: the permission engine loads them into memory at start. */
+  listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]>;
+  /** Events matching a query, oldest first. */
+  queryAudit(query: AuditQuery): Promise<AuditEvent[]>;
+  /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

@@ -254,6 +254,15 @@ export function duplicateDecision(id: string, cause?: unknown): HostError {
   });
 }
 
+/**
+ * The error for a write of a kind the store does not know: a batch that crossed a thread or a version boundary may
+ * hold one, and it is refused (with the whole batch) rather than skipped.
+ */
+export function unknownWrite(write: never): HostError {
+  const kind = (write as { kind?: unknown } | null)?.kind;
+  return new HostError('invalid_arguments', `unknown store write kind: ${String(kind)}`);
+}
+
 /** What an audit query pages by, checked: the row count (1000 unless told, never above 10000) and the seq to start after. */
 export interface AuditPage {
   readonly limit: number;

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import type { Host } from '../host.js';
 import type { HostEventMap, HostEventName } from '../host-events.js';
 import type { ServerConfig } from '../servers/server-config.js';
-import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
 
 /** The built demo server: the tests spawn it over real stdio, as a user's host would. */
 export const DEMO_BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../../demo-server/dist/bin.js');
@@ -94,16 +93,6 @@ export function nextEvent<E extends HostEventName>(
       resolvePromise(event);
     });
   });
-}
-
-/** A surface that answers every request with one decision and remembers what it was asked. */
-export class ScriptedSurface implements Surface {
-  readonly requests: PermissionRequest[] = [];
-  constructor(public decision: PermissionDecision = 'allow_once') {}
-  askPermission(request: PermissionRequest): Promise<PermissionDecision> {
-    this.requests.push(request);
-    return Promise.resolve(this.decision);
-  }
 }
 
 /** A scope for tests. */

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
-import { visibilityRefusal } from '../apps/app-policy.js';
+import { visibilityRefusal } from './visibility-policy.js';
 import type { Audience, Caller, JsonSchema, Tool, ToolRunContext } from './tool.js';
 import { definitionHash } from './definition-hash.js';
 import { isRecommendedToolName, namespacedToolName } from './tool-name.js';

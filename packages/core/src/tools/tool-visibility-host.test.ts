@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host } from '../host.js';
-import { demoServer, ScriptedSurface, SCOPE } from '../testing/demo-fixture.js';
+import { demoServer, SCOPE } from '../testing/demo-fixture.js';
+import { ScriptedSurface } from '../testing/scripted-surface.js';
 import { ToolRegistry } from './tool-registry.js';
 
 let host: Host | undefined;
@@ -38,15 +39,16 @@ describe('tool visibility and namespacing across servers', () => {
     const legacy = host.tools.list({ audience: 'model' }).find((t) => t.name === 'demo__legacy_view');
     expect(legacy?.resourceUri).toBe('ui://demo/dashboard');
 
-    await expect(
-      host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__app_refresh' }),
-    ).rejects.toMatchObject({
-      code: 'tool_not_visible',
-      message: 'tool demo__app_refresh is not exposed to the model',
+    expect(await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__app_refresh' })).toMatchObject({
+      outcome: 'tool_not_found',
+      error: { code: 'tool_not_visible', message: 'tool demo__app_refresh is not exposed to the model' },
     });
-    await expect(
-      host.invoke({ scope: SCOPE, caller: { kind: 'app', serverId: 'other' }, tool: 'demo__app_refresh' }),
-    ).rejects.toMatchObject({ code: 'tool_not_visible', message: expect.stringMatching(/only its own server/) });
+    expect(
+      await host.invoke({ scope: SCOPE, caller: { kind: 'app', serverId: 'other' }, tool: 'demo__app_refresh' }),
+    ).toMatchObject({
+      outcome: 'tool_not_found',
+      error: { code: 'tool_not_visible', message: expect.stringMatching(/only its own server/) },
+    });
     const own = await host.invoke({
       scope: SCOPE,
       caller: { kind: 'app', serverId: 'demo' },

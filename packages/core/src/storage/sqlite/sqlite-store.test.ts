@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { describeHostStoreContract } from '@airlock/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GENESIS_HASH, auditHash, verifyChain } from '../audit/audit-event.js';
-import { HostError } from '../errors/host-error.js';
+import { GENESIS_HASH, auditHash, verifyChain } from '../../audit/audit-event.js';
+import { HostError } from '../../errors/host-error.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, applySqliteMigrations } from './sqlite-migrations.js';
 import {
   DECISION_COLUMNS,
@@ -15,17 +16,19 @@ import {
   transitionParams,
 } from './sqlite-rows.js';
 import { SqliteStore } from './sqlite-store.js';
-import { describeHostStoreContract } from './testing/host-store-contract.js';
 import {
   SCOPE,
   auditInput,
+  auditWrites,
+  createWrite,
   decision,
   decisionAudit,
   expectRejection,
   invocation,
   labels,
   opening,
-} from './testing/host-store-fixtures.js';
+  putWrite,
+} from '../../testing/host-store-fixtures.js';
 
 // The kill-mid-write and multi-process tests are in sqlite-store-crash.test.ts.
 
@@ -33,22 +36,25 @@ async function freshDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'airlock-sqlite-'));
 }
 
-describeHostStoreContract('SqliteStore', async () => {
-  const dir = await freshDir();
-  const file = join(dir, 'history.db');
-  let current = new SqliteStore({ database: new Database(file) });
-  return {
-    store: current,
-    reopen: async () => {
-      await current.close();
-      current = new SqliteStore({ database: new Database(file) });
-      return current;
-    },
-    cleanup: async () => {
-      await current.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+describeHostStoreContract({
+  name: 'SqliteStore',
+  open: async () => {
+    const dir = await freshDir();
+    const file = join(dir, 'history.db');
+    let current = new SqliteStore({ database: new Database(file) });
+    return {
+      store: current,
+      reopen: async () => {
+        await current.close();
+        current = new SqliteStore({ database: new Database(file) });
+        return current;
+      },
+      cleanup: async () => {
+        await current.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  },
 });
 
 describe('SqliteStore on a file', () => {
@@ -131,7 +137,7 @@ describe('SqliteStore on a file', () => {
     const store = new SqliteStore({ database: connect() });
     const record = invocation({ args: { big: 10n } });
 
-    const error = await expectRejection(store.createInvocation(record, opening(record)), 'store_error');
+    const error = await expectRejection(store.write([createWrite(record)]), 'store_error');
     expect(error.cause).toBeInstanceOf(TypeError);
     expect(await store.getInvocation(SCOPE, record.id)).toBeUndefined();
     await store.close();
@@ -159,7 +165,7 @@ describe('SqliteStore on a file', () => {
     expect(versions).toContainEqual({ version: 2 });
     expect(await store.getInvocation(SCOPE, record.id)).toEqual(record);
     const d = decision();
-    await store.putDecision(d, decisionAudit(d, 'first'));
+    await store.write([putWrite(d, decisionAudit(d, 'first'))]);
     expect(await store.listDecisions({})).toEqual([d]);
     expect(await store.queryAudit({})).toMatchObject([{ seq: 1, prevHash: GENESIS_HASH }]);
     await store.close();
@@ -168,7 +174,7 @@ describe('SqliteStore on a file', () => {
   it("keeps one decision row per key in the schema itself, a per-tool decision's args hash stored as ''", async () => {
     const store = new SqliteStore({ database: connect() });
     const d = decision();
-    await store.putDecision(d, decisionAudit(d, 'put'));
+    await store.write([putWrite(d, decisionAudit(d, 'put'))]);
     const raw = connect();
 
     expect(raw.prepare('SELECT id, args_hash FROM permission_decisions').all()).toEqual([{ id: d.id, args_hash: '' }]);
@@ -183,13 +189,13 @@ describe('SqliteStore on a file', () => {
     /** A store on the test's file holding five events, written each way an event is written. */
     async function fiveEvents(): Promise<SqliteStore> {
       const store = new SqliteStore({ database: connect() });
-      await store.appendAudit([auditInput('e1'), auditInput('e2', { at: 1_700_000_000_002 })]);
+      await store.write(auditWrites([auditInput('e1'), auditInput('e2', { at: 1_700_000_000_002 })]));
       const d = decision();
-      await store.putDecision(d, decisionAudit(d, 'e3'));
+      await store.write([putWrite(d, decisionAudit(d, 'e3'))]);
       const record = invocation();
       const pending = auditInput('e4', { type: 'invocation.transition', invocationId: record.id });
-      await store.writeBatch([{ kind: 'create', record, first: opening(record), audit: pending }]);
-      await store.appendAudit([auditInput('e5', { type: 'elicitation' })]);
+      await store.write([{ kind: 'create', record, first: opening(record), audit: pending }]);
+      await store.write(auditWrites([auditInput('e5', { type: 'elicitation' })]));
       expect(verifyChain(await store.queryAudit({}))).toMatchObject({ ok: true, count: 5 });
       return store;
     }
@@ -277,12 +283,12 @@ describe('SqliteStore on a file', () => {
       const expected: string[] = [];
       for (let i = 0; i < 10; i += 1) {
         const store = stores[i % 2 === 0 ? 0 : 1];
-        await store.appendAudit([auditInput(`append ${i}`)]);
+        await store.write(auditWrites([auditInput(`append ${i}`)]));
         const d = decision({ tool: `tool-${i}` });
-        await store.putDecision(d, decisionAudit(d, `decide ${i}`));
+        await store.write([putWrite(d, decisionAudit(d, `decide ${i}`))]);
         const record = invocation();
         const pending = auditInput(`call ${i}`, { type: 'invocation.transition', invocationId: record.id });
-        await store.writeBatch([{ kind: 'create', record, first: opening(record), audit: pending }]);
+        await store.write([{ kind: 'create', record, first: opening(record), audit: pending }]);
         expected.push(`append ${i}`, `decide ${i}`, `call ${i}`);
       }
 

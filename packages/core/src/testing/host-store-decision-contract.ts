@@ -1,15 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyChain } from '../../audit/audit-event.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
-import type { HostStore } from '../host-store.js';
-import type { OpenedStore } from './host-store-contract.js';
-import { TENANT, auditInput, byId, decision, decisionAudit, expectRejection, labels } from './host-store-fixtures.js';
+import { verifyChain } from '../audit/audit-event.js';
+import type { StoredDecision } from '../permissions/stored-decision.js';
+import type { HostStore } from '../storage/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import {
+  TENANT,
+  auditInput,
+  byId,
+  decision,
+  decisionAudit,
+  deleteWrite,
+  expectRejection,
+  labels,
+  putWrite,
+} from './host-store-fixtures.js';
 
 /**
  * The permission-decision half of the `HostStore` contract: one row per key, replaced whole, deleted only by its
  * tenant, every write together with its audit events. Declared by `describeHostStoreContract`.
  */
-export function describeDecisionContract(name: string, open: () => Promise<OpenedStore>): void {
+export function describeDecisionContract(options: HostStoreContractOptions): void {
+  const { name, open } = options;
   describe(`${name} (HostStore contract: permission decisions)`, () => {
     let opened: OpenedStore;
     let store: HostStore;
@@ -24,7 +35,7 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
 
     /** Stores each decision with its own audit event, labelled `put <id>`. */
     async function put(...decisions: StoredDecision[]): Promise<void> {
-      for (const d of decisions) await store.putDecision(d, decisionAudit(d, `put ${d.id}`));
+      for (const d of decisions) await store.write([putWrite(d, decisionAudit(d, `put ${d.id}`))]);
     }
 
     it('stores a decision and lists it back, for its tenant and for everyone', async () => {
@@ -41,8 +52,8 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       await put(old, replacement);
 
       expect(await store.listDecisions({})).toEqual([replacement]);
-      expect(await store.deleteDecisions(TENANT, [old.id], []), 'the old id is gone').toBe(0);
-      expect(await store.listDecisions({})).toEqual([replacement]);
+      await store.write([deleteWrite([old.id], [])]);
+      expect(await store.listDecisions({}), 'the old id is gone: deleting it deletes nothing').toEqual([replacement]);
     });
 
     it('updates a decision in place when it is put again with its own id', async () => {
@@ -87,7 +98,7 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       expect(await store.listDecisions({ userId: 'nobody' })).toEqual([]);
     });
 
-    it("deletes only the tenant's own decisions among the ids, and counts them", async () => {
+    it("deletes only the tenant's own decisions among the ids", async () => {
       const mine = decision({ tool: 'read' });
       const alsoMine = decision({ tool: 'write' });
       const kept = decision({ tool: 'list' });
@@ -96,7 +107,7 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       await put(mine, alsoMine, kept, otherUser, otherWorkspace);
 
       const ids = [mine.id, alsoMine.id, otherUser.id, otherWorkspace.id, 'no-such-decision', mine.id];
-      expect(await store.deleteDecisions(TENANT, ids, [decisionAudit(mine, 'revoke')])).toBe(2);
+      await store.write([deleteWrite(ids, [decisionAudit(mine, 'revoke')])]);
 
       expect(byId(await store.listDecisions({}))).toEqual(byId([kept, otherUser, otherWorkspace]));
     });
@@ -105,14 +116,15 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       const a = decision({ tool: 'read' });
       const b = decision({ tool: 'write' });
       const replacement = decision({ tool: 'read', effect: 'deny' });
-      await store.putDecision(a, decisionAudit(a, 'put a'));
+      await store.write([putWrite(a, decisionAudit(a, 'put a'))]);
       expect(labels(await store.queryAudit({}))).toEqual(['put a']);
-      await store.putDecision(b, decisionAudit(b, 'put b'));
-      await store.putDecision(replacement, decisionAudit(replacement, 'replace a'));
+      await store.write([putWrite(b, decisionAudit(b, 'put b'))]);
+      await store.write([putWrite(replacement, decisionAudit(replacement, 'replace a'))]);
       expect(labels(await store.queryAudit({}))).toEqual(['put a', 'put b', 'replace a']);
 
       const revokes = [decisionAudit(replacement, 'revoke a'), decisionAudit(b, 'revoke b')];
-      expect(await store.deleteDecisions(TENANT, [replacement.id, b.id], revokes)).toBe(2);
+      await store.write([deleteWrite([replacement.id, b.id], revokes)]);
+      expect(await store.listDecisions({})).toEqual([]);
       const all = await store.queryAudit({});
       expect(labels(all)).toEqual(['put a', 'put b', 'replace a', 'revoke a', 'revoke b']);
       expect(all.map((e) => e.data['decisionId'])).toEqual([a.id, b.id, replacement.id, replacement.id, b.id]);
@@ -126,7 +138,7 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       ['a grant time that is not a number', { grantedAt: Number.NaN }],
     ])('refuses a decision with %s as invalid_arguments, appending no event', async (_, bad) => {
       const d = decision(bad);
-      await expectRejection(store.putDecision(d, decisionAudit(d, 'bad')), 'invalid_arguments');
+      await expectRejection(store.write([putWrite(d, decisionAudit(d, 'bad'))]), 'invalid_arguments');
 
       expect(await store.listDecisions({})).toEqual([]);
       expect(await store.queryAudit({})).toEqual([]);
@@ -137,7 +149,7 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       await put(d);
       const clash = decision({ id: d.id, tool: 'write' });
 
-      await expectRejection(store.putDecision(clash, decisionAudit(clash, 'clash')), 'store_error');
+      await expectRejection(store.write([putWrite(clash, decisionAudit(clash, 'clash'))]), 'store_error');
       expect(await store.listDecisions({})).toEqual([d]);
       expect(labels(await store.queryAudit({}))).toEqual([`put ${d.id}`]);
     });
@@ -147,8 +159,8 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       await put(d);
       const badEvent = { ...auditInput('bad'), data: { big: 1n } };
 
-      await expectRejection(store.putDecision({ ...decision(), effect: 'deny' }, badEvent), 'invalid_arguments');
-      await expectRejection(store.deleteDecisions(TENANT, [d.id], [badEvent]), 'invalid_arguments');
+      await expectRejection(store.write([putWrite({ ...decision(), effect: 'deny' }, badEvent)]), 'invalid_arguments');
+      await expectRejection(store.write([deleteWrite([d.id], [badEvent])]), 'invalid_arguments');
       expect(await store.listDecisions({})).toEqual([d]);
       expect(labels(await store.queryAudit({}))).toEqual([`put ${d.id}`]);
     });
@@ -182,7 +194,7 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       const perArgs = decision({ argsHash: 'args-1', effect: 'deny', riskTier: 'medium' });
       const revoked = decision({ tool: 'write' });
       await put(perTool, perArgs, revoked);
-      await store.deleteDecisions(TENANT, [revoked.id], [decisionAudit(revoked, 'revoke')]);
+      await store.write([deleteWrite([revoked.id], [decisionAudit(revoked, 'revoke')])]);
       const chain = await store.queryAudit({});
 
       store = await opened.reopen();
@@ -190,7 +202,7 @@ export function describeDecisionContract(name: string, open: () => Promise<Opene
       expect(byId(await store.listDecisions({}))).toEqual(byId([perTool, perArgs]));
       expect(await store.queryAudit({})).toEqual(chain);
       const replacement = decision({ effect: 'deny' });
-      await store.putDecision(replacement, decisionAudit(replacement, 'after reopen'));
+      await store.write([putWrite(replacement, decisionAudit(replacement, 'after reopen'))]);
       const after = await store.queryAudit({});
       expect(after.at(-1)).toMatchObject({ seq: 5, prevHash: chain.at(-1)?.hash, data: { label: 'after reopen' } });
       expect(verifyChain(after)).toMatchObject({ ok: true, count: 5 });

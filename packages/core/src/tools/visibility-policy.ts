@@ -1,6 +1,9 @@
-import type { Caller, Tool } from '../tools/tool.js';
+import type { Caller, Tool } from './tool.js';
 
-/** Why a caller may not see or call a tool, or null when it may. */
+/**
+ * Why a caller may not see or call a tool, or null when it may: the one visibility rule for every caller (the user
+ * sees everything; the model what is exposed to it; an app only its own server's tools that are callable from apps).
+ */
 export function visibilityRefusal(tool: Tool, caller: Caller): string | null {
   switch (caller.kind) {
     case 'user':

@@ -1,8 +1,18 @@
 import { HostError } from '../errors/host-error.js';
-import type { HistoryWrite, HostStore } from './host-store.js';
+import type { HostStore, StoreWrite } from '../storage/host-store.js';
+
+/** What a `HistoryWriter` takes. */
+export interface HistoryWriterConfig {
+  readonly store: HostStore;
+  /** Told once, when a failed batch stops the writer (the host emits `store.error`). */
+  readonly onError?: (error: HostError) => void;
+  /** The least time between two commits, in milliseconds (default 5); 0 commits on every turn of the event loop. */
+  readonly commitIntervalMs?: number;
+}
 
 /**
- * Ordered, overlapped history writes. The call path hands each write to the queue and goes on; the queue stores
+ * The call path's recording, scheduled: ordered, overlapped history writes. It is not storage (it holds no row); it
+ * decides when the store's one `write(batch)` runs. The call path hands each write to the queue and goes on; the queue stores
  * everything queued so far as one batch (one transaction) on a later turn of the event loop, which is while the
  * server works on the request just sent. Commits are grouped: a batch follows the one before by at least
  * `commitIntervalMs` (default 5 ms), so a burst of calls shares transactions instead of paying one each. Readers
@@ -11,9 +21,11 @@ import type { HistoryWrite, HostStore } from './host-store.js';
  * A crash can lose the writes of the last moment, never half-write a batch; a call whose rows span two batches may
  * be left pending or running. A failed batch stops the queue: every later write fails with `store_error`, and so do
  * every new call and every call still in flight when it ends, so no call goes on without its history.
+ *
+ * Writes a crash must not take back (a stored permission decision) go through `commit`, which waits for them.
  */
-export class WriteQueue {
-  #pending: HistoryWrite[] = [];
+export class HistoryWriter {
+  #pending: StoreWrite[] = [];
   /** Recording steps put off until the call they belong to is on its way (see `defer`), in the order deferred. */
   #deferred: { run: () => void; done: boolean }[] = [];
   #running: Promise<void> | undefined;
@@ -26,13 +38,13 @@ export class WriteQueue {
   /** When the last batch started, in `performance.now()` time. */
   #lastCommit = Number.NEGATIVE_INFINITY;
   readonly #commitIntervalMs: number;
+  readonly #store: HostStore;
+  readonly #onError: (error: HostError) => void;
 
-  constructor(
-    private readonly store: HostStore,
-    private readonly onError: (error: HostError) => void = () => undefined,
-    options: { readonly commitIntervalMs?: number } = {},
-  ) {
-    const interval = options.commitIntervalMs ?? 5;
+  constructor(config: HistoryWriterConfig) {
+    this.#store = config.store;
+    this.#onError = config.onError ?? (() => undefined);
+    const interval = config.commitIntervalMs ?? 5;
     if (!Number.isFinite(interval) || interval < 0) {
       throw new HostError('config_invalid', `commitIntervalMs must be a number of milliseconds >= 0, not ${interval}`);
     }
@@ -45,7 +57,7 @@ export class WriteQueue {
   }
 
   /** Queues a write; it is stored after every write queued before it. */
-  write(write: HistoryWrite): void {
+  write(write: StoreWrite): void {
     this.assertHealthy();
     this.#pending.push(write);
     this.#schedule();
@@ -83,6 +95,17 @@ export class WriteQueue {
       this.#readers -= 1;
     }
     this.assertHealthy();
+  }
+
+  /**
+   * Stores one write now, after every write queued before it, and resolves once it is committed (a crash after this
+   * resolves cannot take it back). The queue is drained first, so the audit log keeps the order in which things
+   * happened; the write then goes to the store as a batch of its own, so a refused write rejects here, for the caller
+   * to handle, and neither stops the queue nor takes other writes down with it.
+   */
+  async commit(write: StoreWrite): Promise<void> {
+    await this.drain();
+    await this.#store.write([write]);
   }
 
   #schedule(): void {
@@ -132,7 +155,7 @@ export class WriteQueue {
             { cause: error },
           );
     this.#pending = [];
-    this.onError(this.#failure);
+    this.#onError(this.#failure);
   }
 
   async #flush(): Promise<void> {
@@ -143,7 +166,7 @@ export class WriteQueue {
         this.#pending = [];
         this.#lastCommit = performance.now();
         try {
-          await this.store.writeBatch(batch);
+          await this.#store.write(batch);
         } catch (error) {
           this.#fail(error);
         }

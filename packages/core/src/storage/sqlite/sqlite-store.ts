@@ -1,15 +1,14 @@
-import { auditEventOf } from '../audit/audit-event.js';
-import type { AuditEvent, AuditEventInput, SealedAuditInput } from '../audit/audit-event.js';
-import { HostError } from '../errors/host-error.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
-import type { Scope } from '../scope.js';
-import type { AuditQuery, HistoryWrite, HostStore } from './host-store.js';
+import type { AuditEvent, AuditEventInput, SealedAuditInput } from '../../audit/audit-event.js';
+import { HostError } from '../../errors/host-error.js';
+import type { StoredDecision } from '../../permissions/stored-decision.js';
+import type { Scope } from '../../scope.js';
+import type { AuditQuery, DecisionTenant, HostStore, StoreWrite } from '../host-store.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from '../invocations/invocation-record.js';
+} from '../../invocations/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import {
@@ -42,7 +41,8 @@ import {
   staleTransition,
   sealStoredAuditInput,
   storedDecision,
-} from './store-checks.js';
+  unknownWrite,
+} from '../store-checks.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
@@ -95,15 +95,7 @@ export class SqliteStore implements HostStore {
   readonly #database: SqliteDatabase;
   readonly #sql: SqliteStatements;
   readonly #auditQueries: SqliteAuditQueries;
-  readonly #create: SqliteTransaction<[InvocationRecord, TransitionRecord], void>;
-  readonly #transition: SqliteTransaction<[Scope, TransitionRecord, ResultRecord | undefined], void>;
-  readonly #batch: SqliteTransaction<[readonly HistoryWrite[]], void>;
-  readonly #putDecision: SqliteTransaction<[StoredDecision, AuditEventInput], void>;
-  readonly #deleteDecisions: SqliteTransaction<
-    [{ readonly userId: string; readonly workspaceId: string }, readonly string[], readonly AuditEventInput[]],
-    number
-  >;
-  readonly #appendAudit: SqliteTransaction<[readonly AuditEventInput[]], AuditEvent[]>;
+  readonly #write: SqliteTransaction<[readonly StoreWrite[]], void>;
   #closed = false;
   readonly #idleCheckpointMs: number;
   readonly #checkpointEveryWrites: number;
@@ -165,67 +157,50 @@ export class SqliteStore implements HostStore {
       }
       if (result !== undefined) sql.insertResult.run(...resultParams(result));
     };
-    this.#create = db.transaction(create);
-    this.#transition = db.transaction(transition);
-    this.#batch = db.transaction((writes: readonly HistoryWrite[]) => {
-      const append = auditAppender(sql);
-      for (const w of writes) {
-        if (w.kind === 'create') create(w.record, w.first);
-        else if (w.kind === 'transition') transition(w.scope, w.transition, w.result);
-        if (w.audit !== undefined) append(w.audit);
-      }
-    });
-    this.#putDecision = db.transaction((decision: StoredDecision, audit: AuditEventInput) => {
+    const putDecision = (decision: StoredDecision) => {
       const d = storedDecision(decision);
       try {
         sql.upsertDecision.run(...decisionParams(d));
       } catch (error) {
         throw isDuplicateKey(error) ? duplicateDecision(d.id, error) : error;
       }
-      auditAppender(sql)(audit);
-    });
-    this.#deleteDecisions = db.transaction(
-      (
-        scope: { readonly userId: string; readonly workspaceId: string },
-        ids: readonly string[],
-        audits: readonly AuditEventInput[],
-      ) => {
-        let deleted = 0;
-        for (const id of ids) deleted += sql.deleteDecision.run(id, scope.userId, scope.workspaceId).changes;
-        const append = auditAppender(sql);
-        for (const audit of audits) append(audit);
-        return deleted;
-      },
-    );
-    this.#appendAudit = db.transaction((inputs: readonly AuditEventInput[]) => {
+    };
+    const deleteDecisions = (scope: DecisionTenant, ids: readonly string[]) => {
+      for (const id of ids) sql.deleteDecision.run(id, scope.userId, scope.workspaceId);
+    };
+    this.#write = db.transaction((batch: readonly StoreWrite[]) => {
       const append = auditAppender(sql);
-      return inputs.map((input) => auditEventOf(append(input)));
+      for (const w of batch) {
+        switch (w.kind) {
+          case 'create':
+            create(w.record, w.first);
+            break;
+          case 'transition':
+            transition(w.scope, w.transition, w.result);
+            break;
+          case 'audit':
+            break;
+          case 'decision.put':
+            putDecision(w.decision);
+            break;
+          case 'decision.delete':
+            deleteDecisions(w.scope, w.ids);
+            for (const audit of w.audit) append(audit);
+            continue;
+          default:
+            throw unknownWrite(w);
+        }
+        if (w.audit !== undefined) append(w.audit);
+      }
     });
   }
 
-  writeBatch(writes: readonly HistoryWrite[]): Promise<void> {
-    return this.#call('store the history batch', () => {
-      this.#batch.immediate(writes);
+  /** Applies the batch in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none. */
+  write(batch: readonly StoreWrite[]): Promise<void> {
+    return this.#call('store the batch', () => {
+      if (batch.length === 0) return;
+      this.#write.immediate(batch);
       this.#wrote();
-    });
-  }
-
-  putDecision(decision: StoredDecision, audit: AuditEventInput): Promise<void> {
-    return this.#call('store the decision', () => {
-      this.#putDecision.immediate(decision, audit);
-      this.#wrote();
-    });
-  }
-
-  deleteDecisions(
-    scope: { readonly userId: string; readonly workspaceId: string },
-    ids: readonly string[],
-    audit: readonly AuditEventInput[],
-  ): Promise<number> {
-    return this.#call('delete decisions', () => {
-      const deleted = this.#deleteDecisions.immediate(scope, ids, audit);
-      this.#wrote();
-      return deleted;
     });
   }
 
@@ -243,15 +218,6 @@ export class SqliteStore implements HostStore {
               ? sql.listDecisionsOfWorkspace.all(workspaceId)
               : sql.listDecisions.all();
       return (rows as DecisionRow[]).map(decisionFromRow);
-    });
-  }
-
-  appendAudit(events: readonly AuditEventInput[]): Promise<AuditEvent[]> {
-    return this.#call('append to the audit log', () => {
-      if (events.length === 0) return [];
-      const sealed = this.#appendAudit.immediate(events);
-      this.#wrote();
-      return sealed;
     });
   }
 
@@ -284,20 +250,6 @@ export class SqliteStore implements HostStore {
     } catch {
       // A busy reader can hold a checkpoint back; the next one catches up.
     }
-  }
-
-  createInvocation(record: InvocationRecord, first: TransitionRecord): Promise<void> {
-    return this.#call('store the invocation', () => {
-      this.#create.immediate(record, first);
-      this.#wrote();
-    });
-  }
-
-  recordTransition(scope: Scope, transition: TransitionRecord, result?: ResultRecord): Promise<void> {
-    return this.#call('store the transition', () => {
-      this.#transition.immediate(scope, transition, result);
-      this.#wrote();
-    });
   }
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {

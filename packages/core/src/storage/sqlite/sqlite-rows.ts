@@ -1,15 +1,15 @@
-import type { AuditEvent, AuditEventType, SealedAuditInput } from '../audit/audit-event.js';
-import type { InvocationOutcome, InvocationState } from '../invocations/invocation-state.js';
-import type { ModelPayload, ScreenPayload } from '../invocations/bounded-result-types.js';
-import type { RiskTier } from '../permissions/risk.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
-import type { Caller } from '../tools/tool.js';
+import type { AuditEvent, AuditEventType, SealedAuditInput } from '../../audit/audit-event.js';
+import type { InvocationOutcome, InvocationState } from '../../invocations/invocation-state.js';
+import type { ModelPayload, ScreenPayload } from '../../invocations/bounded-result-types.js';
+import type { RiskTier } from '../../permissions/risk.js';
+import type { StoredDecision } from '../../permissions/stored-decision.js';
+import type { Caller } from '../../tools/tool.js';
 import type {
   InvocationError,
   InvocationRecord,
   ResultRecord,
   TransitionRecord,
-} from '../invocations/invocation-record.js';
+} from '../../invocations/invocation-record.js';
 
 // Row <-> record mapping for SqliteStore, kept apart so the store reads as SQL and transactions only. The column
 // lists and the parameter lists below must stay in the same order; both live here so they change together.

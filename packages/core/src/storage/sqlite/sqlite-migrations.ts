@@ -1,4 +1,4 @@
-import { HostError } from '../errors/host-error.js';
+import { HostError } from '../../errors/host-error.js';
 import type { SqliteDatabase } from './sqlite-store-config.js';
 
 /** One step of the SQLite schema. Versions only grow; a shipped migration is never edited, only followed. */

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GENESIS_HASH, chainEvent, verifyChain } from '../../audit/audit-event.js';
-import type { AuditEventInput } from '../../audit/audit-event.js';
-import type { AuditQuery, HostStore } from '../host-store.js';
-import type { OpenedStore } from './host-store-contract.js';
+import { GENESIS_HASH, chainEvent, verifyChain } from '../audit/audit-event.js';
+import type { AuditEventInput } from '../audit/audit-event.js';
+import type { AuditQuery, HostStore } from '../storage/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
 import {
   SCOPE,
   auditInput,
+  auditWrites,
   expectRejection,
   invocation,
   labels,
@@ -18,7 +19,8 @@ import {
  * The audit half of the `HostStore` contract: one hash chain across every write that carries an event, atomic with
  * the write, read back by query. Declared by `describeHostStoreContract`.
  */
-export function describeAuditContract(name: string, open: () => Promise<OpenedStore>): void {
+export function describeAuditContract(options: HostStoreContractOptions): void {
+  const { name, open } = options;
   describe(`${name} (HostStore contract: audit chain)`, () => {
     let opened: OpenedStore;
     let store: HostStore;
@@ -31,27 +33,31 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
       await opened.cleanup();
     });
 
-    it('chains appended events from the genesis hash and on across calls', async () => {
+    it('chains appended events from the genesis hash and on across writes', async () => {
       const [a, b, c] = [auditInput('a'), auditInput('b', { at: 1_700_000_000_001 }), auditInput('c')];
-      const first = await store.appendAudit([a, b]);
-      const second = await store.appendAudit([c]);
+      await store.write(auditWrites([a, b]));
+      const first = await store.queryAudit({});
+      await store.write(auditWrites([c]));
 
       const sealedA = chainEvent(a, undefined);
       const sealedB = chainEvent(b, sealedA);
       const sealedC = chainEvent(c, sealedB);
       expect(sealedA).toMatchObject({ seq: 1, prevHash: GENESIS_HASH });
       expect(first).toEqual([sealedA, sealedB]);
-      expect(second).toEqual([sealedC]);
+      expect(await store.queryAudit({ afterSeq: 2 })).toEqual([sealedC]);
       const all = await store.queryAudit({});
       expect(all).toEqual([sealedA, sealedB, sealedC]);
       expect(verifyChain(all)).toMatchObject({ ok: true, count: 3, lastHash: sealedC.hash });
     });
 
-    it('appends nothing for an empty list', async () => {
-      expect(await store.appendAudit([])).toEqual([]);
-      await store.appendAudit([auditInput('a')]);
-      expect(await store.appendAudit([])).toEqual([]);
+    it('stores nothing for an empty batch', async () => {
+      await store.write([]);
+      expect(await store.queryAudit({})).toEqual([]);
+      await store.write(auditWrites([auditInput('a')]));
+      await store.write([]);
       expect(labels(await store.queryAudit({}))).toEqual(['a']);
+      expect(await store.listInvocations(SCOPE)).toEqual([]);
+      expect(await store.listDecisions({})).toEqual([]);
     });
 
     it('seals an event as it is stored: no stray property, and data as its JSON round trip', async () => {
@@ -60,7 +66,8 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
         stray: 'not a field of an event',
         data: { label: 'odd', gone: undefined, list: [1, undefined], when: new Date(0) },
       } as AuditEventInput;
-      const [sealed] = await store.appendAudit([input]);
+      await store.write(auditWrites([input]));
+      const [sealed] = await store.queryAudit({});
 
       expect(sealed).not.toHaveProperty('stray');
       expect(sealed?.data).toEqual({ label: 'odd', list: [1, null], when: '1970-01-01T00:00:00.000Z' });
@@ -76,18 +83,18 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
       ['data that is not an object', { data: ['a'] }],
       ['data JSON cannot hold', { data: { big: 10n } }],
     ])('refuses an event with %s and appends none of the events with it', async (_, bad) => {
-      await store.appendAudit([auditInput('before')]);
+      await store.write(auditWrites([auditInput('before')]));
       const broken = { ...auditInput('broken'), ...bad } as unknown as AuditEventInput;
 
-      await expectRejection(store.appendAudit([auditInput('fine'), broken]), 'invalid_arguments');
+      await expectRejection(store.write(auditWrites([auditInput('fine'), broken])), 'invalid_arguments');
       expect(labels(await store.queryAudit({}))).toEqual(['before']);
     });
 
     it('stores the audit events of a batch in order, chained after the events before it, with the history', async () => {
-      await store.appendAudit([auditInput('earlier')]);
+      await store.write(auditWrites([auditInput('earlier')]));
       const record = invocation();
       const transition = { type: 'invocation.transition', invocationId: record.id } as const;
-      await store.writeBatch([
+      await store.write([
         { kind: 'create', record, first: opening(record), audit: auditInput('pending', transition) },
         {
           kind: 'transition',
@@ -107,10 +114,11 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
     });
 
     it('stores no audit event of a refused batch, and the chain goes on from the last stored event', async () => {
-      const [earlier] = await store.appendAudit([auditInput('earlier')]);
+      await store.write(auditWrites([auditInput('earlier')]));
+      const [earlier] = await store.queryAudit({});
       const record = invocation();
       await expectRejection(
-        store.writeBatch([
+        store.write([
           { kind: 'create', record, first: opening(record), audit: auditInput('pending') },
           {
             kind: 'transition',
@@ -124,7 +132,8 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
       expect(labels(await store.queryAudit({}))).toEqual(['earlier']);
       expect(await store.getInvocation(SCOPE, record.id)).toBeUndefined();
 
-      const [next] = await store.appendAudit([auditInput('next')]);
+      await store.write(auditWrites([auditInput('next')]));
+      const [next] = await store.queryAudit({ afterSeq: 1 });
       expect(next).toMatchObject({ seq: 2, prevHash: earlier?.hash });
     });
 
@@ -132,7 +141,7 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
       const record = invocation();
       const result = resultFor(record.id);
       await expectRejection(
-        store.writeBatch([
+        store.write([
           { kind: 'create', record, first: opening(record), audit: auditInput('pending') },
           {
             kind: 'transition',
@@ -188,8 +197,8 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
       ],
       ['a value no event has', { tool: 'delete' }, []],
     ])('filters by %s, oldest first', async (_, query, expected) => {
-      await store.appendAudit(EVENTS.slice(0, 2));
-      await store.appendAudit(EVENTS.slice(2));
+      await store.write(auditWrites(EVENTS.slice(0, 2)));
+      await store.write(auditWrites(EVENTS.slice(2)));
 
       expect(labels(await store.queryAudit(query))).toEqual(expected);
     });
@@ -197,7 +206,9 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
     it.each(['userId', 'workspaceId'] as const)(
       "shows a tenant that differs only in %s none of another tenant's events",
       async (key) => {
-        await store.appendAudit([auditInput('mine'), auditInput('also mine', { type: 'invocation.transition' })]);
+        await store.write(
+          auditWrites([auditInput('mine'), auditInput('also mine', { type: 'invocation.transition' })]),
+        );
         const other = { userId: SCOPE.userId, workspaceId: SCOPE.workspaceId, [key]: `${SCOPE[key]}-other` };
 
         expect(await store.queryAudit(other)).toEqual([]);
@@ -210,7 +221,7 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
     );
 
     it('pages oldest first with afterSeq and limit', async () => {
-      await store.appendAudit(Array.from({ length: 25 }, (_, i) => auditInput(`p${i + 1}`)));
+      await store.write(auditWrites(Array.from({ length: 25 }, (_, i) => auditInput(`p${i + 1}`))));
       const pages: unknown[][] = [];
       let afterSeq = 0;
       for (;;) {
@@ -224,7 +235,7 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
     });
 
     it('returns 1000 events by default and never more than 10000', async () => {
-      await store.appendAudit(Array.from({ length: 10_001 }, (_, i) => auditInput(`n${i + 1}`, { at: i })));
+      await store.write(auditWrites(Array.from({ length: 10_001 }, (_, i) => auditInput(`n${i + 1}`, { at: i }))));
 
       const first = await store.queryAudit({});
       expect(first).toHaveLength(1000);
@@ -245,8 +256,9 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
 
     it('returns copies that cannot change the stored chain', async () => {
       const data = { label: 'a', nested: { value: 1 } };
-      const [sealed] = await store.appendAudit([{ ...auditInput('a'), data }]);
+      await store.write(auditWrites([{ ...auditInput('a'), data }]));
       data.nested.value = 2;
+      const [sealed] = await store.queryAudit({});
       (sealed?.data as { nested: { value: number } }).nested.value = 3;
       const [read] = await store.queryAudit({});
       (read as { tool: string | null }).tool = 'forged';
@@ -259,15 +271,16 @@ export function describeAuditContract(name: string, open: () => Promise<OpenedSt
 
     it('keeps the chain across a reopen and goes on from its last event', async (context) => {
       if (opened.reopen === undefined) return context.skip('this store does not persist');
-      await store.appendAudit([auditInput('a'), auditInput('b')]);
+      await store.write(auditWrites([auditInput('a'), auditInput('b')]));
       const record = invocation();
-      await store.writeBatch([{ kind: 'create', record, first: opening(record), audit: auditInput('c') }]);
+      await store.write([{ kind: 'create', record, first: opening(record), audit: auditInput('c') }]);
       const before = await store.queryAudit({});
 
       store = await opened.reopen();
 
       expect(await store.queryAudit({})).toEqual(before);
-      const [d] = await store.appendAudit([auditInput('d')]);
+      await store.write(auditWrites([auditInput('d')]));
+      const [d] = await store.queryAudit({ afterSeq: 3 });
       expect(d).toMatchObject({ seq: 4, prevHash: before.at(-1)?.hash });
       const after = await store.queryAudit({});
       expect(verifyChain(after)).toMatchObject({ ok: true, count: 4, lastHash: d?.hash });

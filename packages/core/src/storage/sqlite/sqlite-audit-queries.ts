@@ -1,8 +1,8 @@
-import type { AuditQuery } from './host-store.js';
+import type { AuditQuery } from '../host-store.js';
 import { AUDIT_COLUMNS } from './sqlite-rows.js';
 import type { AuditRow } from './sqlite-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
-import type { AuditPage } from './store-checks.js';
+import type { AuditPage } from '../store-checks.js';
 
 /** Each filter of an `AuditQuery` and the condition it adds; times are inclusive. */
 const FILTERS = [

@@ -1,17 +1,17 @@
-import { chainEvent } from '../audit/audit-event.js';
-import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
-import { HostError } from '../errors/host-error.js';
-import { decisionKey } from '../permissions/stored-decision.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
-import { sameScope } from '../scope.js';
-import type { Scope } from '../scope.js';
-import type { AuditQuery, HistoryWrite, HostStore } from './host-store.js';
+import { chainEvent } from '../../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
+import { HostError } from '../../errors/host-error.js';
+import { decisionKey } from '../../permissions/stored-decision.js';
+import type { StoredDecision } from '../../permissions/stored-decision.js';
+import { sameScope } from '../../scope.js';
+import type { Scope } from '../../scope.js';
+import type { AuditQuery, DecisionTenant, HostStore, StoreWrite } from '../host-store.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from '../invocations/invocation-record.js';
+} from '../../invocations/invocation-record.js';
 import {
   auditPage,
   checkFirstTransition,
@@ -25,7 +25,8 @@ import {
   staleTransition,
   storedAuditInput,
   storedDecision,
-} from './store-checks.js';
+  unknownWrite,
+} from '../store-checks.js';
 
 interface Entry {
   record: InvocationRecord;
@@ -78,30 +79,12 @@ export class MemoryStore implements HostStore {
    * Applies the writes in order, all or none: a refused write undoes the ones before it, audit events included. It
    * runs in one synchronous step, so no other call can land between its writes (and be undone with them).
    */
-  writeBatch(writes: readonly HistoryWrite[]): Promise<void> {
+  write(batch: readonly StoreWrite[]): Promise<void> {
     return this.#call(() => {
       const undo: (() => void)[] = [];
       const eventCount = this.#events.length;
       try {
-        for (const w of writes) {
-          if (w.kind === 'create') {
-            this.#create(w.record, w.first);
-            const id = w.record.id;
-            undo.push(() => this.#remove(id));
-          } else if (w.kind === 'transition') {
-            const entry = this.#find(w.scope, w.transition.invocationId);
-            const saved = entry && { record: entry.record, count: entry.transitions.length, result: entry.result };
-            this.#transition(w.scope, w.transition, w.result);
-            if (entry !== undefined && saved !== undefined) {
-              undo.push(() => {
-                entry.record = saved.record;
-                entry.transitions.length = saved.count;
-                entry.result = saved.result;
-              });
-            }
-          }
-          if (w.audit !== undefined) this.#events.push(...this.#seal([w.audit]));
-        }
+        for (const w of batch) this.#apply(w, undo);
       } catch (error) {
         for (const step of undo.reverse()) step();
         this.#events.length = eventCount;
@@ -110,43 +93,82 @@ export class MemoryStore implements HostStore {
     });
   }
 
-  /** Replaces the decision of the same key (its id included) and appends the audit event, or changes nothing. */
-  putDecision(decision: StoredDecision, audit: AuditEventInput): Promise<void> {
-    return this.#call(() => {
-      const d = storedDecision(decision);
-      const key = decisionKey(d);
-      const keyOfId = this.#decisionKeyOf.get(d.id);
-      if (keyOfId !== undefined && keyOfId !== key) throw duplicateDecision(d.id);
-      const [event] = this.#seal([audit]);
-      const previous = this.#decisions.get(key);
-      if (previous !== undefined) this.#decisionKeyOf.delete(previous.id);
-      this.#decisions.set(key, structuredClone(d));
-      this.#decisionKeyOf.set(d.id, key);
-      if (event !== undefined) this.#events.push(event);
-    });
+  /** Applies one write of a batch and its audit events, pushing onto `undo` what takes its changes back. */
+  #apply(w: StoreWrite, undo: (() => void)[]): void {
+    switch (w.kind) {
+      case 'create': {
+        this.#create(w.record, w.first);
+        const id = w.record.id;
+        undo.push(() => this.#remove(id));
+        break;
+      }
+      case 'transition': {
+        const entry = this.#find(w.scope, w.transition.invocationId);
+        const saved = entry && { record: entry.record, count: entry.transitions.length, result: entry.result };
+        this.#transition(w.scope, w.transition, w.result);
+        if (entry !== undefined && saved !== undefined) {
+          undo.push(() => {
+            entry.record = saved.record;
+            entry.transitions.length = saved.count;
+            entry.result = saved.result;
+          });
+        }
+        break;
+      }
+      case 'audit':
+        break;
+      case 'decision.put':
+        undo.push(this.#putDecision(w.decision));
+        break;
+      case 'decision.delete':
+        undo.push(this.#deleteDecisions(w.scope, w.ids));
+        this.#events.push(...this.#seal(w.audit));
+        return;
+      default:
+        throw unknownWrite(w);
+    }
+    if (w.audit !== undefined) this.#events.push(...this.#seal([w.audit]));
   }
 
-  deleteDecisions(
-    scope: { readonly userId: string; readonly workspaceId: string },
-    ids: readonly string[],
-    audit: readonly AuditEventInput[],
-  ): Promise<number> {
-    return this.#call(() => {
-      const events = this.#seal(audit);
-      let deleted = 0;
-      for (const id of ids) {
-        const key = this.#decisionKeyOf.get(id);
-        const d = key === undefined ? undefined : this.#decisions.get(key);
-        if (key === undefined || d === undefined || d.userId !== scope.userId || d.workspaceId !== scope.workspaceId) {
-          continue;
-        }
-        this.#decisions.delete(key);
-        this.#decisionKeyOf.delete(id);
-        deleted += 1;
+  /** Replaces the decision of the same key (its id included); returns what takes it back. */
+  #putDecision(decision: StoredDecision): () => void {
+    const d = storedDecision(decision);
+    const key = decisionKey(d);
+    const keyOfId = this.#decisionKeyOf.get(d.id);
+    if (keyOfId !== undefined && keyOfId !== key) throw duplicateDecision(d.id);
+    const previous = this.#decisions.get(key);
+    if (previous !== undefined) this.#decisionKeyOf.delete(previous.id);
+    this.#decisions.set(key, structuredClone(d));
+    this.#decisionKeyOf.set(d.id, key);
+    return () => {
+      this.#decisionKeyOf.delete(d.id);
+      if (previous === undefined) this.#decisions.delete(key);
+      else {
+        this.#decisions.set(key, previous);
+        this.#decisionKeyOf.set(previous.id, key);
       }
-      this.#events.push(...events);
-      return deleted;
-    });
+    };
+  }
+
+  /** Deletes the tenant's decisions among `ids` (others' and unknown ids: nothing); returns what takes it back. */
+  #deleteDecisions(scope: DecisionTenant, ids: readonly string[]): () => void {
+    const deleted: [string, StoredDecision][] = [];
+    for (const id of ids) {
+      const key = this.#decisionKeyOf.get(id);
+      const d = key === undefined ? undefined : this.#decisions.get(key);
+      if (key === undefined || d === undefined || d.userId !== scope.userId || d.workspaceId !== scope.workspaceId) {
+        continue;
+      }
+      this.#decisions.delete(key);
+      this.#decisionKeyOf.delete(id);
+      deleted.push([key, d]);
+    }
+    return () => {
+      for (const [key, d] of deleted) {
+        this.#decisions.set(key, d);
+        this.#decisionKeyOf.set(d.id, key);
+      }
+    };
   }
 
   listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]> {
@@ -162,14 +184,6 @@ export class MemoryStore implements HostStore {
         }
       }
       return found;
-    });
-  }
-
-  appendAudit(events: readonly AuditEventInput[]): Promise<AuditEvent[]> {
-    return this.#call(() => {
-      const sealed = this.#seal(events);
-      this.#events.push(...sealed);
-      return structuredClone(sealed);
     });
   }
 
@@ -199,14 +213,6 @@ export class MemoryStore implements HostStore {
     this.#byId.delete(id);
     const list = this.#byScope.get(scopeKey(entry.record.scope));
     if (list !== undefined) list.splice(list.indexOf(entry), 1);
-  }
-
-  createInvocation(record: InvocationRecord, first: TransitionRecord): Promise<void> {
-    return this.#call(() => this.#create(record, first));
-  }
-
-  recordTransition(scope: Scope, transition: TransitionRecord, result?: ResultRecord): Promise<void> {
-    return this.#call(() => this.#transition(scope, transition, result));
   }
 
   #create(record: InvocationRecord, first: TransitionRecord): void {

@@ -1,37 +1,32 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Scope } from '../../scope.js';
-import type { HostStore } from '../host-store.js';
-import type { InvocationRecord, ResultRecord } from '../../invocations/invocation-record.js';
-import { describeAuditContract } from './host-store-audit-contract.js';
-import { describeDecisionContract } from './host-store-decision-contract.js';
+import type { Scope } from '../scope.js';
+import type { HostStore } from '../storage/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import type { InvocationRecord, ResultRecord } from '../invocations/invocation-record.js';
 import {
   SCOPE,
-  TENANT,
   auditInput,
+  auditWrites,
+  createWrite,
   decision,
+  deleteWrite,
   expectRejection,
   invocation,
   move,
   opening,
+  putWrite,
   resultFor,
+  transitionWrite,
 } from './host-store-fixtures.js';
 
-/** What a backend's test hands the contract: a fresh, empty store, and how to reopen and dispose of it. */
-export interface OpenedStore {
-  readonly store: HostStore;
-  /** Closes the store and opens the same data again; given only by stores that persist. */
-  readonly reopen?: () => Promise<HostStore>;
-  /** Releases everything `open` made (closed or not). */
-  readonly cleanup: () => Promise<void>;
-}
-
 /**
- * Declares the one contract every `HostStore` keeps, as vitest `describe` blocks named after the backend: history
- * here, then the audit chain and permission decisions. Each case gets a fresh store from `open` and disposes of it
- * afterwards.
+ * The history part of the `HostStore` contract: invocations, their transitions and results, written one write at a
+ * time and read back per tenant, paged, copied, across a reopen and after close. Declared by
+ * `describeHostStoreContract`.
  */
-export function describeHostStoreContract(name: string, open: () => Promise<OpenedStore>): void {
-  describe(`${name} (HostStore contract)`, () => {
+export function describeHistoryContract(options: HostStoreContractOptions): void {
+  const { name, open } = options;
+  describe(`${name} (HostStore contract: history)`, () => {
     let opened: OpenedStore;
     let store: HostStore;
 
@@ -46,15 +41,17 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
     /** Creates `record` and runs it pending -> running -> success with a result, one millisecond apart. */
     async function finished(record: InvocationRecord, fullText?: string): Promise<ResultRecord> {
       const result = resultFor(record.id, fullText);
-      await store.createInvocation(record, opening(record));
-      await store.recordTransition(record.scope, move(record, 2, 'pending', 'running'));
-      await store.recordTransition(record.scope, move(record, 3, 'running', 'success', 'success'), result);
+      await store.write([createWrite(record)]);
+      await store.write([transitionWrite(move(record, 2, 'pending', 'running'), { scope: record.scope })]);
+      await store.write([
+        transitionWrite(move(record, 3, 'running', 'success', 'success'), { scope: record.scope, result }),
+      ]);
       return result;
     }
 
     it('creates an invocation and reads it back with its first transition', async () => {
       const record = invocation();
-      await store.createInvocation(record, opening(record));
+      await store.write([createWrite(record)]);
 
       expect(await store.getInvocation(SCOPE, record.id)).toEqual(record);
       expect(await store.listTransitions(SCOPE, record.id)).toEqual([opening(record)]);
@@ -63,16 +60,16 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
 
     it('applies transitions in order with increasing seq and updates state, outcome, error and updatedAt', async () => {
       const record = invocation({ caller: { kind: 'model' }, serverId: null, tool: 'clock', originalName: 'clock' });
-      await store.createInvocation(record, opening(record));
+      await store.write([createWrite(record)]);
       const running = move(record, 2, 'pending', 'running');
-      await store.recordTransition(SCOPE, running);
+      await store.write([transitionWrite(running)]);
       expect(await store.getInvocation(SCOPE, record.id)).toMatchObject({ state: 'running', updatedAt: running.at });
 
       const timedOut = move(record, 3, 'running', 'error', 'timeout', {
         code: 'timeout',
         message: 'no answer in 60 s',
       });
-      await store.recordTransition(SCOPE, timedOut);
+      await store.write([transitionWrite(timedOut)]);
 
       expect(await store.getInvocation(SCOPE, record.id)).toEqual({
         ...record,
@@ -86,10 +83,10 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
 
     it('keeps a JSON-RPC error code as a number', async () => {
       const record = invocation();
-      await store.createInvocation(record, opening(record));
-      await store.recordTransition(SCOPE, move(record, 2, 'pending', 'running'));
+      await store.write([createWrite(record)]);
+      await store.write([transitionWrite(move(record, 2, 'pending', 'running'))]);
       const failed = move(record, 3, 'running', 'error', 'protocol_error', { code: -32602, message: 'bad params' });
-      await store.recordTransition(SCOPE, failed);
+      await store.write([transitionWrite(failed)]);
 
       expect((await store.getInvocation(SCOPE, record.id))?.error).toEqual({ code: -32602, message: 'bad params' });
       expect((await store.listTransitions(SCOPE, record.id))[2]?.error).toEqual({
@@ -122,11 +119,11 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
 
     it('writes nothing of a transition that fails part way', async () => {
       const record = invocation();
-      await store.createInvocation(record, opening(record));
-      await store.recordTransition(SCOPE, move(record, 2, 'pending', 'running'));
+      await store.write([createWrite(record)]);
+      await store.write([transitionWrite(move(record, 2, 'pending', 'running'))]);
       const reusedSeq = move(record, 2, 'running', 'success', 'success');
 
-      await expectRejection(store.recordTransition(SCOPE, reusedSeq, resultFor(record.id)), 'store_error');
+      await expectRejection(store.write([transitionWrite(reusedSeq, { result: resultFor(record.id) })]), 'store_error');
 
       expect(await store.getInvocation(SCOPE, record.id)).toMatchObject({ state: 'running', outcome: null });
       expect(await store.listTransitions(SCOPE, record.id)).toHaveLength(2);
@@ -136,7 +133,7 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
     it('stores a batch of writes in order', async () => {
       const record = invocation();
       const result = resultFor(record.id);
-      await store.writeBatch([
+      await store.write([
         { kind: 'create', record, first: opening(record) },
         { kind: 'transition', scope: SCOPE, transition: move(record, 2, 'pending', 'running') },
         { kind: 'transition', scope: SCOPE, transition: move(record, 3, 'running', 'success', 'success'), result },
@@ -153,7 +150,7 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
     it('refuses a batch with a bad write and keeps none of the writes before it', async () => {
       const record = invocation();
       await expectRejection(
-        store.writeBatch([
+        store.write([
           { kind: 'create', record, first: opening(record) },
           { kind: 'transition', scope: SCOPE, transition: move(record, 2, 'pending', 'success', 'success') },
         ]),
@@ -165,11 +162,11 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
 
     it('refuses a transition from a state the invocation is no longer in', async () => {
       const record = invocation();
-      await store.createInvocation(record, opening(record));
-      await store.recordTransition(SCOPE, move(record, 2, 'pending', 'running'));
+      await store.write([createWrite(record)]);
+      await store.write([transitionWrite(move(record, 2, 'pending', 'running'))]);
 
       await expectRejection(
-        store.recordTransition(SCOPE, move(record, 3, 'pending', 'cancelled')),
+        store.write([transitionWrite(move(record, 3, 'pending', 'cancelled'))]),
         'invalid_transition',
       );
       expect(await store.getInvocation(SCOPE, record.id)).toMatchObject({ state: 'running' });
@@ -178,26 +175,40 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
 
     it('refuses moves the state machine forbids, and a result before the call has ended', async () => {
       const record = invocation();
-      await store.createInvocation(record, opening(record));
+      await store.write([createWrite(record)]);
 
-      await expectRejection(store.recordTransition(SCOPE, move(record, 2, 'pending', 'success')), 'invalid_transition');
+      await expectRejection(
+        store.write([transitionWrite(move(record, 2, 'pending', 'success'))]),
+        'invalid_transition',
+      );
       const running = move(record, 2, 'pending', 'running');
-      await expectRejection(store.recordTransition(SCOPE, running, resultFor(record.id)), 'invalid_transition');
+      await expectRejection(
+        store.write([transitionWrite(running, { result: resultFor(record.id) })]),
+        'invalid_transition',
+      );
       expect(await store.listTransitions(SCOPE, record.id)).toHaveLength(1);
       expect(await store.getResult(SCOPE, record.id)).toBeUndefined();
     });
 
     it('refuses an invocation that does not start pending with transition 1, and an id already taken', async () => {
       const record = invocation();
-      await expectRejection(store.createInvocation(record, { ...opening(record), seq: 2 }), 'invalid_transition');
       await expectRejection(
-        store.createInvocation({ ...record, state: 'running' }, { ...opening(record), to: 'running' }),
+        store.write([{ kind: 'create', record, first: { ...opening(record), seq: 2 } }]),
+        'invalid_transition',
+      );
+      await expectRejection(
+        store.write([
+          { kind: 'create', record: { ...record, state: 'running' }, first: { ...opening(record), to: 'running' } },
+        ]),
         'invalid_transition',
       );
       expect(await store.getInvocation(SCOPE, record.id)).toBeUndefined();
 
-      await store.createInvocation(record, opening(record));
-      await expectRejection(store.createInvocation({ ...record, tool: 'other' }, opening(record)), 'store_error');
+      await store.write([createWrite(record)]);
+      await expectRejection(
+        store.write([{ kind: 'create', record: { ...record, tool: 'other' }, first: opening(record) }]),
+        'store_error',
+      );
       expect(await store.getInvocation(SCOPE, record.id)).toEqual(record);
     });
 
@@ -217,12 +228,18 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
 
     it.each(SCOPE_KEYS)('refuses writes from a tenant that differs only in %s as not_found', async (key) => {
       const record = invocation();
-      await store.createInvocation(record, opening(record));
+      await store.write([createWrite(record)]);
       const other: Scope = { ...SCOPE, [key]: `${SCOPE[key]}-other` };
 
-      await expectRejection(store.recordTransition(other, move(record, 2, 'pending', 'running')), 'not_found');
+      await expectRejection(
+        store.write([transitionWrite(move(record, 2, 'pending', 'running'), { scope: other })]),
+        'not_found',
+      );
       const cancel = move(record, 2, 'pending', 'cancelled', 'cancelled');
-      await expectRejection(store.recordTransition(other, cancel, resultFor(record.id)), 'not_found');
+      await expectRejection(
+        store.write([transitionWrite(cancel, { scope: other, result: resultFor(record.id) })]),
+        'not_found',
+      );
       expect(await store.getInvocation(SCOPE, record.id)).toEqual(record);
       expect(await store.listTransitions(SCOPE, record.id)).toEqual([opening(record)]);
       expect(await store.getResult(SCOPE, record.id)).toBeUndefined();
@@ -234,14 +251,14 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
       expect(await store.getResult(SCOPE, 'no-such-id')).toBeUndefined();
       expect(await store.listInvocations(SCOPE)).toEqual([]);
       const ghost = invocation({ id: 'no-such-id' });
-      await expectRejection(store.recordTransition(SCOPE, move(ghost, 2, 'pending', 'running')), 'not_found');
+      await expectRejection(store.write([transitionWrite(move(ghost, 2, 'pending', 'running'))]), 'not_found');
     });
 
     it('lists newest first and pages with limit and before', async () => {
       const times = [3000, 1000, 5000, 2000, 4000];
       for (const createdAt of times) {
         const record = invocation({ createdAt });
-        await store.createInvocation(record, opening(record));
+        await store.write([createWrite(record)]);
       }
       const page = async (options: { limit?: number; before?: number }) =>
         (await store.listInvocations(SCOPE, options)).map((r) => r.createdAt);
@@ -256,8 +273,8 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
     it('lists calls created in the same millisecond newest created first', async () => {
       const first = invocation({ createdAt: 7000 });
       const second = invocation({ createdAt: 7000 });
-      await store.createInvocation(first, opening(first));
-      await store.createInvocation(second, opening(second));
+      await store.write([createWrite(first)]);
+      await store.write([createWrite(second)]);
 
       expect((await store.listInvocations(SCOPE)).map((r) => r.id)).toEqual([second.id, first.id]);
     });
@@ -265,7 +282,7 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
     it('returns 50 by default and never more than 500', async () => {
       for (let i = 0; i < 501; i += 1) {
         const record = invocation({ createdAt: 10_000 + i });
-        await store.createInvocation(record, opening(record));
+        await store.write([createWrite(record)]);
       }
       const defaultPage = await store.listInvocations(SCOPE);
       expect(defaultPage).toHaveLength(50);
@@ -305,9 +322,9 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
       const failed = move(record, 3, 'running', 'error', 'tool_error', { code: 'tool_error', message: 'it failed' });
       const result = resultFor(record.id);
       const before = structuredClone({ record, first, running, failed, result });
-      await store.createInvocation(record, first);
-      await store.recordTransition(SCOPE, running);
-      await store.recordTransition(SCOPE, failed, result);
+      await store.write([{ kind: 'create', record, first }]);
+      await store.write([transitionWrite(running)]);
+      await store.write([transitionWrite(failed, { result })]);
 
       args.path = '/etc/shadow';
       (first as { to: string }).to = 'success';
@@ -330,8 +347,8 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
       const record = invocation();
       const result = await finished(record);
       const cancelled = invocation({ createdAt: record.createdAt + 10 });
-      await store.createInvocation(cancelled, opening(cancelled));
-      await store.recordTransition(SCOPE, move(cancelled, 2, 'pending', 'cancelled', 'permission_denied'));
+      await store.write([createWrite(cancelled)]);
+      await store.write([transitionWrite(move(cancelled, 2, 'pending', 'cancelled', 'permission_denied'))]);
 
       store = await opened.reopen();
 
@@ -345,27 +362,24 @@ export function describeHostStoreContract(name: string, open: () => Promise<Open
 
     it('rejects every call with closed once closed, and closes twice without error', async () => {
       const record = invocation();
-      await store.createInvocation(record, opening(record));
+      await store.write([createWrite(record)]);
       await store.close();
       await store.close();
 
       const next = invocation();
-      await expectRejection(store.createInvocation(next, opening(next)), 'closed');
-      await expectRejection(store.recordTransition(SCOPE, move(record, 2, 'pending', 'running')), 'closed');
+      await expectRejection(store.write([createWrite(next)]), 'closed');
+      await expectRejection(store.write([transitionWrite(move(record, 2, 'pending', 'running'))]), 'closed');
       await expectRejection(store.getInvocation(SCOPE, record.id), 'closed');
       await expectRejection(store.listInvocations(SCOPE), 'closed');
       await expectRejection(store.listTransitions(SCOPE, record.id), 'closed');
       await expectRejection(store.getResult(SCOPE, record.id), 'closed');
-      await expectRejection(store.writeBatch([{ kind: 'create', record: next, first: opening(next) }]), 'closed');
+      await expectRejection(store.write([]), 'closed');
       const d = decision();
-      await expectRejection(store.putDecision(d, auditInput('put')), 'closed');
-      await expectRejection(store.deleteDecisions(TENANT, [d.id], []), 'closed');
+      await expectRejection(store.write([putWrite(d, auditInput('put'))]), 'closed');
+      await expectRejection(store.write([deleteWrite([d.id], [])]), 'closed');
       await expectRejection(store.listDecisions({}), 'closed');
-      await expectRejection(store.appendAudit([auditInput('late')]), 'closed');
+      await expectRejection(store.write(auditWrites([auditInput('late')])), 'closed');
       await expectRejection(store.queryAudit({}), 'closed');
     });
   });
-
-  describeAuditContract(name, open);
-  describeDecisionContract(name, open);
 }

@@ -2,23 +2,18 @@ import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { HostError } from '../errors/host-error.js';
-import type { HostErrorCode } from '../errors/host-error.js';
-import type { HostStore } from './host-store.js';
+import { HostError } from '../../errors/host-error.js';
+import type { HostErrorCode } from '../../errors/host-error.js';
+import type { HostStore } from '../host-store.js';
 
 /** The store calls that cross to the worker: every method of `HostStore`. */
 const METHODS = [
-  'createInvocation',
-  'recordTransition',
-  'writeBatch',
+  'write',
   'getInvocation',
   'listInvocations',
   'listTransitions',
   'getResult',
-  'putDecision',
-  'deleteDecisions',
   'listDecisions',
-  'appendAudit',
   'queryAudit',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
@@ -107,17 +102,12 @@ export class WorkerStore implements HostStore {
     });
   }
 
-  createInvocation: HostStore['createInvocation'] = (...args) => this.#call('createInvocation', args);
-  recordTransition: HostStore['recordTransition'] = (...args) => this.#call('recordTransition', args);
-  writeBatch: HostStore['writeBatch'] = (...args) => this.#call('writeBatch', args);
+  write: HostStore['write'] = (...args) => this.#call('write', args);
   getInvocation: HostStore['getInvocation'] = (...args) => this.#call('getInvocation', args);
   listInvocations: HostStore['listInvocations'] = (...args) => this.#call('listInvocations', args);
   listTransitions: HostStore['listTransitions'] = (...args) => this.#call('listTransitions', args);
   getResult: HostStore['getResult'] = (...args) => this.#call('getResult', args);
-  putDecision: HostStore['putDecision'] = (...args) => this.#call('putDecision', args);
-  deleteDecisions: HostStore['deleteDecisions'] = (...args) => this.#call('deleteDecisions', args);
   listDecisions: HostStore['listDecisions'] = (...args) => this.#call('listDecisions', args);
-  appendAudit: HostStore['appendAudit'] = (...args) => this.#call('appendAudit', args);
   queryAudit: HostStore['queryAudit'] = (...args) => this.#call('queryAudit', args);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */

@@ -10,16 +10,16 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainEvent, verifyChain } from '../audit/audit-event.js';
-import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
+import { chainEvent, verifyChain } from '../../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
+import type { StoredDecision } from '../../permissions/stored-decision.js';
 import { SqliteStore } from './sqlite-store.js';
-import { SCOPE, byId } from './testing/host-store-fixtures.js';
+import { SCOPE, byId } from '../../testing/host-store-fixtures.js';
 
 // Crash and multi-process tests: child processes write through the BUILT store (packages/core/dist), so these also
 // check what ships. Run "npx tsc -b" first.
 
-const BUILT_STORE = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/storage/sqlite-store.js');
+const BUILT_STORE = resolve(dirname(fileURLToPath(import.meta.url)), '../../../dist/storage/sqlite/index.js');
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
 function requireBuiltStore(): void {
@@ -102,9 +102,9 @@ describe('SqliteStore killed mid-write', () => {
 
   it.each([
     [`after ${KILL_AFTER_STEPS} reported writes, wherever the kill lands`, 'none', 0],
-    ['inside putDecision, between the decision row and its audit event', `decision-${STOP_ROUND}`, 1],
-    ['inside appendAudit, between its two events', `audit-${STOP_ROUND}`, 2],
-    ['inside writeBatch, after the history rows and two of its three audit events', `batch-${STOP_ROUND}`, 3],
+    ['inside a decision write, between the decision row and its audit event', `decision-${STOP_ROUND}`, 1],
+    ['inside a batch of two audit writes, between its two events', `audit-${STOP_ROUND}`, 2],
+    ['inside a history batch, after the history rows and two of its three audit events', `batch-${STOP_ROUND}`, 3],
   ] as const)(
     'keeps every reported decision and audit write whole, and no part of any other, when killed %s',
     async (_, stopLabel, stopInsert) => {
@@ -305,20 +305,22 @@ for (let n = 0; n <= stopAt; n += 1) {
   const id = 'crash-' + n;
   const at = 1700000000000 + n * 10;
   const move = (seq, from, to, outcome) => ({ invocationId: id, seq, from, to, at: at + seq, outcome, error: null });
-  await store.createInvocation(
-    { id, scope, caller: { kind: 'model' }, tool: 'echo', serverId: null, originalName: 'echo', definitionHash: 'd',
-      args: { n }, argsHash: 'a', state: 'pending', outcome: null, error: null, createdAt: at, updatedAt: at },
-    { invocationId: id, seq: 1, from: null, to: 'pending', at, outcome: null, error: null },
-  );
-  await store.recordTransition(scope, move(2, 'pending', 'running', null));
+  await store.write([{
+    kind: 'create',
+    record: { id, scope, caller: { kind: 'model' }, tool: 'echo', serverId: null, originalName: 'echo',
+      definitionHash: 'd', args: { n }, argsHash: 'a', state: 'pending', outcome: null, error: null, createdAt: at,
+      updatedAt: at },
+    first: { invocationId: id, seq: 1, from: null, to: 'pending', at, outcome: null, error: null },
+  }]);
+  await store.write([{ kind: 'transition', scope, transition: move(2, 'pending', 'running', null) }]);
   const fullText = crashText(n);
-  await store.recordTransition(scope, move(3, 'running', 'success', 'success'), {
+  await store.write([{ kind: 'transition', scope, transition: move(3, 'running', 'success', 'success'), result: {
     invocationId: id,
     model: { content: [{ type: 'text', text: fullText.slice(0, 100) }], text: fullText.slice(0, 100), isError: false },
     screen: { blocks: [], isError: false, handle: 'h' },
     fullText,
     rawJson: JSON.stringify({ content: [{ type: 'text', text: fullText }] }),
-  });
+  } }]);
   process.stdout.write(id + '\\n');
 }
 process.stderr.write('the writer finished without being stopped mid-write\\n');
@@ -443,9 +445,9 @@ for (let n = 0; n < 100000; n += 1) {
   for (const step of round(n)) {
     current = step.label;
     auditInserts = 0;
-    if (step.kind === 'decision') await store.putDecision(step.decision, step.events[0]);
-    else if (step.kind === 'audit') await store.appendAudit(step.events);
-    else await store.writeBatch(step.writes);
+    if (step.kind === 'decision') await store.write([{ kind: 'decision.put', decision: step.decision, audit: step.events[0] }]);
+    else if (step.kind === 'audit') await store.write(step.events.map((audit) => ({ kind: 'audit', audit })));
+    else await store.write(step.writes);
     process.stdout.write(step.label + '\\n');
   }
 }
@@ -455,7 +457,7 @@ process.stderr.write('the writer ran out of rounds without being stopped\\n');
 
 /**
  * An appender for the two-process test: opens the store on the shared file, prints "ready", waits for a line on
- * stdin, then appends events labelled <name>-<i> one call at a time, every tenth with a decision (putDecision).
+ * stdin, then appends events labelled <name>-<i> one call at a time, every tenth with a decision (a decision.put write).
  */
 function appenderScript(): string {
   return `
@@ -476,13 +478,13 @@ for (let i = 0; i < Number(countText); i += 1) {
     tool: null, argsHash: null, riskTier: null, invocationId: null, data: { label: name + '-' + i },
   };
   if (i % 10 === 0) {
-    await store.putDecision({
+    await store.write([{ kind: 'decision.put', decision: {
       id: name + '-decision-' + i, userId: name, workspaceId: 'w', serverId: 's', serverIdentity: 's', tool: 't' + i,
       argsHash: null, definitionHash: 'd', effect: 'allow', riskTier: 'low', grantedAt: i, expiresAt: null,
       grantedBy: name,
-    }, event);
+    }, audit: event }]);
   } else {
-    await store.appendAudit([event]);
+    await store.write([{ kind: 'audit', audit: event }]);
   }
 }
 await store.close();

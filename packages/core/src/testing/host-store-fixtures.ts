@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
-import { HostError } from '../../errors/host-error.js';
-import type { HostErrorCode } from '../../errors/host-error.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
-import type { Scope } from '../../scope.js';
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
+import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
+import type { HostError, HostErrorCode } from '../errors/host-error.js';
+import type { StoredDecision } from '../permissions/stored-decision.js';
+import type { Scope } from '../scope.js';
+import type { InvocationRecord, ResultRecord, TransitionRecord } from '../invocations/invocation-record.js';
+import type { DecisionTenant, StoreWrite } from '../storage/host-store.js';
 
 // Rows and assertions shared by the HostStore contract and the backends' own tests.
 
@@ -83,13 +83,18 @@ export function resultFor(invocationId: string, fullText = 'line one\nline two â
   };
 }
 
-/** The rejection of `promise`, which must be a `HostError` with `code`. */
+/**
+ * The rejection of `promise`, which must be a `HostError` with `code`. A `HostError` is known by its name and code,
+ * not by class identity: a store under test may load its own copy of `@airlock/core` (a store package with its own
+ * dependency, a store built apart from this suite), whose `HostError` is another class of the same shape.
+ */
 export async function expectRejection(promise: Promise<unknown>, code: HostErrorCode): Promise<HostError> {
   const error: unknown = await promise.then(
     () => undefined,
     (reason: unknown) => reason,
   );
-  expect(error, `expected a rejection with code ${code}`).toBeInstanceOf(HostError);
+  expect(error, `expected a rejection with code ${code}`).toBeInstanceOf(Error);
+  expect((error as Error).name, `expected a HostError with code ${code}`).toBe('HostError');
   expect((error as HostError).code).toBe(code);
   return error as HostError;
 }
@@ -169,4 +174,42 @@ export function labels(events: readonly AuditEvent[]): unknown[] {
 /** Decisions sorted by id, to compare lists whose order a store does not promise. */
 export function byId(decisions: readonly StoredDecision[]): StoredDecision[] {
   return [...decisions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The write that creates `record` with its opening transition (and, when given, the audit event of it). */
+export function createWrite(record: InvocationRecord, audit?: AuditEventInput): StoreWrite {
+  return { kind: 'create', record, first: opening(record), ...(audit === undefined ? {} : { audit }) };
+}
+
+/** The write of one transition, as `SCOPE` unless told, with the result and audit event when given. */
+export function transitionWrite(
+  transition: TransitionRecord,
+  options: { readonly scope?: Scope; readonly result?: ResultRecord; readonly audit?: AuditEventInput } = {},
+): StoreWrite {
+  return {
+    kind: 'transition',
+    scope: options.scope ?? SCOPE,
+    transition,
+    ...(options.result === undefined ? {} : { result: options.result }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+  };
+}
+
+/** One audit write per event, in order. */
+export function auditWrites(events: readonly AuditEventInput[]): StoreWrite[] {
+  return events.map((audit) => ({ kind: 'audit', audit }));
+}
+
+/** The write that stores `d` with its audit event. */
+export function putWrite(d: StoredDecision, audit: AuditEventInput): StoreWrite {
+  return { kind: 'decision.put', decision: d, audit };
+}
+
+/** The write that deletes the decisions `ids` of `scope` (default `TENANT`), with its audit events. */
+export function deleteWrite(
+  ids: readonly string[],
+  audit: readonly AuditEventInput[],
+  scope: DecisionTenant = TENANT,
+): StoreWrite {
+  return { kind: 'decision.delete', scope, ids, audit };
 }

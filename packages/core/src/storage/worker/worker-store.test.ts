@@ -4,12 +4,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describeHostStoreContract } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
-import { describeHostStoreContract } from './testing/host-store-contract.js';
-import { invocation, opening, SCOPE } from './testing/host-store-fixtures.js';
+import { SCOPE, createWrite, invocation } from '../../testing/host-store-fixtures.js';
 import { BACKGROUND_NICENESS, WorkerStore } from './worker-store.js';
 
-const BUILT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../dist');
+/** The built subpath entries, as the package ships them: @airlock/core/sqlite and @airlock/core/worker. */
+const BUILT_SQLITE = join(DIST, 'storage/sqlite/index.js');
+const BUILT_WORKER = join(DIST, 'storage/worker/index.js');
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
 /**
@@ -17,7 +20,9 @@ const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
  * holds a `tid` buffer, it also puts its thread id there, read from /proc as the scheduler knows it.
  */
 async function workerModule(dir: string, options = ''): Promise<URL> {
-  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run "npm run build" first`);
+  for (const built of [BUILT_SQLITE, BUILT_WORKER]) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" first`);
+  }
   const file = join(dir, 'store-worker.mjs');
   await writeFile(
     file,
@@ -25,7 +30,8 @@ async function workerModule(dir: string, options = ''): Promise<URL> {
       `import { readlinkSync } from 'node:fs';`,
       `import { parentPort, workerData } from 'node:worker_threads';`,
       `import { createRequire } from 'node:module';`,
-      `import { SqliteStore, serveStore } from ${JSON.stringify(pathToFileURL(BUILT).href)};`,
+      `import { SqliteStore } from ${JSON.stringify(pathToFileURL(BUILT_SQLITE).href)};`,
+      `import { serveStore } from ${JSON.stringify(pathToFileURL(BUILT_WORKER).href)};`,
       `const Database = createRequire(import.meta.url)(${JSON.stringify(DRIVER)});`,
       `serveStore(new SqliteStore({ database: new Database(workerData.path) }), parentPort${options});`,
       `if (workerData.tid) new Int32Array(workerData.tid)[0] = Number(readlinkSync('/proc/thread-self').split('/').pop());`,
@@ -40,23 +46,26 @@ function nicenessOf(tid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
-describeHostStoreContract('WorkerStore over SqliteStore', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));
-  const module = await workerModule(dir);
-  const workerData = { path: join(dir, 'history.db') };
-  let current = new WorkerStore({ module, workerData });
-  return {
-    store: current,
-    reopen: async () => {
-      await current.close();
-      current = new WorkerStore({ module, workerData });
-      return current;
-    },
-    cleanup: async () => {
-      await current.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+describeHostStoreContract({
+  name: 'WorkerStore over SqliteStore',
+  open: async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'airlock-worker-store-'));
+    const module = await workerModule(dir);
+    const workerData = { path: join(dir, 'history.db') };
+    let current = new WorkerStore({ module, workerData });
+    return {
+      store: current,
+      reopen: async () => {
+        await current.close();
+        current = new WorkerStore({ module, workerData });
+        return current;
+      },
+      cleanup: async () => {
+        await current.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  },
 });
 
 describe('WorkerStore', () => {
@@ -69,7 +78,7 @@ describe('WorkerStore', () => {
     );
     const store = new WorkerStore({ module: pathToFileURL(file) });
     const record = invocation();
-    await expect(store.createInvocation(record, opening(record))).rejects.toMatchObject({
+    await expect(store.write([createWrite(record)])).rejects.toMatchObject({
       code: 'store_error',
       message: expect.stringMatching(/the store worker stopped: boom/),
     });
@@ -131,8 +140,8 @@ describe('WorkerStore', () => {
     const store = new WorkerStore({ module: await workerModule(dir), workerData: { path: join(dir, 'h.db') } });
     const record = invocation();
     const bad = { ...record, args: { f: () => 1 } } as unknown as typeof record;
-    await expect(store.createInvocation(bad, opening(bad))).rejects.toMatchObject({ code: 'store_error' });
-    await store.createInvocation(record, opening(record));
+    await expect(store.write([createWrite(bad)])).rejects.toMatchObject({ code: 'store_error' });
+    await store.write([createWrite(record)]);
     expect((await store.getInvocation(SCOPE, record.id))?.id).toBe(record.id);
     await store.close();
     await rm(dir, { recursive: true, force: true });
