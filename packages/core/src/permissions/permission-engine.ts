@@ -2,29 +2,29 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput, DecisionOrigin } from '../audit/audit-event.js';
-import type { PreCallHook, PreCallVerdict, QuickGate } from '../invocations/invocation-pipeline.js';
+import { auditEvent } from '../audit/audit-event-builder.js';
+import type { PreCallHook, PreCallVerdict, QuickGate } from '../invocations/pre-call-chain.js';
 import type { Scope } from '../scope.js';
 import type { HostStore } from '../storage/host-store.js';
 import type { InvocationRecord } from '../invocations/invocation-record.js';
-import type { WriteQueue } from '../storage/write-queue.js';
+import type { HistoryWriter } from '../history/history-writer.js';
 import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
-import { PERMISSION_DECISIONS } from '../surface.js';
 import type { Tool } from '../tools/tool.js';
-import { toolDisplayName } from '../tools/tool.js';
-import type { PermissionRule, RuleVerdict } from './permission-rules.js';
-import { evaluateRules } from './permission-rules.js';
+import { toolTarget } from '../tools/tool.js';
+import { DecisionCache } from './decision-cache.js';
+import { askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
+import type { PermissionRule } from './permission-rules.js';
+import { answeredVerdict, quickVerdict } from './permission-verdict.js';
+import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
+import { decisionExpiresAt, permissionRisk, resolvePermission } from './resolve-permission.js';
 import type { RiskAssessment, RiskTier } from './risk.js';
-import { deriveRisk } from './risk.js';
+import { storableDecision } from './storable-decision.js';
 import type { StoredDecision } from './stored-decision.js';
-import { decisionKey, decisionKeyPrefix } from './stored-decision.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const ALLOW: PreCallVerdict = { allow: true };
 
 /** How long an allow always lasts, by risk tier, in days; null never expires. */
 export type ExpiryDays = Readonly<Record<RiskTier, number | null>>;
 
+/** How long an allow always lasts when the host sets nothing: the riskier the tool, the sooner the user is asked again. */
 export const DEFAULT_EXPIRY_DAYS: ExpiryDays = { low: 90, medium: 30, high: 7 };
 
 /** Permission settings of a host. */
@@ -33,12 +33,6 @@ export interface PermissionConfig {
   readonly expiryDays?: Partial<ExpiryDays>;
   /** How long a prompt may wait for the user before the call is denied. Default 5 minutes. */
   readonly promptTimeoutMs?: number;
-}
-
-/** What the engine needs to know of a server. */
-export interface ServerFacts {
-  readonly identity: string;
-  readonly trusted: boolean;
 }
 
 /** Which rule or stored decision decides a call, and why: what `host.permissions.explain` returns. */
@@ -54,10 +48,7 @@ export interface PermissionExplanation {
 /** A call as the gate sees it before it is recorded: the hash and the record are worked out only if needed. */
 type QuickCall = Parameters<QuickGate>[0];
 
-type Resolution =
-  | { kind: 'rule'; verdict: RuleVerdict }
-  | { kind: 'stored'; decision: StoredDecision }
-  | { kind: 'ask'; origin: 'user_prompt' | 'expired_renewal'; why: string };
+type Ask = PermissionResolution & { kind: 'ask' };
 
 /** What the engine tells listeners. */
 export interface PermissionEvents {
@@ -77,14 +68,11 @@ export interface PermissionEvents {
  * written in the same transaction as the decision it records.
  */
 export class PermissionEngine {
-  readonly #cache = new Map<string, StoredDecision>();
-  /** How many cached decisions hold for exact arguments only: while none does, a call's arguments need no hash. */
-  #argsGrain = 0;
+  readonly #decisions = new DecisionCache();
   readonly #expiry: ExpiryDays;
   readonly #promptTimeoutMs: number;
   readonly #rules: readonly PermissionRule[];
   readonly #risks = new WeakMap<Tool, RiskAssessment>();
-  #synced = false;
   /** Resolves when stored decisions are in memory. */
   readonly synced: Promise<void>;
 
@@ -92,7 +80,7 @@ export class PermissionEngine {
     private readonly deps: {
       store: HostStore;
       /** The ordered history queue: decisions made without asking are audited in order with the call's rows. */
-      writes: WriteQueue;
+      writes: HistoryWriter;
       clock: Clock;
       surface: Surface | undefined;
       config: PermissionConfig;
@@ -101,12 +89,9 @@ export class PermissionEngine {
     },
   ) {
     this.#expiry = { ...DEFAULT_EXPIRY_DAYS, ...deps.config.expiryDays };
-    this.#promptTimeoutMs = deps.config.promptTimeoutMs ?? 5 * 60_000;
+    this.#promptTimeoutMs = deps.config.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
     this.#rules = deps.config.rules ?? [];
-    this.synced = deps.store.listDecisions({}).then((all) => {
-      for (const decision of all) this.#remember(decision);
-      this.#synced = true;
-    });
+    this.synced = this.#decisions.load(deps.store.listDecisions({}));
   }
 
   /** The rules in force. */
@@ -120,14 +105,7 @@ export class PermissionEngine {
     // (a changed listing makes new Tool objects), so it is worked out once per tool, not once per call.
     let risk = this.#risks.get(tool);
     if (risk === undefined) {
-      const server = tool.origin.kind === 'mcp' ? this.deps.server(tool.origin.serverId) : undefined;
-      const verdict = evaluateRules(this.#rules, { userId: '', workspaceId: '' }, target(tool));
-      risk = deriveRisk({
-        annotations: tool.annotations,
-        trusted: tool.origin.kind === 'native' || server?.trusted === true,
-        meta: tool.meta,
-        ruleRisk: verdict?.rule.risk,
-      });
+      risk = permissionRisk({ rules: this.#rules, tool, server: this.deps.server });
       this.#risks.set(tool, risk);
     }
     return risk;
@@ -165,12 +143,13 @@ export class PermissionEngine {
     call: QuickCall,
   ):
     | { readonly kind: 'quick'; readonly verdict: PreCallVerdict; readonly record: () => void }
-    | { readonly kind: 'ask'; readonly resolution: Resolution & { kind: 'ask' }; readonly risk: RiskAssessment } {
+    | { readonly kind: 'ask'; readonly resolution: Ask; readonly risk: RiskAssessment } {
     const { scope, tool } = call;
     const risk = this.risk(tool);
     const resolution = this.#resolve(scope, tool, call.argsHash);
     if (resolution.kind === 'ask') return { kind: 'ask', resolution, risk };
-    const decided = (decision: PermissionDecision | 'allow' | 'deny', origin: DecisionOrigin, data: object) => () => {
+    const { verdict, decision, origin, data } = quickVerdict(resolution, tool);
+    const record = () => {
       const invocation = call.invocation();
       this.deps.writes.write({ kind: 'audit', audit: this.#audit(invocation, risk, { decision, origin, ...data }) });
       this.deps.events.decided({
@@ -179,50 +158,26 @@ export class PermissionEngine {
         origin,
       });
     };
-    if (resolution.kind === 'rule') {
-      const effect = resolution.verdict.effect === 'allow' ? 'allow' : 'deny';
-      return {
-        kind: 'quick',
-        verdict:
-          effect === 'allow'
-            ? ALLOW
-            : { allow: false, reason: `${tool.name} is denied by ${resolution.verdict.reason}; it was not run` },
-        record: decided(effect, 'rule', { rule: resolution.verdict.rule.source }),
-      };
-    }
-    const d = resolution.decision;
-    return {
-      kind: 'quick',
-      verdict:
-        d.effect === 'allow'
-          ? ALLOW
-          : {
-              allow: false,
-              reason: `the user denied ${tool.name} always (on ${new Date(d.grantedAt).toISOString().slice(0, 10)}); it was not run`,
-            },
-      record: decided(d.effect === 'allow' ? 'allow_always' : 'deny_always', 'cache_hit', { decisionId: d.id }),
-    };
+    return { kind: 'quick', verdict, record };
   }
 
   #audit(invocation: InvocationRecord, risk: RiskAssessment, data: Record<string, unknown>): AuditEventInput {
-    return {
+    return auditEvent({
       type: 'permission.decision',
       at: this.deps.clock.now(),
-      userId: invocation.scope.userId,
-      workspaceId: invocation.scope.workspaceId,
-      conversationId: invocation.scope.conversationId,
+      scope: invocation.scope,
       serverId: invocation.serverId,
       tool: invocation.tool,
       argsHash: invocation.argsHash,
       riskTier: risk.tier,
       invocationId: invocation.id,
       data,
-    };
+    });
   }
 
   async #askAndRecord(
     invocation: InvocationRecord,
-    resolution: Resolution & { kind: 'ask' },
+    resolution: Ask,
     tool: Tool,
     risk: RiskAssessment,
     signal: AbortSignal,
@@ -230,7 +185,14 @@ export class PermissionEngine {
     const scope = invocation.scope;
     const request = this.#request(invocation, tool, risk, resolution);
     const audit = (data: Record<string, unknown>) => this.#audit(invocation, risk, data);
-    const answer = await this.#ask(request, signal);
+    const answer = await askPermission({
+      surface: this.deps.surface,
+      request,
+      signal,
+      clock: this.deps.clock,
+      timeoutMs: this.#promptTimeoutMs,
+      requested: (asked) => this.deps.events.requested(asked),
+    });
     if (answer.kind === 'failed') {
       this.deps.writes.write({ kind: 'audit', audit: audit({ decision: 'deny_once', origin: answer.origin }) });
       this.deps.events.decided({ request: () => request, decision: 'deny_once', origin: answer.origin });
@@ -246,7 +208,7 @@ export class PermissionEngine {
       this.deps.writes.write({ kind: 'audit', audit: audit(data) });
     }
     this.deps.events.decided({ request: () => request, decision, origin: resolution.origin });
-    return verdictOf(decision, tool);
+    return answeredVerdict(decision, tool);
   }
 
   /** Says which rule or stored decision would decide a call now, and why; asks no one. */
@@ -288,49 +250,31 @@ export class PermissionEngine {
     argsHash?: string | null;
   }): Promise<StoredDecision> {
     const { scope, tool } = options;
-    if (!(PERMISSION_DECISIONS as readonly unknown[]).includes(options.decision)) {
-      throw new HostError(
-        'invalid_arguments',
-        `unknown decision ${JSON.stringify(options.decision)}: use ${PERMISSION_DECISIONS.join(', ')}`,
-      );
-    }
-    const decision = options.decision as PermissionDecision;
-    if (decision !== 'allow_always' && decision !== 'deny_always') {
-      throw new HostError(
-        'invalid_arguments',
-        `${decision} applies to one call; only allow_always and deny_always are stored`,
-      );
-    }
-    if (tool.origin.kind !== 'mcp')
-      throw new HostError('invalid_arguments', `decisions are stored for MCP tools; ${tool.name} is native`);
+    const decision = storableDecision({ decision: options.decision, tool, risk: () => this.risk(tool) });
     const risk = this.risk(tool);
-    if (decision === 'allow_always' && risk.destructive) {
-      throw new HostError(
-        'invalid_arguments',
-        `allow always is refused for ${tool.name}: it may modify or delete data; only a host rule can pre-allow it`,
-      );
-    }
     const argsHash = options.argsHash ?? null;
-    return this.#store(scope, tool, argsHash, decision, risk.tier, {
-      type: 'permission.decision',
-      at: this.deps.clock.now(),
-      userId: scope.userId,
-      workspaceId: scope.workspaceId,
-      conversationId: scope.conversationId,
-      serverId: tool.origin.serverId,
-      tool: tool.name,
+    return this.#store(
+      scope,
+      tool,
       argsHash,
-      riskTier: risk.tier,
-      invocationId: null,
-      data: { decision, origin: 'user_prompt', via: 'decide' },
-    });
+      decision,
+      risk.tier,
+      auditEvent({
+        type: 'permission.decision',
+        at: this.deps.clock.now(),
+        scope,
+        serverId: toolTarget(tool).serverId,
+        tool: tool.name,
+        argsHash,
+        riskTier: risk.tier,
+        data: { decision, origin: 'user_prompt', via: 'decide' },
+      }),
+    );
   }
 
   /** The tenant's stored decisions. */
   list(scope: Pick<Scope, 'userId' | 'workspaceId'>): StoredDecision[] {
-    return [...this.#cache.values()]
-      .filter((d) => d.userId === scope.userId && d.workspaceId === scope.workspaceId)
-      .sort((a, b) => b.grantedAt - a.grantedAt);
+    return this.#decisions.list(scope);
   }
 
   /** Forgets one decision, or all of a server's; returns how many. Another tenant's ids find nothing. */
@@ -345,25 +289,13 @@ export class PermissionEngine {
     if (options.id !== undefined && doomed.length === 0)
       throw new HostError('not_found', `no stored decision ${options.id}`);
     if (doomed.length === 0) return 0;
-    await this.deps.writes.drain();
-    await this.deps.store.deleteDecisions(
+    await this.deps.writes.commit({
+      kind: 'decision.delete',
       scope,
-      doomed.map((d) => d.id),
-      doomed.map((d) => ({
-        type: 'permission.decision' as const,
-        at: this.deps.clock.now(),
-        userId: scope.userId,
-        workspaceId: scope.workspaceId,
-        conversationId: null,
-        serverId: d.serverId,
-        tool: d.tool,
-        argsHash: d.argsHash,
-        riskTier: d.riskTier,
-        invocationId: null,
-        data: { decision: 'revoke', origin: 'user_prompt', decisionId: d.id },
-      })),
-    );
-    for (const d of doomed) this.#forget(d);
+      ids: doomed.map((d) => d.id),
+      audit: doomed.map((d) => this.#decisionAudit(d, { decision: 'revoke', origin: 'user_prompt', decisionId: d.id })),
+    });
+    for (const d of doomed) this.#decisions.forget(d);
     return doomed.length;
   }
 
@@ -375,151 +307,49 @@ export class PermissionEngine {
       throw new HostError('invalid_arguments', 'expiresAt must be a time in milliseconds or null');
     }
     const next = { ...current, expiresAt: options.expiresAt };
-    await this.deps.writes.drain();
-    await this.deps.store.putDecision(next, {
-      type: 'permission.decision',
-      at: this.deps.clock.now(),
-      userId: current.userId,
-      workspaceId: current.workspaceId,
-      conversationId: null,
-      serverId: current.serverId,
-      tool: current.tool,
-      argsHash: current.argsHash,
-      riskTier: current.riskTier,
-      invocationId: null,
-      data: { decision: 'set_expiry', origin: 'user_prompt', decisionId: current.id, expiresAt: options.expiresAt },
+    await this.deps.writes.commit({
+      kind: 'decision.put',
+      decision: next,
+      audit: this.#decisionAudit(current, {
+        decision: 'set_expiry',
+        origin: 'user_prompt',
+        decisionId: current.id,
+        expiresAt: options.expiresAt,
+      }),
     });
-    this.#remember(next);
+    this.#decisions.remember(next);
     return next;
   }
 
-  #remember(decision: StoredDecision): void {
-    const key = decisionKey(decision);
-    if (this.#cache.get(key)?.argsHash != null) this.#argsGrain -= 1;
-    this.#cache.set(key, decision);
-    if (decision.argsHash !== null) this.#argsGrain += 1;
-  }
-
-  #forget(decision: StoredDecision): void {
-    const key = decisionKey(decision);
-    const held = this.#cache.get(key);
-    if (held === undefined) return;
-    this.#cache.delete(key);
-    if (held.argsHash !== null) this.#argsGrain -= 1;
-  }
-
-  #resolve(scope: Scope, tool: Tool, argsHash: () => string): Resolution {
-    const rule = evaluateRules(this.#rules, scope, target(tool));
-    if (rule !== undefined && rule.effect !== 'ask') return { kind: 'rule', verdict: rule };
-    if (rule?.effect === 'ask') return { kind: 'ask', origin: 'user_prompt', why: `${rule.reason}: always ask` };
-    if (tool.origin.kind !== 'mcp') return { kind: 'ask', origin: 'user_prompt', why: 'no stored decision' };
-    if (!this.#synced)
-      return { kind: 'ask', origin: 'user_prompt', why: 'stored decisions are still loading, so the user is asked' };
-    const server = this.deps.server(tool.origin.serverId);
-    if (server === undefined) return { kind: 'ask', origin: 'user_prompt', why: 'unknown server' };
-    // Two lookups, these exact arguments first, with keys built by concatenation: this runs before every call.
-    const prefix = decisionKeyPrefix(scope.userId, scope.workspaceId, server.identity, tool.origin.originalName);
-    const found = (this.#argsGrain > 0 ? this.#cache.get(prefix + argsHash()) : undefined) ?? this.#cache.get(prefix);
-    if (found === undefined) return { kind: 'ask', origin: 'user_prompt', why: 'no stored decision for this tool' };
-    if (found.definitionHash !== tool.definitionHash) {
-      return {
-        kind: 'ask',
-        origin: 'user_prompt',
-        why: 'the tool changed (description, schema or annotations) since the user decided',
-      };
-    }
-    if (found.expiresAt !== null && found.expiresAt <= this.deps.clock.now()) {
-      return {
-        kind: 'ask',
-        origin: 'expired_renewal',
-        why: `the stored decision expired ${new Date(found.expiresAt).toISOString()}`,
-      };
-    }
-    return { kind: 'stored', decision: found };
-  }
-
-  #request(invocation: InvocationRecord, tool: Tool, risk: RiskAssessment, resolution: Resolution): PermissionRequest {
-    const { id: invocationId, scope, caller, args, argsHash } = invocation;
-    const server = tool.origin.kind === 'mcp' ? this.deps.server(tool.origin.serverId) : undefined;
-    return {
-      invocationId,
-      scope,
-      caller,
-      tool: {
-        name: tool.name,
-        displayName: toolDisplayName(tool),
-        originalName: tool.origin.kind === 'mcp' ? tool.origin.originalName : tool.name,
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-        ...(tool.icons === undefined ? {} : { icons: tool.icons }),
-      },
-      server: tool.origin.kind === 'mcp' ? { id: tool.origin.serverId, trusted: server?.trusted === true } : null,
-      args,
-      argsHash,
-      risk,
-      allowAlways:
-        tool.origin.kind !== 'mcp'
-          ? { offered: false, reason: 'native tools are asked each time' }
-          : risk.destructive
-            ? { offered: false, reason: 'allow always is not offered for tools that may modify or delete data' }
-            : { offered: true },
-      defaultAction: risk.destructive ? 'deny_once' : 'allow_once',
-      renewal: resolution.kind === 'ask' && resolution.origin === 'expired_renewal',
-    };
-  }
-
-  async #ask(
-    request: PermissionRequest,
-    signal: AbortSignal,
-  ): Promise<
-    { kind: 'answered'; decision: PermissionDecision } | { kind: 'failed'; origin: DecisionOrigin; reason: string }
-  > {
-    const surface = this.deps.surface;
-    if (surface === undefined) {
-      return {
-        kind: 'failed',
-        origin: 'no_surface',
-        reason: `no surface is attached to ask the user, so ${request.tool.name} did not run`,
-      };
-    }
-    this.deps.events.requested(request);
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => {
-        resolve('timeout');
-        controller.abort();
-      }, this.#promptTimeoutMs);
+  /** The audit event of a change to a stored decision: the decision's tenant, no conversation and no call. */
+  #decisionAudit(d: StoredDecision, data: Record<string, unknown>): AuditEventInput {
+    return auditEvent({
+      type: 'permission.decision',
+      at: this.deps.clock.now(),
+      scope: d,
+      serverId: d.serverId,
+      tool: d.tool,
+      argsHash: d.argsHash,
+      riskTier: d.riskTier,
+      data,
     });
-    try {
-      const answer: unknown = await Promise.race([surface.askPermission(request, controller.signal), timeout]);
-      if (answer === 'timeout') {
-        return {
-          kind: 'failed',
-          origin: 'prompt_timeout',
-          reason: `no one answered the permission prompt within ${this.#promptTimeoutMs} ms, so ${request.tool.name} did not run`,
-        };
-      }
-      if (!(PERMISSION_DECISIONS as readonly unknown[]).includes(answer)) {
-        return {
-          kind: 'failed',
-          origin: 'user_prompt',
-          reason: `the surface answered ${JSON.stringify(answer)}, which is not a decision; ${request.tool.name} did not run`,
-        };
-      }
-      return { kind: 'answered', decision: answer as PermissionDecision };
-    } catch (error) {
-      return {
-        kind: 'failed',
-        origin: 'user_prompt',
-        reason: `the permission prompt failed, so ${request.tool.name} did not run: ${error instanceof Error ? error.message : String(error)}`,
-      };
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    }
+  }
+
+  #resolve(scope: Scope, tool: Tool, argsHash: () => string): PermissionResolution {
+    return resolvePermission({
+      rules: this.#rules,
+      decisions: this.#decisions,
+      tool,
+      scope,
+      argsHash,
+      now: this.deps.clock.now(),
+      server: this.deps.server,
+    });
+  }
+
+  #request(invocation: InvocationRecord, tool: Tool, risk: RiskAssessment, resolution: PermissionResolution) {
+    const renewal = resolution.kind === 'ask' && resolution.origin === 'expired_renewal';
+    return permissionRequest({ invocation, tool, risk, server: this.deps.server, renewal });
   }
 
   async #store(
@@ -534,7 +364,7 @@ export class PermissionEngine {
     const server = this.deps.server(tool.origin.serverId);
     if (server === undefined) throw new HostError('server_not_found', `no server "${tool.origin.serverId}"`);
     const now = this.deps.clock.now();
-    const days = decision === 'allow_always' ? this.#expiry[tier] : null;
+    const effect = decision === 'allow_always' ? 'allow' : 'deny';
     const stored: StoredDecision = {
       id: randomUUID(),
       userId: scope.userId,
@@ -544,31 +374,20 @@ export class PermissionEngine {
       tool: tool.origin.originalName,
       argsHash,
       definitionHash: tool.definitionHash,
-      effect: decision === 'allow_always' ? 'allow' : 'deny',
+      effect,
       riskTier: tier,
       grantedAt: now,
-      expiresAt: days === null ? null : now + days * DAY_MS,
+      expiresAt: decisionExpiresAt({ effect, tier, grantedAt: now, expiryDays: this.#expiry }),
       grantedBy: scope.userId,
     };
-    // Stored decisions are written at once (not queued) so a remembered answer survives a crash; the queue is
-    // drained first so the audit log keeps the order in which things happened.
-    await this.deps.writes.drain();
-    await this.deps.store.putDecision(stored, { ...audit, data: { ...audit.data, decisionId: stored.id } });
-    this.#remember(stored);
+    // Stored decisions are committed before this returns (not left queued) so a remembered answer survives a crash;
+    // the writer stores what was queued first, so the audit log keeps the order in which things happened.
+    await this.deps.writes.commit({
+      kind: 'decision.put',
+      decision: stored,
+      audit: { ...audit, data: { ...audit.data, decisionId: stored.id } },
+    });
+    this.#decisions.remember(stored);
     return stored;
   }
-}
-
-function verdictOf(decision: PermissionDecision, tool: Tool): PreCallVerdict {
-  return decision.startsWith('allow')
-    ? { allow: true }
-    : { allow: false, reason: `the user denied ${tool.name}; it was not run` };
-}
-
-function target(tool: Tool) {
-  return {
-    serverId: tool.origin.kind === 'mcp' ? tool.origin.serverId : null,
-    originalName: tool.origin.kind === 'mcp' ? tool.origin.originalName : tool.name,
-    hostName: tool.name,
-  };
 }

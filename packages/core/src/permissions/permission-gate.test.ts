@@ -7,8 +7,8 @@ import { createHost } from '../host.js';
 import type { Host, HostConfig } from '../host.js';
 import type { Scope } from '../scope.js';
 import type { HostStore } from '../storage/host-store.js';
-import { MemoryStore } from '../storage/memory-store.js';
-import { SqliteStore } from '../storage/sqlite-store.js';
+import { MemoryStore } from '../storage/memory/memory-store.js';
+import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
 import { demoServer, nextEvent, readCallLog, SCOPE } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
@@ -255,17 +255,29 @@ describe('the permission gate', () => {
 
   it('fails closed when the prompt times out, with a clear reason', async () => {
     const demo = demoServer();
+    const fake = new FakeClock();
+    let asked!: (signal: AbortSignal) => void;
+    const prompt = new Promise<AbortSignal>((resolve) => (asked = resolve));
     const host = createHost({
       servers: [demo.config],
+      clock: fake,
       surface: {
-        askPermission: (_r, signal) =>
-          new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('closed')))),
+        askPermission: (_r, signal) => {
+          asked(signal);
+          return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('closed'))));
+        },
       },
       permissions: { promptTimeoutMs: 100 },
     });
     hosts.push(host);
     await host.servers.settled();
-    const result = await call(host);
+    const pending = call(host);
+    const signal = await prompt;
+    fake.advance(99);
+    expect(signal.aborted).toBe(false);
+    fake.advance(1);
+    expect(signal.aborted).toBe(true);
+    const result = await pending;
     expect(result.outcome).toBe('permission_denied');
     expect(result.text).toMatch(/no one answered the permission prompt within 100 ms/);
     expect(readCallLog(demo.log)).toEqual([]);

@@ -1,0 +1,122 @@
+import type { Clock } from '../clock.js';
+import type { DecisionOrigin } from '../audit/audit-event.js';
+import type { InvocationRecord } from '../invocations/invocation-record.js';
+import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
+import { PERMISSION_DECISIONS } from '../surface.js';
+import type { Tool } from '../tools/tool.js';
+import { toolDisplayName, toolTarget } from '../tools/tool.js';
+import type { ServerFacts } from './resolve-permission.js';
+import type { RiskAssessment } from './risk.js';
+
+/** How long a prompt waits for the user when the host sets no `promptTimeoutMs`: then the call is denied. */
+export const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000;
+
+/** The user's decision, or why there is none (and so the call does not run): the prompt fails closed. */
+export type PromptAnswer =
+  | { readonly kind: 'answered'; readonly decision: PermissionDecision }
+  | { readonly kind: 'failed'; readonly origin: DecisionOrigin; readonly reason: string };
+
+/**
+ * The request a prompt shows for a call: the tool as its server describes it, the full arguments, the risk, and
+ * whether allow always is offered (never for a native tool, asked each time, nor for one that may modify or delete
+ * data, which only a host rule can pre-allow). Also what listeners of a decision made without asking are shown.
+ */
+export function permissionRequest(options: {
+  invocation: InvocationRecord;
+  tool: Tool;
+  risk: RiskAssessment;
+  server: (serverId: string) => ServerFacts | undefined;
+  /** A stored allow expired: the prompt says it is a renewal. */
+  renewal: boolean;
+}): PermissionRequest {
+  const { tool, risk } = options;
+  const { id: invocationId, scope, caller, args, argsHash } = options.invocation;
+  const { serverId, originalName } = toolTarget(tool);
+  return {
+    invocationId,
+    scope,
+    caller,
+    tool: {
+      name: tool.name,
+      displayName: toolDisplayName(tool),
+      originalName,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      ...(tool.icons === undefined ? {} : { icons: tool.icons }),
+    },
+    server: serverId === null ? null : { id: serverId, trusted: options.server(serverId)?.trusted === true },
+    args,
+    argsHash,
+    risk,
+    allowAlways:
+      serverId === null
+        ? { offered: false, reason: 'native tools are asked each time' }
+        : risk.destructive
+          ? { offered: false, reason: 'allow always is not offered for tools that may modify or delete data' }
+          : { offered: true },
+    defaultAction: risk.destructive ? 'deny_once' : 'allow_once',
+    renewal: options.renewal,
+  };
+}
+
+/**
+ * Asks the surface and waits for the user, at most `timeoutMs` on the host's clock. Fails closed, with a distinct
+ * reason for each way it can fail: no surface attached, no answer in time, a surface that threw, an answer that is
+ * not a decision. The surface's signal aborts when the call's signal does or the time is up, so it can close its
+ * prompt. `requested` is told just before the surface is asked.
+ */
+export async function askPermission(options: {
+  surface: Surface | undefined;
+  request: PermissionRequest;
+  signal: AbortSignal;
+  clock: Clock;
+  timeoutMs: number;
+  requested: (request: PermissionRequest) => void;
+}): Promise<PromptAnswer> {
+  const { surface, request, signal, timeoutMs } = options;
+  if (surface === undefined) {
+    return {
+      kind: 'failed',
+      origin: 'no_surface',
+      reason: `no surface is attached to ask the user, so ${request.tool.name} did not run`,
+    };
+  }
+  options.requested(request);
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let cancelTimer: (() => void) | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    cancelTimer = options.clock.setTimer(() => {
+      resolve('timeout');
+      controller.abort();
+    }, timeoutMs);
+  });
+  try {
+    const answer: unknown = await Promise.race([surface.askPermission(request, controller.signal), timeout]);
+    if (answer === 'timeout') {
+      return {
+        kind: 'failed',
+        origin: 'prompt_timeout',
+        reason: `no one answered the permission prompt within ${timeoutMs} ms, so ${request.tool.name} did not run`,
+      };
+    }
+    if (!(PERMISSION_DECISIONS as readonly unknown[]).includes(answer)) {
+      return {
+        kind: 'failed',
+        origin: 'user_prompt',
+        reason: `the surface answered ${JSON.stringify(answer)}, which is not a decision; ${request.tool.name} did not run`,
+      };
+    }
+    return { kind: 'answered', decision: answer as PermissionDecision };
+  } catch (error) {
+    return {
+      kind: 'failed',
+      origin: 'user_prompt',
+      reason: `the permission prompt failed, so ${request.tool.name} did not run: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  } finally {
+    cancelTimer?.();
+    signal.removeEventListener('abort', onAbort);
+  }
+}

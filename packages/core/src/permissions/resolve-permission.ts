@@ -1,0 +1,136 @@
+import type { Scope } from '../scope.js';
+import type { Tool } from '../tools/tool.js';
+import { toolTarget } from '../tools/tool.js';
+import type { PermissionRule, RuleTarget, RuleVerdict } from './permission-rules.js';
+import { evaluateRules } from './permission-rules.js';
+import type { RiskAssessment, RiskTier } from './risk.js';
+import { deriveRisk } from './risk.js';
+import type { StoredDecision } from './stored-decision.js';
+import { decisionKeyPrefix } from './stored-decision.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What the permission rules need to know of a server. */
+export interface ServerFacts {
+  /** Hash of the server's command or URL: a decision is bound to it, so a moved server is asked again. */
+  readonly identity: string;
+  readonly trusted: boolean;
+}
+
+/** Where stored decisions are looked up: in memory, never waiting on a store or a server. */
+export interface DecisionLookup {
+  /** False until the stored decisions are in: until then every call is asked. */
+  readonly loaded: boolean;
+  /**
+   * The decision under a key prefix (tenant, server identity, tool; see `decisionKeyPrefix`): the one for these
+   * exact arguments first, else the one for any arguments. `argsHash` is called only when a per-arguments decision
+   * may exist, as hashing the arguments costs more than the lookup.
+   */
+  find(prefix: string, argsHash: () => string): StoredDecision | undefined;
+}
+
+/**
+ * What decides a call before anyone is asked: a rule that allows or denies it, a stored decision that applies, or
+ * nobody, and then why the user is asked (`expired_renewal` when a stored allow has run out).
+ */
+export type PermissionResolution =
+  | { readonly kind: 'rule'; readonly verdict: RuleVerdict }
+  | { readonly kind: 'stored'; readonly decision: StoredDecision }
+  | { readonly kind: 'ask'; readonly origin: 'user_prompt' | 'expired_renewal'; readonly why: string };
+
+const NATIVE: PermissionResolution = { kind: 'ask', origin: 'user_prompt', why: 'no stored decision' };
+const LOADING: PermissionResolution = {
+  kind: 'ask',
+  origin: 'user_prompt',
+  why: 'stored decisions are still loading, so the user is asked',
+};
+const UNKNOWN_SERVER: PermissionResolution = { kind: 'ask', origin: 'user_prompt', why: 'unknown server' };
+const NONE_STORED: PermissionResolution = {
+  kind: 'ask',
+  origin: 'user_prompt',
+  why: 'no stored decision for this tool',
+};
+const CHANGED: PermissionResolution = {
+  kind: 'ask',
+  origin: 'user_prompt',
+  why: 'the tool changed (description, schema or annotations) since the user decided',
+};
+
+/**
+ * Resolves a call from the rules and the stored decisions alone: rules first (a deny at any layer wins; an `ask` rule
+ * always asks), then the tenant's stored decision for this server identity and tool, these exact arguments before
+ * any arguments. A decision made for another definition of the tool, or that has expired by `now`, asks again.
+ * Pure: it reads, writes and waits on nothing, so every case is a unit test. It runs before every call: keys are
+ * built by concatenation and the arguments' hash is asked for only when a per-arguments decision may apply.
+ */
+export function resolvePermission(options: {
+  rules: readonly PermissionRule[];
+  decisions: DecisionLookup;
+  tool: Tool;
+  scope: Pick<Scope, 'userId' | 'workspaceId'>;
+  /** The arguments' hash, worked out on first use. */
+  argsHash: () => string;
+  /** Wall time, for expiry. */
+  now: number;
+  /** The facts of a configured server; undefined for one that is not (or no longer) configured. */
+  server: (serverId: string) => ServerFacts | undefined;
+}): PermissionResolution {
+  const { rules, tool, scope } = options;
+  const rule = rules.length === 0 ? undefined : evaluateRules(rules, scope, ruleTarget(tool));
+  if (rule !== undefined && rule.effect !== 'ask') return { kind: 'rule', verdict: rule };
+  if (rule?.effect === 'ask') return { kind: 'ask', origin: 'user_prompt', why: `${rule.reason}: always ask` };
+  if (tool.origin.kind !== 'mcp') return NATIVE;
+  if (!options.decisions.loaded) return LOADING;
+  const server = options.server(tool.origin.serverId);
+  if (server === undefined) return UNKNOWN_SERVER;
+  const prefix = decisionKeyPrefix(scope.userId, scope.workspaceId, server.identity, tool.origin.originalName);
+  const found = options.decisions.find(prefix, options.argsHash);
+  if (found === undefined) return NONE_STORED;
+  if (found.definitionHash !== tool.definitionHash) return CHANGED;
+  if (found.expiresAt !== null && found.expiresAt <= options.now) {
+    return {
+      kind: 'ask',
+      origin: 'expired_renewal',
+      why: `the stored decision expired ${new Date(found.expiresAt).toISOString()}`,
+    };
+  }
+  return { kind: 'stored', decision: found };
+}
+
+/**
+ * The risk of a tool as the badge shows it: from its annotations, its server's trust (a native tool is the host's
+ * own, so trusted) and the risk a host rule sets. Tenant rules are not consulted: a tool has one risk for everyone.
+ */
+export function permissionRisk(options: {
+  rules: readonly PermissionRule[];
+  tool: Tool;
+  server: (serverId: string) => ServerFacts | undefined;
+}): RiskAssessment {
+  const { tool } = options;
+  const verdict = evaluateRules(options.rules, { userId: '', workspaceId: '' }, ruleTarget(tool));
+  return deriveRisk({
+    annotations: tool.annotations,
+    trusted: tool.origin.kind === 'native' || options.server(tool.origin.serverId)?.trusted === true,
+    meta: tool.meta,
+    ruleRisk: verdict?.rule.risk,
+  });
+}
+
+/**
+ * When a decision being stored expires: an allow after its risk tier's days (null days: never), a deny never, so a
+ * user who said "never" is not asked again until they revoke it.
+ */
+export function decisionExpiresAt(options: {
+  effect: 'allow' | 'deny';
+  tier: RiskTier;
+  grantedAt: number;
+  expiryDays: Readonly<Record<RiskTier, number | null>>;
+}): number | null {
+  const days = options.effect === 'allow' ? options.expiryDays[options.tier] : null;
+  return days === null ? null : options.grantedAt + days * DAY_MS;
+}
+
+function ruleTarget(tool: Tool): RuleTarget {
+  const { serverId, originalName } = toolTarget(tool);
+  return { serverId, originalName, hostName: tool.name };
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Tool } from '../tools/tool.js';
+import type { RiskAssessment } from './risk.js';
+import { storableDecision } from './storable-decision.js';
+
+const mcp = {
+  name: 'demo__delete_note',
+  origin: { kind: 'mcp', serverId: 'demo', originalName: 'delete_note' },
+} as Tool;
+const native = { name: 'clock', origin: { kind: 'native' } } as Tool;
+const risk = (destructive: boolean) => (): RiskAssessment => ({
+  tier: 'high',
+  destructive,
+  unverified: false,
+  reasons: [],
+});
+
+describe('storableDecision', () => {
+  it('keeps allow always and deny always for an MCP tool', () => {
+    expect(storableDecision({ decision: 'allow_always', tool: mcp, risk: risk(false) })).toBe('allow_always');
+    expect(storableDecision({ decision: 'deny_always', tool: mcp, risk: risk(true) })).toBe('deny_always');
+  });
+
+  it('refuses what is not a decision, naming the ones there are', () => {
+    expect(() => storableDecision({ decision: 'allow_forever', tool: mcp, risk: risk(false) })).toThrow(
+      'unknown decision "allow_forever": use allow_once, allow_always, deny_once, deny_always',
+    );
+  });
+
+  it('refuses decisions that apply to one call only', () => {
+    expect(() => storableDecision({ decision: 'allow_once', tool: mcp, risk: risk(false) })).toThrow(
+      /allow_once applies to one call/,
+    );
+  });
+
+  it('refuses to store a decision for a native tool, which is asked each time', () => {
+    const unasked = () => {
+      throw new Error('the risk of a refused tool was worked out');
+    };
+    expect(() => storableDecision({ decision: 'deny_always', tool: native, risk: unasked })).toThrow(
+      /decisions are stored for MCP tools; clock is native/,
+    );
+  });
+
+  it('refuses allow always for a tool that may modify or delete data', () => {
+    expect(() => storableDecision({ decision: 'allow_always', tool: mcp, risk: risk(true) })).toThrow(
+      expect.objectContaining({ code: 'invalid_arguments', message: expect.stringMatching(/only a host rule/) }),
+    );
+  });
+});

@@ -1,0 +1,41 @@
+import { HostError } from '../errors/host-error.js';
+import type { PermissionDecision } from '../surface.js';
+import { PERMISSION_DECISIONS } from '../surface.js';
+import type { Tool } from '../tools/tool.js';
+import type { RiskAssessment } from './risk.js';
+
+/**
+ * Checks a decision someone asks to store without a call (a settings page, a CLI), as the gate would: only allow
+ * always and deny always are remembered, only for MCP tools (a native tool is asked each time), and allow always
+ * never for a tool that may modify or delete data (only a host rule can pre-allow one). Throws `invalid_arguments`
+ * with a clear reason otherwise.
+ */
+export function storableDecision(options: {
+  decision: unknown;
+  tool: Tool;
+  risk: () => RiskAssessment;
+}): 'allow_always' | 'deny_always' {
+  const { tool } = options;
+  if (!(PERMISSION_DECISIONS as readonly unknown[]).includes(options.decision)) {
+    throw new HostError(
+      'invalid_arguments',
+      `unknown decision ${JSON.stringify(options.decision)}: use ${PERMISSION_DECISIONS.join(', ')}`,
+    );
+  }
+  const decision = options.decision as PermissionDecision;
+  if (decision !== 'allow_always' && decision !== 'deny_always') {
+    throw new HostError(
+      'invalid_arguments',
+      `${decision} applies to one call; only allow_always and deny_always are stored`,
+    );
+  }
+  if (tool.origin.kind !== 'mcp')
+    throw new HostError('invalid_arguments', `decisions are stored for MCP tools; ${tool.name} is native`);
+  if (decision === 'allow_always' && options.risk().destructive) {
+    throw new HostError(
+      'invalid_arguments',
+      `allow always is refused for ${tool.name}: it may modify or delete data; only a host rule can pre-allow it`,
+    );
+  }
+  return decision;
+}
