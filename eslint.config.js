@@ -1,6 +1,46 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The directions of the layout (shared/DESIGN.md, "The house"), held by the linter. Import cycles between the folders
+// of packages/core/src are found by scripts/folder-cycles.js, which `npm run lint` runs after ESLint.
+
+/** Packages are libraries: they never reach into the runnable apps. */
+const PACKAGES_NEVER_IMPORT_APPS = [
+  {
+    // A relative path that climbs out of packages/<name>/src (three or more '../') into the repository's apps/; a
+    // folder of a package's own called apps/ (core's MCP Apps views) stays importable.
+    regex: '^(\\.\\./){3,}apps/',
+    message: 'packages/* never import apps/*: an app uses the packages, not the other way round.',
+  },
+  {
+    group: ['@airlock/console', '@airlock/console/*'],
+    message: 'packages/* never import the console app (@airlock/console): an app uses the packages, not the other way.',
+  },
+];
+
+/** Domain code talks to storage through the port (storage/host-store.ts) only. */
+const DOMAIN_NEVER_IMPORTS_STORES = [
+  {
+    regex: '(^|/)storage/(memory|sqlite|worker)(/|$)',
+    message:
+      'Domain folders never import a store implementation: use the HostStore port (storage/host-store.ts); the ' +
+      'host (host.ts) or the application picks the store.',
+  },
+];
+
+/** The folders of packages/core/src that hold the domain, as opposed to storage, testing and the wiring in host.ts. */
+const DOMAIN_FOLDERS = [
+  'invocations',
+  'permissions',
+  'elicitation',
+  'audit',
+  'tools',
+  'servers',
+  'history',
+  'i18n',
+  'errors',
+];
+
 export default tseslint.config(
   {
     // Plain JS scripts (benchmarks, the demo page) sit outside the TypeScript projects the typed rules need.
@@ -11,6 +51,7 @@ export default tseslint.config(
       'packages/*/bench/**',
       'packages/*/demo/**',
       'eslint.config.js',
+      'scripts/**/*.js',
     ],
   },
   js.configs.recommended,
@@ -37,5 +78,55 @@ export default tseslint.config(
     // Matchers such as expect.stringMatching() are typed any; tests assert through them on purpose.
     files: ['**/*.test.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
+  },
+  {
+    files: ['packages/*/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: PACKAGES_NEVER_IMPORT_APPS }] },
+  },
+  {
+    // A dynamic import is an import too.
+    files: ['packages/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/^(@airlock\\/console|(\\.\\.\\/){3,}apps\\/)/]',
+          message: 'packages/* never import apps/* or @airlock/console, dynamically or not.',
+        },
+      ],
+    },
+  },
+  {
+    // Tests may build any store as a fixture; the domain's own code may not.
+    files: DOMAIN_FOLDERS.map((folder) => `packages/core/src/${folder}/**/*.ts`),
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...PACKAGES_NEVER_IMPORT_APPS, ...DOMAIN_NEVER_IMPORTS_STORES] }],
+    },
+  },
+  {
+    // The console page runs in a browser: it takes core's types, never its runtime (which is Node's).
+    files: ['apps/console/web/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@airlock/core',
+              allowTypeImports: true,
+              message: 'The console page imports @airlock/core types only (import type).',
+            },
+          ],
+          patterns: [
+            {
+              group: ['@airlock/core/*'],
+              allowTypeImports: true,
+              message: 'The console page imports @airlock/core types only (import type).',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -23,7 +23,8 @@ export type {
   Surface,
 } from './surface.js';
 export { ElicitationBroker } from './elicitation/elicitation-broker.js';
-export type { CallInFlight, ElicitationEnd } from './elicitation/elicitation-broker.js';
+export type { ElicitationEnd } from './elicitation/elicitation-broker.js';
+export type { CallInFlight } from './invocations/call-in-flight.js';
 export { buildFormModel, initialValues } from './elicitation/form-model.js';
 export { parseFieldInput, validateFormAnswer } from './elicitation/form-validation.js';
 export type { FormField } from './elicitation/form-field.js';

@@ -1,6 +1,5 @@
 import { HostError } from '../errors/host-error.js';
 import type { AuditQuery, HostStore } from '../storage/host-store.js';
-import type { HistoryWriter } from '../history/history-writer.js';
 import type { AuditEvent, AuditVerification } from './audit-event.js';
 import { verifyChain } from './audit-event.js';
 
@@ -18,7 +17,8 @@ export interface AuditQueryOptions extends Omit<AuditQuery, 'userId' | 'workspac
 export class AuditLog {
   constructor(
     private readonly store: HostStore,
-    private readonly writes: HistoryWriter,
+    /** The history writer: a read first brings in what it has queued (only `drain` is needed of it). */
+    private readonly writes: { drain(): Promise<void> },
   ) {}
 
   async query(options: AuditQueryOptions): Promise<AuditEvent[]> {

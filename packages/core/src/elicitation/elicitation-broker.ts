@@ -8,7 +8,7 @@ import type { AuditEventInput } from '../audit/audit-event.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
 import type { Scope } from '../scope.js';
 import { sameScope } from '../scope.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
+import type { CallInFlight } from '../invocations/call-in-flight.js';
 import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
 import { checkElicitationAnswer } from './check-elicitation-answer.js';
 import { buildFormModel, initialValues } from './form-model.js';
@@ -31,17 +31,6 @@ export interface ElicitationEvents {
   closed(event: { request: ElicitationRequest; action: ElicitationAnswer['action']; end: ElicitationEnd }): void;
   completed(event: { scope: Scope; serverId: string; elicitationId: string }): void;
   audit(event: AuditEventInput): void;
-}
-
-/** A call in flight, as the broker ties questions to it. */
-export interface CallInFlight {
-  /** The server the call went to (null for a native tool), known before the call is recorded. */
-  readonly serverId: string | null;
-  /** The call's record; read it only when a question arrives (reading it finishes recording a call sent first). */
-  readonly invocation: InvocationRecord;
-  readonly signal: AbortSignal;
-  /** Suspends the call's idle timeout while a person is answering; returns the release. */
-  hold(): () => void;
 }
 
 interface Pending {

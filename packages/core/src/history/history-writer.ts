@@ -1,4 +1,5 @@
 import { HostError } from '../errors/host-error.js';
+import type { RecordingQueue } from '../invocations/recording-queue.js';
 import type { HostStore, StoreWrite } from '../storage/host-store.js';
 
 /** What a `HistoryWriter` takes. */
@@ -12,9 +13,9 @@ export interface HistoryWriterConfig {
 
 /**
  * The call path's recording, scheduled: ordered, overlapped history writes. It is not storage (it holds no row); it
- * decides when the store's one `write(batch)` runs. The call path hands each write to the queue and goes on; the queue stores
- * everything queued so far as one batch (one transaction) on a later turn of the event loop, which is while the
- * server works on the request just sent. Commits are grouped: a batch follows the one before by at least
+ * decides when the store's one `write(batch)` runs. The call path hands each write to the queue and goes on; the
+ * queue stores everything queued so far as one batch (one transaction) on a later turn of the event loop, which is
+ * while the server works on the request just sent. Commits are grouped: a batch follows the one before by at least
  * `commitIntervalMs` (default 5 ms), so a burst of calls shares transactions instead of paying one each. Readers
  * `drain()` first, which stores what is queued at once, so history never shows less than what callers got.
  *
@@ -24,7 +25,7 @@ export interface HistoryWriterConfig {
  *
  * Writes a crash must not take back (a stored permission decision) go through `commit`, which waits for them.
  */
-export class HistoryWriter {
+export class HistoryWriter implements RecordingQueue {
   #pending: StoreWrite[] = [];
   /** Recording steps put off until the call they belong to is on its way (see `defer`), in the order deferred. */
   #deferred: { run: () => void; done: boolean }[] = [];
