@@ -13,10 +13,10 @@ import type { Tool } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
 import { DecisionCache } from './decision-cache.js';
 import { askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
-import type { PermissionRule } from './permission-rules.js';
+import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
-import { decisionExpiresAt, permissionRisk, resolvePermission } from './resolve-permission.js';
+import { decisionExpiresAt, permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
 import type { RiskAssessment, RiskTier } from './risk.js';
 import { storableDecision } from './storable-decision.js';
 import type { StoredDecision } from './stored-decision.js';
@@ -72,7 +72,10 @@ export class PermissionEngine {
   readonly #expiry: ExpiryDays;
   readonly #promptTimeoutMs: number;
   readonly #rules: readonly PermissionRule[];
-  readonly #risks = new WeakMap<Tool, RiskAssessment>();
+  /** Per tool, what depends on its definition only: worked out once per Tool object, not once per call. */
+  readonly #tools = new WeakMap<Tool, { readonly risk: RiskAssessment; readonly target: RuleTarget }>();
+  /** The clock's wall time, as one function made once rather than a closure per call. */
+  readonly #now = () => this.deps.clock.now();
   /** Resolves when stored decisions are in memory. */
   readonly synced: Promise<void>;
 
@@ -101,14 +104,21 @@ export class PermissionEngine {
 
   /** The risk of a tool as the badge shows it. */
   risk(tool: Tool): RiskAssessment {
+    return this.#tool(tool).risk;
+  }
+
+  #tool(tool: Tool): { readonly risk: RiskAssessment; readonly target: RuleTarget } {
     // A tool's risk depends only on its definition, its server's trust and the rules, all fixed for a Tool object
     // (a changed listing makes new Tool objects), so it is worked out once per tool, not once per call.
-    let risk = this.#risks.get(tool);
-    if (risk === undefined) {
-      risk = permissionRisk({ rules: this.#rules, tool, server: this.deps.server });
-      this.#risks.set(tool, risk);
+    let facts = this.#tools.get(tool);
+    if (facts === undefined) {
+      facts = {
+        risk: permissionRisk({ rules: this.#rules, tool, server: this.deps.server }),
+        target: ruleTarget(tool),
+      };
+      this.#tools.set(tool, facts);
     }
-    return risk;
+    return facts;
   }
 
   /**
@@ -145,8 +155,8 @@ export class PermissionEngine {
     | { readonly kind: 'quick'; readonly verdict: PreCallVerdict; readonly record: () => void }
     | { readonly kind: 'ask'; readonly resolution: Ask; readonly risk: RiskAssessment } {
     const { scope, tool } = call;
-    const risk = this.risk(tool);
-    const resolution = this.#resolve(scope, tool, call.argsHash);
+    const { risk, target } = this.#tool(tool);
+    const resolution = this.#resolve(scope, tool, call.argsHash, target);
     if (resolution.kind === 'ask') return { kind: 'ask', resolution, risk };
     const { verdict, decision, origin, data } = quickVerdict(resolution, tool);
     const record = () => {
@@ -213,8 +223,8 @@ export class PermissionEngine {
 
   /** Says which rule or stored decision would decide a call now, and why; asks no one. */
   explain(options: { scope: Scope; tool: Tool; argsHash: string }): PermissionExplanation {
-    const risk = this.risk(options.tool);
-    const resolution = this.#resolve(options.scope, options.tool, () => options.argsHash);
+    const { risk, target } = this.#tool(options.tool);
+    const resolution = this.#resolve(options.scope, options.tool, () => options.argsHash, target);
     if (resolution.kind === 'rule') {
       const effect = resolution.verdict.effect;
       return {
@@ -335,15 +345,16 @@ export class PermissionEngine {
     });
   }
 
-  #resolve(scope: Scope, tool: Tool, argsHash: () => string): PermissionResolution {
+  #resolve(scope: Scope, tool: Tool, argsHash: () => string, target: RuleTarget): PermissionResolution {
     return resolvePermission({
       rules: this.#rules,
       decisions: this.#decisions,
       tool,
       scope,
       argsHash,
-      now: this.deps.clock.now(),
+      now: this.#now,
       server: this.deps.server,
+      target,
     });
   }
 

@@ -35,12 +35,14 @@ export function quickVerdict(
     };
   }
   const d = resolution.decision;
-  const day = new Date(d.grantedAt).toISOString().slice(0, 10);
   return {
     verdict:
       d.effect === 'allow'
         ? ALLOW
-        : { allow: false, reason: `the user denied ${tool.name} always (on ${day}); it was not run` },
+        : {
+            allow: false,
+            reason: `the user denied ${tool.name} always (on ${new Date(d.grantedAt).toISOString().slice(0, 10)}); it was not run`,
+          },
     decision: d.effect === 'allow' ? 'allow_always' : 'deny_always',
     origin: 'cache_hit',
     data: { decisionId: d.id },

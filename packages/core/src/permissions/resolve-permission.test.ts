@@ -68,7 +68,7 @@ function resolve(options: {
     tool: options.tool ?? mcpTool(),
     scope: options.scope ?? ANA,
     argsHash: options.argsHash ?? (() => 'args-1'),
-    now: options.now ?? NOW,
+    now: () => options.now ?? NOW,
     server: (serverId) => (serverId === 'demo' ? facts : undefined),
   });
 }

@@ -59,7 +59,7 @@ const CHANGED: PermissionResolution = {
 /**
  * Resolves a call from the rules and the stored decisions alone: rules first (a deny at any layer wins; an `ask` rule
  * always asks), then the tenant's stored decision for this server identity and tool, these exact arguments before
- * any arguments. A decision made for another definition of the tool, or that has expired by `now`, asks again.
+ * any arguments. A decision made for another definition of the tool, or that has expired by `now()`, asks again.
  * Pure: it reads, writes and waits on nothing, so every case is a unit test. It runs before every call: keys are
  * built by concatenation and the arguments' hash is asked for only when a per-arguments decision may apply.
  */
@@ -70,13 +70,16 @@ export function resolvePermission(options: {
   scope: Pick<Scope, 'userId' | 'workspaceId'>;
   /** The arguments' hash, worked out on first use. */
   argsHash: () => string;
-  /** Wall time, for expiry. */
-  now: number;
+  /** Wall time, for expiry; read only when a stored decision with an expiry is found (a clock read costs more than
+   * the rest of a rule's verdict). */
+  now: () => number;
   /** The facts of a configured server; undefined for one that is not (or no longer) configured. */
   server: (serverId: string) => ServerFacts | undefined;
+  /** The tool's {@link ruleTarget}, from a caller that keeps one per tool rather than build one per call. */
+  target?: RuleTarget;
 }): PermissionResolution {
   const { rules, tool, scope } = options;
-  const rule = rules.length === 0 ? undefined : evaluateRules(rules, scope, ruleTarget(tool));
+  const rule = rules.length === 0 ? undefined : evaluateRules(rules, scope, options.target ?? ruleTarget(tool));
   if (rule !== undefined && rule.effect !== 'ask') return { kind: 'rule', verdict: rule };
   if (rule?.effect === 'ask') return { kind: 'ask', origin: 'user_prompt', why: `${rule.reason}: always ask` };
   if (tool.origin.kind !== 'mcp') return NATIVE;
@@ -87,7 +90,7 @@ export function resolvePermission(options: {
   const found = options.decisions.find(prefix, options.argsHash);
   if (found === undefined) return NONE_STORED;
   if (found.definitionHash !== tool.definitionHash) return CHANGED;
-  if (found.expiresAt !== null && found.expiresAt <= options.now) {
+  if (found.expiresAt !== null && found.expiresAt <= options.now()) {
     return {
       kind: 'ask',
       origin: 'expired_renewal',
@@ -130,7 +133,8 @@ export function decisionExpiresAt(options: {
   return days === null ? null : options.grantedAt + days * DAY_MS;
 }
 
-function ruleTarget(tool: Tool): RuleTarget {
+/** A tool as rules see it: its server, its own name there, and its name in the host. Fixed for a Tool object. */
+export function ruleTarget(tool: Tool): RuleTarget {
   const { serverId, originalName } = toolTarget(tool);
   return { serverId, originalName, hostName: tool.name };
 }
