@@ -8,7 +8,7 @@ import { ApiError, toApiError } from './api-error.js';
 import type { Chat } from './chat.js';
 import type { ConsoleSurface } from './console-surface.js';
 import type { Invocations } from './invocations.js';
-import { checkName } from './sessions.js';
+import { checkName } from './check-name.js';
 import type { Session, Sessions } from './sessions.js';
 import type { TabHub } from './tab-hub.js';
 

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExpiryDays, HostLimits, PermissionRule, ServerConfig } from '@airlock/core';
 import { HostError, parseServersConfig, readConfigFile } from '@airlock/core';
-import { NAME } from './sessions.js';
+import { NAME } from './check-name.js';
 
 /** The file the console reads when none is given, in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'airlock.config.json';

@@ -1,23 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AuthMode, ConsoleUser } from './console-config.js';
 import { ApiError } from './api-error.js';
+import { checkName } from './check-name.js';
 
 /** A signed-in person in one workspace. Tabs of one session share it: a workspace switch moves them all. */
 export interface Session {
   readonly id: string;
   readonly userId: string;
   workspaceId: string;
-}
-
-/** A user, workspace or conversation id: 1–64 letters, digits, `.`, `_`, `@` or `-`. */
-export const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
-
-/** Checks a user, workspace or conversation id: 1–64 letters, digits, `.`, `_`, `@` or `-`. */
-export function checkName(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !NAME.test(value)) {
-    throw new ApiError(400, 'invalid_request', `${field} must be 1-64 letters, digits, ".", "_", "@" or "-"`);
-  }
-  return value;
 }
 
 /** How many sessions are kept at once. */
