@@ -7,7 +7,9 @@ import type { AuditEventType, Host, Scope } from '@airlock/core';
 import { ApiError, toApiError } from './api-error.js';
 import type { Chat } from './chat.js';
 import type { ConsoleSurface } from './console-surface.js';
-import type { Invocations } from './invocations.js';
+import type { HostEventRelay } from './host-event-relay.js';
+import type { PageData } from './page-data.js';
+import type { RunningCalls } from './running-calls.js';
 import { checkName } from './check-name.js';
 import type { Session, Sessions } from './sessions.js';
 import type { TabHub } from './tab-hub.js';
@@ -26,7 +28,9 @@ export interface ApiParts {
   readonly sessions: Sessions;
   readonly surface: ConsoleSurface;
   readonly hub: TabHub;
-  readonly invocations: Invocations;
+  readonly relay: HostEventRelay;
+  readonly running: RunningCalls;
+  readonly pageData: PageData;
   readonly chat: Chat | undefined;
   readonly authMode: 'local' | 'token';
   /** Host names (with port) the page may be reached by; anything else is refused (DNS rebinding). Empty: any. */
@@ -78,7 +82,7 @@ function numberParam(c: Context, name: string): number | undefined {
 
 /** The HTTP API: sign-in, one event stream per tab, and a scoped route for everything a page shows or does. */
 export function createApi(parts: ApiParts): Hono<Env> {
-  const { host, sessions, surface, hub, invocations, chat } = parts;
+  const { host, sessions, surface, hub, relay, running, pageData, chat } = parts;
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
@@ -190,7 +194,7 @@ export function createApi(parts: ApiParts): Hono<Env> {
       try {
         let state;
         try {
-          state = await invocations.snapshot(session, conversationId);
+          state = await pageData.snapshot(session, conversationId);
         } catch (error) {
           const failure = toApiError(error);
           await stream.writeSSE({
@@ -211,29 +215,29 @@ export function createApi(parts: ApiParts): Hono<Env> {
     });
   });
 
-  app.get('/api/servers', (c) => c.json(invocations.servers()));
+  app.get('/api/servers', (c) => c.json(pageData.servers()));
   app.get('/api/tools', (c) => {
     const audience = c.req.query('audience') ?? 'model';
     if (audience !== 'model' && audience !== 'user') {
       throw new ApiError(400, 'invalid_request', 'audience must be "model" or "user"');
     }
-    return c.json(invocations.toolEntries(scopeOf(c), audience));
+    return c.json(pageData.toolEntries(scopeOf(c), audience));
   });
 
-  app.get('/api/invocations', async (c) => c.json(await invocations.cards(scopeOf(c))));
+  app.get('/api/invocations', async (c) => c.json(await pageData.cards(scopeOf(c))));
   app.post('/api/invocations', async (c) => {
     const body = await readBody(c);
     if (typeof body['tool'] !== 'string') throw new ApiError(400, 'invalid_request', 'tool must be a tool name');
     const scope = scopeOf(c, bodyConversation(body));
-    const invocationId = await invocations.start(scope, body['tool'], body['args'] ?? {});
+    const invocationId = await running.start(scope, body['tool'], body['args'] ?? {});
     return c.json({ invocationId }, 202);
   });
-  app.get('/api/invocations/:id', async (c) => c.json(await invocations.card(scopeOf(c), c.req.param('id'))));
+  app.get('/api/invocations/:id', async (c) => c.json(await pageData.card(scopeOf(c), c.req.param('id'))));
   app.get('/api/invocations/:id/full', async (c) =>
-    c.json({ text: await invocations.fullText(scopeOf(c), c.req.param('id')) }),
+    c.json({ text: await pageData.fullText(scopeOf(c), c.req.param('id')) }),
   );
   app.post('/api/invocations/:id/cancel', async (c) => {
-    await invocations.cancel(scopeOf(c), c.req.param('id'));
+    await running.cancel(scopeOf(c), c.req.param('id'));
     return c.json({ ok: true }, 202);
   });
 
@@ -267,7 +271,7 @@ export function createApi(parts: ApiParts): Hono<Env> {
     const id = c.req.param('id');
     const session = c.get('session');
     const answer = (await readBody(c))['answer'];
-    const question = invocations.question(session, id);
+    const question = relay.question(session, id);
     try {
       if (question === undefined) throw new ApiError(404, 'not_found', `no open question ${id}`);
       host.elicitations.respond({ scope: question.scope, id, answer });
@@ -280,7 +284,7 @@ export function createApi(parts: ApiParts): Hono<Env> {
   });
   app.post('/api/elicitations/:id/done', (c) => {
     const session = c.get('session');
-    const done = invocations.urlDone(session, c.req.param('id'));
+    const done = relay.completeUrlFlow(session, c.req.param('id'));
     if (!done) throw new ApiError(404, 'not_found', `no URL flow ${c.req.param('id')} is waiting`);
     return c.json({ ok: true });
   });

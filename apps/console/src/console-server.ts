@@ -11,7 +11,9 @@ import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
 import { LOOPBACK_HOSTS } from './console-config.js';
 import { ConsoleSurface } from './console-surface.js';
-import { Invocations } from './invocations.js';
+import { HostEventRelay } from './host-event-relay.js';
+import { PageData } from './page-data.js';
+import { RunningCalls } from './running-calls.js';
 import { Sessions } from './sessions.js';
 import { TabHub } from './tab-hub.js';
 
@@ -72,19 +74,28 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
     await store.close();
     throw error;
   }
-  const invocations = new Invocations(host, hub, surface);
+  // Each part gets what it needs when it is built: the calls started here first (the chat's model tracks its calls
+  // there), then the relay of the host's events, the chat, and what pages read.
+  const running = new RunningCalls({ host });
+  const relay = new HostEventRelay({ host, hub, surface });
   const chat =
     config.model === undefined
       ? undefined
-      : new Chat(host, config.model, hub, (invocation, controller) => invocations.track(invocation, controller));
-  invocations.chat = chat;
+      : new Chat(host, config.model, hub, (invocation, controller) => running.track(invocation, controller));
+  const pageData = new PageData({ host, relay, surface, chat });
+  const closeParts = () => {
+    relay.close();
+    running.close();
+  };
   let port = config.port;
   const app = createApi({
     host,
     sessions: new Sessions(config.auth, config.users),
     surface,
     hub,
-    invocations,
+    relay,
+    running,
+    pageData,
     chat,
     authMode: config.auth,
     allowedHosts: () =>
@@ -118,7 +129,7 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
     });
   } catch (error) {
     // Nothing keeps running: the servers the host started and its store close before the error is told.
-    invocations.close();
+    closeParts();
     await host.close();
     throw error;
   }
@@ -128,7 +139,7 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
     url: `http://${shown}:${port}/`,
     host,
     close: async () => {
-      invocations.close();
+      closeParts();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Event streams stay open until their tabs go; close them so the process can end.

@@ -1,9 +1,10 @@
+import type { ConsoleEventMap, ConsoleEventName } from './console-events.js';
 import type { Session } from './sessions.js';
 
 /** One open page: its session (so a workspace switch moves it at once) and how to reach its event stream. */
 export interface Tab {
   readonly session: Session;
-  send(event: string, data: unknown): void;
+  send<E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E]): void;
   /** Ends the tab's event stream (its session ended). */
   close(): void;
 }
@@ -14,9 +15,13 @@ export interface Tenant {
   readonly workspaceId: string;
 }
 
+/** One string per tenant, so lookups compare a user and a workspace at once. */
 export const tenantKey = (t: Tenant): string => `${t.userId}\u0000${t.workspaceId}`;
 
-/** The open tabs, and delivery of an event to every tab of one tenant (never to another's). */
+/**
+ * The open tabs, and delivery of an event to every tab of one tenant (never to another's). Every send is typed by
+ * `ConsoleEventMap`, the same map the page handles events through.
+ */
 export class TabHub {
   readonly #tabs = new Set<Tab>();
 
@@ -25,14 +30,14 @@ export class TabHub {
     return () => this.#tabs.delete(tab);
   }
 
-  send(tenant: Tenant, event: string, data: unknown): void {
+  send<E extends ConsoleEventName>(tenant: Tenant, event: E, data: ConsoleEventMap[E]): void {
     for (const tab of this.#tabs) {
       if (tab.session.userId === tenant.userId && tab.session.workspaceId === tenant.workspaceId) tab.send(event, data);
     }
   }
 
   /** Sends what is the same for every tenant (server states, the tool catalog changed). */
-  broadcast(event: string, data: unknown): void {
+  broadcast<E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E]): void {
     for (const tab of this.#tabs) tab.send(event, data);
   }
 
@@ -46,7 +51,7 @@ export class TabHub {
   }
 
   /** Tells every tab of a session something about the session itself (signed out, workspace switched). */
-  sendToSession(sessionId: string, event: string, data: unknown): void {
+  sendToSession<E extends ConsoleEventName>(sessionId: string, event: E, data: ConsoleEventMap[E]): void {
     for (const tab of this.#tabs) if (tab.session.id === sessionId) tab.send(event, data);
   }
 

@@ -1,0 +1,142 @@
+import type { ElicitationRequest, Host, InvocationRecord, ScreenPayload, ToolProgress } from '@airlock/core';
+import { isTerminalState } from '@airlock/core';
+import { isAcceptedUrlFlow } from './accepted-url-flow.js';
+import type { ConsoleEventMap, ConsoleEventName } from './console-events.js';
+import type { ConsoleSurface } from './console-surface.js';
+import type { Tenant, TabHub } from './tab-hub.js';
+import { tenantKey } from './tab-hub.js';
+import type { Card } from './wire.js';
+
+/** How many finished cards are kept in memory for tabs that open later. */
+const FINISHED_CARDS = 500;
+/** How many accepted URL flows are kept waiting for the server (or for "done, retry"). */
+const ACCEPTED_FLOWS = 500;
+
+/** What the relay works with; the console server builds them. */
+export interface HostEventRelayConfig {
+  readonly host: Host;
+  readonly hub: TabHub;
+  readonly surface: ConsoleSurface;
+}
+
+/**
+ * Relays the host's events to the tabs of the right tenant, and keeps what a tab that opens later needs from them
+ * and could not read back from history: each running call's latest progress, the open questions, the accepted URL
+ * flows, and the latest finished cards (with their bounded screen payloads). Every lookup is by the caller's tenant,
+ * so another tenant's id is not found.
+ */
+export class HostEventRelay {
+  readonly #progress = new Map<string, ToolProgress>();
+  readonly #questions = new Map<string, ElicitationRequest>();
+  /** Accepted URL flows not yet completed, by the host's question id: what "done, retry" can name. */
+  readonly #accepted = new Map<string, ElicitationRequest>();
+  readonly #finished = new Map<string, Card>();
+  readonly #off: (() => void)[];
+  readonly #host: Host;
+  readonly #hub: TabHub;
+
+  constructor({ host, hub, surface }: HostEventRelayConfig) {
+    this.#host = host;
+    this.#hub = hub;
+    this.#off = [
+      host.on('invocation.transition', ({ invocation, screen }) => this.#transition(invocation, screen)),
+      host.on('invocation.progress', ({ invocation, progress }) => {
+        this.#progress.set(invocation.id, progress);
+        hub.send(invocation.scope, 'invocation.progress', { invocationId: invocation.id, progress });
+      }),
+      host.on('elicitation.requested', ({ request }) => {
+        this.#questions.set(request.id, request);
+        hub.send(request.scope, 'elicitation.requested', request);
+      }),
+      host.on('elicitation.closed', ({ request, action, end }) => {
+        this.#questions.delete(request.id);
+        if (isAcceptedUrlFlow(request, action)) {
+          this.#accepted.set(request.id, request);
+          if (this.#accepted.size > ACCEPTED_FLOWS) this.#accepted.delete(this.#accepted.keys().next().value as string);
+        }
+        surface.remember(request.id, request.scope);
+        hub.send(request.scope, 'elicitation.closed', { id: request.id, action, end });
+      }),
+      host.on('elicitation.completed', ({ scope, serverId, elicitationId }) => {
+        for (const [id, request] of this.#accepted) {
+          if (request.serverId === serverId && request.serverElicitationId === elicitationId) {
+            this.#accepted.delete(id);
+            hub.send(scope, 'elicitation.completed', { id });
+          }
+        }
+      }),
+      host.on('permission.decided', ({ request, decision }) => {
+        // A stored decision changes the tool list's badges and the permissions page.
+        if (decision === 'allow_always' || decision === 'deny_always')
+          hub.send(request.scope, 'permissions.changed', {});
+      }),
+      host.on('server.state', (event) => this.#everyone('server.state', event)),
+      host.on('tools.changed', () => this.#everyone('tools.changed', {})),
+    ];
+  }
+
+  #everyone<E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E]): void {
+    // Server states and tool lists are the same for every tenant; each tab refetches what it shows.
+    this.#hub.broadcast(event, data);
+  }
+
+  #transition(invocation: InvocationRecord, screen: ScreenPayload | undefined): void {
+    if (!isTerminalState(invocation.state)) {
+      this.#hub.send(invocation.scope, 'invocation', { invocation });
+      return;
+    }
+    this.#progress.delete(invocation.id);
+    const card: Card = { invocation, ...(screen === undefined ? {} : { result: screen }) };
+    this.#remember(card);
+    this.#hub.send(invocation.scope, 'invocation', card);
+  }
+
+  /** Keeps a finished card (its screen payload is bounded) so tabs that open later need not read whole results. */
+  #remember(card: Card): void {
+    this.#finished.delete(card.invocation.id);
+    this.#finished.set(card.invocation.id, card);
+    if (this.#finished.size > FINISHED_CARDS) this.#finished.delete(this.#finished.keys().next().value as string);
+  }
+
+  /** A finished card kept in memory, any tenant's: the caller checks the scope. */
+  finishedCard(invocationId: string): Card | undefined {
+    return this.#finished.get(invocationId);
+  }
+
+  /** The latest progress of a running call, any tenant's: the caller checks the scope. */
+  progressOf(invocationId: string): ToolProgress | undefined {
+    return this.#progress.get(invocationId);
+  }
+
+  /** An open question of this tenant (any conversation of the workspace). */
+  question(tenant: Tenant, id: string): ElicitationRequest | undefined {
+    const request = this.#questions.get(id);
+    return request !== undefined && tenantKey(request.scope) === tenantKey(tenant) ? request : undefined;
+  }
+
+  /** Every open question of this tenant, oldest first. */
+  openQuestions(tenant: Tenant): ElicitationRequest[] {
+    return [...this.#questions.values()].filter((q) => tenantKey(q.scope) === tenantKey(tenant));
+  }
+
+  /** Every accepted URL flow of this tenant still waiting for the server (or for "done, retry"), oldest first. */
+  openUrlFlows(tenant: Tenant): ElicitationRequest[] {
+    return [...this.#accepted.values()].filter((q) => tenantKey(q.scope) === tenantKey(tenant));
+  }
+
+  /** "Done, retry" for an accepted URL flow of this tenant, by the host's question id; false when none waits. */
+  completeUrlFlow(tenant: Tenant, id: string): boolean {
+    const request = this.#accepted.get(id);
+    if (request?.serverElicitationId === undefined || tenantKey(request.scope) !== tenantKey(tenant)) return false;
+    return this.#host.elicitations.complete({
+      scope: request.scope,
+      serverId: request.serverId,
+      elicitationId: request.serverElicitationId,
+    });
+  }
+
+  /** Stops relaying (the console is closing). */
+  close(): void {
+    for (const off of this.#off) off();
+  }
+}

@@ -1,0 +1,119 @@
+import type { Host, Scope } from '@airlock/core';
+import { sameScope } from '@airlock/core';
+import { ApiError } from './api-error.js';
+import type { Chat } from './chat.js';
+import type { ConsoleSurface } from './console-surface.js';
+import type { HostEventRelay } from './host-event-relay.js';
+import type { Tenant } from './tab-hub.js';
+import type { Card, ServerView, Snapshot, ToolEntry } from './wire.js';
+
+/** How many cards a page gets when it opens (newest last). */
+const CARD_PAGE = 100;
+
+/** What the page data is read from; the console server builds them. */
+export interface PageDataConfig {
+  readonly host: Host;
+  readonly relay: HostEventRelay;
+  readonly surface: ConsoleSurface;
+  /** Absent when no model is configured (the chat box says so). */
+  readonly chat: Chat | undefined;
+}
+
+/**
+ * What a page reads: cards, tools, servers, and the snapshot a tab opens with. Each read is by the caller's scope,
+ * from history and from what the relay keeps in memory, so another tenant's id is not found.
+ */
+export class PageData {
+  readonly #host: Host;
+  readonly #relay: HostEventRelay;
+  readonly #surface: ConsoleSurface;
+  readonly #chat: Chat | undefined;
+
+  constructor({ host, relay, surface, chat }: PageDataConfig) {
+    this.#host = host;
+    this.#relay = relay;
+    this.#surface = surface;
+    this.#chat = chat;
+  }
+
+  /** One card: from memory when it finished lately, else from history (reading its whole stored result). */
+  async card(scope: Scope, invocationId: string): Promise<Card> {
+    const known = this.#relay.finishedCard(invocationId);
+    if (known !== undefined && sameScope(known.invocation.scope, scope)) return known;
+    const entry = await this.#host.history.get({ scope, invocationId });
+    if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
+    const progress = this.#relay.progressOf(invocationId);
+    return {
+      invocation: entry.invocation,
+      ...(entry.result === undefined ? {} : { result: entry.result.screen }),
+      ...(progress === undefined ? {} : { progress }),
+    };
+  }
+
+  /** The conversation's latest cards, oldest first. */
+  async cards(scope: Scope): Promise<Card[]> {
+    const records = await this.#host.history.list({ scope, limit: CARD_PAGE });
+    // One at a time: a card not in memory reads its whole stored result, and results can be large.
+    const cards: Card[] = [];
+    for (const record of records.reverse()) cards.push(await this.card(scope, record.id));
+    return cards;
+  }
+
+  /** The whole result text behind a card (what "copy" copies), read through the result handle in slices. */
+  async fullText(scope: Scope, invocationId: string): Promise<string> {
+    const entry = await this.#host.history.get({ scope, invocationId });
+    if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
+    if (entry.result === undefined)
+      throw new ApiError(409, 'no_result', `invocation ${invocationId} has no result yet`);
+    return entry.result.fullText;
+  }
+
+  /** The tools an audience sees in this scope, each with its risk and the stored decision that applies. */
+  toolEntries(scope: Scope, audience: 'model' | 'user'): ToolEntry[] {
+    return this.#host.tools.list({ audience, scope }).map((tool) => {
+      const explanation = this.#host.permissions.explain({ scope, tool: tool.name });
+      return {
+        tool, // sent as JSON, which leaves out `run`
+        risk: explanation.risk,
+        ...(explanation.storedDecision === undefined ? {} : { decision: explanation.storedDecision }),
+      };
+    });
+  }
+
+  /**
+   * The servers as every tenant may see them: no command line or URL (they can hold secrets), no identity hash.
+   */
+  servers(): ServerView[] {
+    return this.#host.servers.list().map(({ id, state, transport, trusted, toolCount, error, protocolVersion }) => ({
+      id,
+      state,
+      transport,
+      trusted,
+      toolCount,
+      ...(error === undefined ? {} : { error }),
+      ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    }));
+  }
+
+  /** What a tab opens with: everything it needs to draw the page and every question waiting for this tenant. */
+  async snapshot(tenant: Tenant, conversationId: string): Promise<Snapshot> {
+    const scope: Scope = { ...tenant, conversationId };
+    return {
+      session: { userId: tenant.userId, workspaceId: tenant.workspaceId },
+      conversationId,
+      servers: this.servers(),
+      modelTools: this.toolEntries(scope, 'model'),
+      userTools: this.toolEntries(scope, 'user'),
+      decisions: this.#host.permissions.list({ scope }),
+      cards: await this.cards(scope),
+      permissionRequests: this.#surface.pendingPermissions(tenant),
+      elicitations: this.#relay.openQuestions(tenant),
+      urlFlows: this.#relay.openUrlFlows(tenant),
+      chat: {
+        configured: this.#chat !== undefined,
+        busy: this.#chat?.busy(scope) ?? false,
+        lines: this.#chat?.lines(scope) ?? [],
+      },
+    };
+  }
+}

@@ -1,0 +1,80 @@
+import type { Host, InvocationRecord, Scope } from '@airlock/core';
+import { isTerminalState } from '@airlock/core';
+import { ApiError } from './api-error.js';
+import { tenantKey } from './tab-hub.js';
+
+/**
+ * The calls started from this console (by hand from a page, or by the chat's model) that have not ended, with what
+ * cancels each: the card's "Cancel call" needs the call's own AbortController, which only whoever started it has.
+ * A call is forgotten as soon as the host says it has ended.
+ */
+export class RunningCalls {
+  readonly #running = new Map<string, { readonly scope: Scope; readonly controller: AbortController }>();
+  readonly #host: Host;
+  readonly #off: () => void;
+
+  constructor({ host }: { readonly host: Host }) {
+    this.#host = host;
+    this.#off = host.on('invocation.transition', ({ invocation }) => {
+      if (isTerminalState(invocation.state)) this.#running.delete(invocation.id);
+    });
+  }
+
+  /** Lets a call started elsewhere (the chat's model) be cancelled from its card. */
+  track(invocation: InvocationRecord, controller: AbortController): void {
+    this.#running.set(invocation.id, { scope: invocation.scope, controller });
+  }
+
+  /** Starts a call by hand through the one path (caller user); resolves with its id once it is recorded. */
+  async start(scope: Scope, tool: string, args: unknown): Promise<string> {
+    const controller = new AbortController();
+    let id: string | undefined;
+    const done = this.#host.invoke({
+      scope,
+      caller: { kind: 'user' },
+      tool,
+      args,
+      signal: controller.signal,
+      onRecorded: (invocation) => {
+        id = invocation.id;
+        this.track(invocation, controller);
+      },
+    });
+    // The call is recorded in invoke's first synchronous turn; one refused before that (an unknown tool, arguments
+    // that fail the input schema) rejects with the reason, and nothing was sent.
+    if (id !== undefined) {
+      done.catch(() => undefined);
+      return id;
+    }
+    await done;
+    throw new ApiError(500, 'internal', `the call of ${tool} was not recorded`);
+  }
+
+  /** Cancels a running call of this tenant: before it runs nothing is sent; while it runs the server is told. */
+  async cancel(scope: Scope, invocationId: string): Promise<void> {
+    const running = this.#running.get(invocationId);
+    if (running === undefined || tenantKey(running.scope) !== tenantKey(scope)) {
+      const entry = await this.#host.history.get({ scope, invocationId });
+      if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
+      if (!isTerminalState(entry.invocation.state)) {
+        throw new ApiError(
+          409,
+          'not_cancellable',
+          `invocation ${invocationId} was not started here, so it cannot be cancelled here`,
+        );
+      }
+      throw new ApiError(
+        409,
+        'not_running',
+        `invocation ${invocationId} has already ended (${entry.invocation.state})`,
+      );
+    }
+    running.controller.abort();
+  }
+
+  /** Stops listening and cancels every call still running (the console is closing). */
+  close(): void {
+    this.#off();
+    for (const { controller } of this.#running.values()) controller.abort();
+  }
+}
