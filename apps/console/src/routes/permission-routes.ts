@@ -1,0 +1,46 @@
+import type { Host } from '@airlock/core';
+import { ApiError } from '../api-error.js';
+import type { ConsoleSurface } from '../console-surface.js';
+import type { TabHub } from '../tab-hub.js';
+import type { ApiApp } from './api-app.js';
+import { readBody, scopeOf } from './request-input.js';
+
+/** What the permission routes work with. */
+export interface PermissionRoutesOptions {
+  readonly app: ApiApp;
+  readonly host: Host;
+  readonly surface: ConsoleSurface;
+  readonly hub: TabHub;
+}
+
+/**
+ * Permissions: the answer to an open permission question (the first tab to answer wins), and the workspace's stored
+ * decisions, listed, revoked or given a new expiry. A change to a stored decision tells every tab of the tenant.
+ */
+export function mountPermissionRoutes({ app, host, surface, hub }: PermissionRoutesOptions): void {
+  app.post('/api/permission-requests/:id', async (c) => {
+    surface.decide(c.get('session'), c.req.param('id'), (await readBody(c))['decision']);
+    return c.json({ ok: true });
+  });
+  app.get('/api/permissions', (c) => c.json(host.permissions.list({ scope: scopeOf(c) })));
+  app.delete('/api/permissions/:id', async (c) => {
+    const id = c.req.param('id');
+    const scope = scopeOf(c);
+    if (!host.permissions.list({ scope }).some((d) => d.id === id)) {
+      throw new ApiError(404, 'not_found', `no stored decision ${id}`);
+    }
+    await host.permissions.revoke({ scope, id });
+    hub.send(scope, 'permissions.changed', {});
+    return c.json({ ok: true });
+  });
+  app.patch('/api/permissions/:id', async (c) => {
+    const expiresAt = (await readBody(c))['expiresAt'];
+    if (expiresAt !== null && (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt))) {
+      throw new ApiError(400, 'invalid_request', 'expiresAt must be a time in milliseconds, or null for never');
+    }
+    const scope = scopeOf(c);
+    const decision = await host.permissions.setExpiry({ scope, id: c.req.param('id'), expiresAt });
+    hub.send(scope, 'permissions.changed', {});
+    return c.json(decision);
+  });
+}
