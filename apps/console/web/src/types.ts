@@ -1,2 +1,3 @@
-// The shapes the console's API sends, as the server declares them.
+// The shapes the console's API and event stream send, as the server declares them (one declaration for both ends).
 export type { Card, ChatLine, ServerView, Snapshot, ToolEntry } from '../../src/wire.js';
+export type { ConsoleEvent, ConsoleEventMap, ConsoleEventName } from '../../src/console-events.js';

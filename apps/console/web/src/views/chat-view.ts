@@ -1,0 +1,37 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { Actions } from '../actions.js';
+import { t } from '../i18n.js';
+import type { PageState } from '../state.js';
+import type { Snapshot } from '../types.js';
+
+/** The chat box: the conversation's lines and a message box, or how to configure a model when there is none. */
+export function chatView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
+  if (!snapshot.chat.configured) {
+    return html`<section class="panel" aria-labelledby="chat-title">
+      <h2 id="chat-title">${t('console.chat.title')}</h2>
+      <p class="hint">${t('console.chat.not_configured')}</p>
+    </section>`;
+  }
+  return html`<section class="panel" aria-labelledby="chat-title">
+    <h2 id="chat-title">${t('console.chat.title')}</h2>
+    <ol class="chat-lines" aria-live="polite">
+      ${state.chatLines.map(
+        (line) =>
+          html`<li data-role=${line.role} class=${line.role === 'error' ? 'error' : ''}>
+            ${
+              line.role === 'error'
+                ? nothing
+                : html`<strong>${t(line.role === 'user' ? 'console.chat.you' : 'console.chat.model')}:</strong> `
+            }<span class="text">${line.text}</span>
+          </li>`,
+      )}
+    </ol>
+    <form @submit=${actions.sendChat}>
+      <label for="chat-message">${t('console.chat.message')}</label>
+      <textarea id="chat-message" name="message" rows="2"></textarea>
+      <button type="submit">${t('console.chat.send')}</button>
+      ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
+    </form>
+  </section>`;
+}

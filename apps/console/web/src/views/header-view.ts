@@ -1,0 +1,37 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { Actions } from '../actions.js';
+import { t } from '../i18n.js';
+import type { PageRoute } from '../route.js';
+import type { Snapshot } from '../types.js';
+
+/** The top bar: the pages, who is signed in, the workspace switch, notifications and sign-out. */
+export function headerView(snapshot: Snapshot, route: PageRoute, actions: Actions): TemplateResult {
+  const link = (hash: string, label: string, name: PageRoute) =>
+    html`<a href=${hash} aria-current=${route === name ? 'page' : 'false'}>${label}</a>`;
+  return html`<header class="top">
+    <h1>Airlock</h1>
+    <nav aria-label=${t('console.nav.label')}>
+      ${link('#/', t('console.nav.conversation'), 'conversation')}
+      ${link('#/permissions', t('console.nav.permissions'), 'permissions')}
+      ${link('#/audit', t('console.nav.audit'), 'audit')}
+    </nav>
+    <div class="who">
+      <span>${t('console.signed_in_as')} <strong>${snapshot.session.userId}</strong></span>
+      <form @submit=${actions.switchWorkspace} aria-label=${t('console.workspace')}>
+        <label
+          >${t('console.workspace')} <input name="workspace" size="12" .value=${snapshot.session.workspaceId}
+        /></label>
+        <button type="submit">${t('console.workspace.switch')}</button>
+      </form>
+      ${
+        typeof Notification !== 'undefined' && Notification.permission === 'default'
+          ? html`<button type="button" @click=${() => actions.enableNotifications()}>
+              ${t('console.notify.enable')}
+            </button>`
+          : nothing
+      }
+      <button type="button" @click=${actions.signOut}>${t('console.signout')}</button>
+    </div>
+  </header>`;
+}

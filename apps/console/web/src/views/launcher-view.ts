@@ -1,0 +1,49 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { Actions } from '../actions.js';
+import { t } from '../i18n.js';
+import { launcherFields, renderLauncherFields } from '../launcher-form.js';
+import type { PageState } from '../state.js';
+import type { Snapshot } from '../types.js';
+
+/** The launcher: call any tool the user may call by hand, its arguments as a form read from its input schema. */
+export function launcherView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
+  const entry = snapshot.userTools.find((t) => t.tool.name === state.launcherTool);
+  const fields = entry === undefined ? [] : launcherFields(entry.tool.inputSchema);
+  return html`<section class="panel" aria-labelledby="launcher-title">
+    <h2 id="launcher-title">${t('console.launcher.title')}</h2>
+    <form class="launcher" @submit=${actions.launch}>
+      <label
+        >Tool
+        <select
+          name="tool"
+          @change=${(event: Event) =>
+            actions.chooseLauncherTool((event.currentTarget as HTMLSelectElement).value || undefined)}
+        >
+          <option value="">${t('console.launcher.choose')}</option>
+          ${snapshot.userTools.map(
+            (option) =>
+              html`<option value=${option.tool.name} ?selected=${option.tool.name === state.launcherTool}>
+                ${t('console.launcher.option', {
+                  tool: option.tool.name,
+                  risk: t(`console.risk.${option.risk.tier}`),
+                })}
+              </option>`,
+          )}
+        </select></label
+      >
+      ${
+        entry === undefined
+          ? nothing
+          : html`${entry.tool.description ? html`<p class="hint">${entry.tool.description}</p>` : nothing}
+              ${renderLauncherFields(fields)}
+              <details>
+                <summary>${t('console.launcher.json_title')}</summary>
+                <label>${t('console.launcher.json_label')}<textarea name="raw-args" rows="4"></textarea></label>
+              </details>
+              <button type="submit">${t('console.launcher.submit', { tool: entry.tool.name })}</button>`
+      }
+      ${state.launcherError ? html`<p class="error" role="alert">${state.launcherError}</p>` : nothing}
+    </form>
+  </section>`;
+}

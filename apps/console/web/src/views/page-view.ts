@@ -1,0 +1,54 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
+import type { ElicitationAnswerEvent, PermissionDecideEvent } from '@airlock/elements';
+import type { Actions } from '../actions.js';
+import { t } from '../i18n.js';
+import type { PageRoute } from '../route.js';
+import type { Notice, PageState } from '../state.js';
+import { auditView } from './audit-view.js';
+import { conversationView } from './conversation-view.js';
+import { headerView } from './header-view.js';
+import { permissionsView } from './permissions-view.js';
+import { signInView } from './sign-in-view.js';
+
+const noticeText = (notice: Notice): string => (typeof notice === 'string' ? notice : t(notice.key, notice.params));
+
+/**
+ * The whole page for a state: sign-in, or the signed-in page with its header, the notice, the page the address
+ * names, and the permission sheet and question dialog over it (the oldest open question of each kind).
+ */
+export function pageView(state: PageState, route: PageRoute, actions: Actions): TemplateResult {
+  if (state.signIn !== undefined) return signInView(state.signIn, actions);
+  const snapshot = state.snapshot;
+  if (snapshot === undefined) return html`<p class="loading">${t('console.connecting')}</p>`;
+  const permission = state.permissionRequests[0];
+  const question = state.questions[0] ?? state.urlFlows[0];
+  return html`${headerView(snapshot, route, actions)}
+    ${
+      state.notice
+        ? html`<p class="error single" role="alert">
+            ${noticeText(state.notice)}
+            <button type="button" @click=${() => actions.dismissNotice()}>${t('console.dismiss')}</button>
+          </p>`
+        : nothing
+    }
+    ${
+      route === 'permissions'
+        ? permissionsView(snapshot, actions)
+        : route === 'audit'
+          ? auditView(state, actions)
+          : conversationView(state, snapshot, actions)
+    }
+    <airlock-permission-sheet
+      .request=${permission}
+      .open=${live(permission !== undefined)}
+      @airlock-permission-decide=${(event: PermissionDecideEvent) => permission && actions.decide(event, permission)}
+    ></airlock-permission-sheet>
+    <airlock-elicitation-dialog
+      .request=${question}
+      .open=${live(question !== undefined)}
+      @airlock-elicitation-answer=${(event: ElicitationAnswerEvent) => question && actions.answer(event, question)}
+      @airlock-elicitation-done=${actions.urlDone}
+    ></airlock-elicitation-dialog>`;
+}
