@@ -4,6 +4,7 @@ import type { Host, HostStore, InvocationRecord, Surface, Tool } from '@airlock/
 import { createHost, HostError, MemoryStore, SqliteStore } from '@airlock/core';
 import { auditCommand, permissionsCommand } from './admin-commands.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
+import { runConsoleCommand } from './console-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { cardArguments, cardHeader, cardResult, progressLine } from './terminal-card.js';
 import { FixedSurface, TerminalSurface, terminalLocale } from './terminal-surface.js';
@@ -43,9 +44,9 @@ interface Io {
 /** Runs one `airlock` command; resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io = process): Promise<number> {
   if (argv[0] === 'console') {
-    // The web console: the same host with a page, an API and an event stream per tab; it has its own options.
-    const { runConsole } = await import('@airlock/console');
-    return runConsole(argv.slice(1));
+    // The web console (a package of its own, when installed): the same host with a page, an API and an event
+    // stream per tab; it has its own options.
+    return runConsoleCommand({ argv: argv.slice(1), stderr: io.stderr });
   }
   let parsed;
   try {
