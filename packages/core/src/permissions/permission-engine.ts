@@ -12,6 +12,8 @@ import type { PermissionDecision, PermissionRequest, Surface } from '../surface.
 import type { Tool } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
 import { DecisionCache } from './decision-cache.js';
+import type { PermissionExplanation } from './explain-permission.js';
+import { explainPermission } from './explain-permission.js';
 import { askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
 import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
@@ -35,15 +37,8 @@ export interface PermissionConfig {
   readonly promptTimeoutMs?: number;
 }
 
-/** Which rule or stored decision decides a call, and why: what `host.permissions.explain` returns. */
-export interface PermissionExplanation {
-  readonly decision: 'allow' | 'deny' | 'ask';
-  readonly source: 'rule' | 'stored_decision' | 'prompt';
-  readonly risk: RiskAssessment;
-  readonly reason: string;
-  readonly rule?: PermissionRule;
-  readonly storedDecision?: StoredDecision;
-}
+/** Kept here too, where the host has always imported it from. */
+export type { PermissionExplanation } from './explain-permission.js';
 
 /** A call as the gate sees it before it is recorded: the hash and the record are worked out only if needed. */
 type QuickCall = Parameters<QuickGate>[0];
@@ -225,28 +220,7 @@ export class PermissionEngine {
   explain(options: { scope: Scope; tool: Tool; argsHash: string }): PermissionExplanation {
     const { risk, target } = this.#tool(options.tool);
     const resolution = this.#resolve(options.scope, options.tool, () => options.argsHash, target);
-    if (resolution.kind === 'rule') {
-      const effect = resolution.verdict.effect;
-      return {
-        decision: effect,
-        source: effect === 'ask' ? 'prompt' : 'rule',
-        risk,
-        reason: resolution.verdict.reason,
-        rule: resolution.verdict.rule,
-      };
-    }
-    if (resolution.kind === 'stored') {
-      const d = resolution.decision;
-      const expires = d.expiresAt === null ? 'never expires' : `expires ${new Date(d.expiresAt).toISOString()}`;
-      return {
-        decision: d.effect,
-        source: 'stored_decision',
-        risk,
-        storedDecision: d,
-        reason: `${d.effect} always, stored ${new Date(d.grantedAt).toISOString()}${d.argsHash === null ? '' : ' for these exact arguments'}; ${expires}`,
-      };
-    }
-    return { decision: 'ask', source: 'prompt', risk, reason: resolution.why };
+    return explainPermission({ resolution, risk });
   }
 
   /**
