@@ -10,6 +10,9 @@ export const EXIT_CODES = {
   timeout: 5,
   invalid_output: 6,
   permission_denied: 7,
+  /** Refused before anything was sent, as a usage error: no such tool, or arguments the tool does not take. */
+  tool_not_found: 2,
+  invalid_arguments: 2,
   /** `airlock audit --verify` found an edited, removed or reordered event. */
   tampered: 8,
   cancelled: 130,

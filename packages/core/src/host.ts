@@ -4,15 +4,13 @@ import { HostError } from './errors/host-error.js';
 import { HostEvents } from './host-events.js';
 import type { HostEventName, HostListener } from './host-events.js';
 import type { BoundLimits } from './invocations/bound-result.js';
-import { resultHandle } from './invocations/bound-result.js';
+import { ControllerPool } from './invocations/controller-pool.js';
+import { Deadlines } from './invocations/deadlines.js';
 import { InvocationPipeline } from './invocations/invocation-pipeline.js';
-import type {
-  InvokeOptions,
-  PreCallHook,
-  TimeoutLimits,
-  ToolLimits,
-  ToolResult,
-} from './invocations/invocation-pipeline.js';
+import type { ToolLimits } from './invocations/invocation-pipeline.js';
+import type { InvokeOptions, ToolResult } from './invocations/invoke-options.js';
+import type { PreCallHook } from './invocations/pre-call-chain.js';
+import type { TimeoutLimits } from './invocations/run-with-timeouts.js';
 import { AuditLog } from './audit/audit-log.js';
 import { hashJson } from './audit/canonical-json.js';
 import { PermissionEngine } from './permissions/permission-engine.js';
@@ -26,16 +24,25 @@ import type { ServerConfig } from './servers/server-config.js';
 import { parseServersConfig } from './servers/server-config.js';
 import { ServerConnection } from './servers/server-connection.js';
 import type { ConnectionLimits } from './servers/server-connection.js';
-import type { ServerState } from './servers/server-state.js';
+import { serverInfo } from './servers/server-info.js';
+import type { ServerInfo } from './servers/server-info.js';
 import type { HostStore } from './storage/host-store.js';
-import type { InvocationRecord, ResultRecord, TransitionRecord } from './invocations/invocation-record.js';
-import { MemoryStore } from './storage/memory-store.js';
-import { WriteQueue } from './storage/write-queue.js';
+import type { InvocationRecord } from './invocations/invocation-record.js';
+import { MemoryStore } from './storage/memory/memory-store.js';
+import { HistoryReader } from './history/history-reader.js';
+import type { HistoryEntry, ResultSlice } from './history/history-reader.js';
+import { HistoryWriter } from './history/history-writer.js';
 import type { ElicitationRequest, Surface } from './surface.js';
 import { ElicitationBroker } from './elicitation/elicitation-broker.js';
 import type { Audience, Tool } from './tools/tool.js';
+import { toolTarget } from './tools/tool.js';
 import type { NativeToolDefinition } from './tools/tool-registry.js';
 import { ToolRegistry } from './tools/tool-registry.js';
+
+export type { ServerInfo } from './servers/server-info.js';
+
+/** How long a server's question waits for the user when the limits do not say: 5 minutes. */
+export const DEFAULT_ELICITATION_TIMEOUT_MS = 5 * 60_000;
 
 /** All limits of a host; every field has a default (shared/DESIGN.md, Bounds). */
 export interface HostLimits extends Partial<BoundLimits>, Partial<TimeoutLimits>, Partial<ConnectionLimits> {
@@ -66,37 +73,6 @@ export interface HostConfig {
   readonly clientInfo?: { name: string; version: string };
   /** Rules, expiry by risk and the prompt timeout. Rules may be given as parsed rules or as plain JSON objects. */
   readonly permissions?: Omit<PermissionConfig, 'rules'> & { readonly rules?: unknown };
-}
-
-/** A server as surfaces list it. */
-export interface ServerInfo {
-  readonly id: string;
-  readonly state: ServerState;
-  readonly transport: 'stdio' | 'http';
-  readonly trusted: boolean;
-  /** Hash of the command line or URL: what permissions are bound to. */
-  readonly identity: string;
-  /** What the user sees as the server's origin: the command line or the URL. */
-  readonly origin: string;
-  readonly error?: string;
-  readonly protocolVersion?: string;
-  readonly toolCount: number;
-}
-
-/** One invocation with its transitions and the result exactly as the model was given it. */
-export interface HistoryEntry {
-  readonly invocation: InvocationRecord;
-  readonly transitions: readonly TransitionRecord[];
-  readonly result?: ResultRecord;
-}
-
-/** A slice of the whole serialized result behind a handle. */
-export interface ResultSlice {
-  readonly text: string;
-  readonly offset: number;
-  readonly totalChars: number;
-  /** True when the slice reaches the end. */
-  readonly done: boolean;
 }
 
 /** The one object an application holds. */
@@ -151,8 +127,6 @@ export interface Host {
   close(): Promise<void>;
 }
 
-const HANDLE = /^airlock:result\/([0-9a-f-]{36})$/;
-
 function isParsedRule(value: unknown): value is PermissionRule {
   return typeof value === 'object' && value !== null && typeof (value as { source?: unknown }).source === 'string';
 }
@@ -170,9 +144,12 @@ export function createHost(config: HostConfig = {}): Host {
     ? (config.servers as readonly ServerConfig[])
     : parseServersConfig(config.servers ?? {});
   const limits = config.limits ?? {};
-  const writes = new WriteQueue(store, (error) => events.emit('store.error', { message: error.message }), {
+  const writes = new HistoryWriter({
+    store,
+    onError: (error) => events.emit('store.error', { message: error.message }),
     ...(limits.commitIntervalMs === undefined ? {} : { commitIntervalMs: limits.commitIntervalMs }),
   });
+  const history = new HistoryReader({ store, writes });
   const connections = new Map<string, ServerConnection>();
   const rawRules = config.permissions?.rules;
   const rules: readonly PermissionRule[] =
@@ -200,7 +177,8 @@ export function createHost(config: HostConfig = {}): Host {
   const broker = new ElicitationBroker({
     surface: config.surface,
     clock,
-    timeoutMs: (tool) => limits.tools?.[tool]?.elicitationTimeoutMs ?? limits.elicitationTimeoutMs ?? 5 * 60_000,
+    timeoutMs: (tool) =>
+      limits.tools?.[tool]?.elicitationTimeoutMs ?? limits.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
     questionsInCallContext: (serverId) => connections.get(serverId)?.questionsInCallContext ?? true,
     events: {
       requested: (request) => events.emit('elicitation.requested', { request }),
@@ -213,6 +191,9 @@ export function createHost(config: HostConfig = {}): Host {
     registry,
     writes,
     clock,
+    // This host's own timer and controllers: another host in the process never shares them.
+    deadlines: new Deadlines({ clock }),
+    controllers: new ControllerPool(),
     riskTier: (tool) => engine.risk(tool).tier,
     around: (call, run) => broker.around(call, run),
     bounds: limits,
@@ -236,9 +217,10 @@ export function createHost(config: HostConfig = {}): Host {
       known.set(
         id,
         c.state === 'ready'
-          ? registry
-              .list({ audience: 'user' })
-              .flatMap((t) => (t.origin.kind === 'mcp' && t.origin.serverId === id ? [t.origin.originalName] : []))
+          ? registry.list({ audience: 'user' }).flatMap((t) => {
+              const target = toolTarget(t);
+              return target.serverId === id ? [target.originalName] : [];
+            })
           : undefined,
       );
     }
@@ -253,6 +235,7 @@ export function createHost(config: HostConfig = {}): Host {
     const connection: ServerConnection = new ServerConnection({
       config: server,
       limits,
+      clock,
       ...(config.clientInfo === undefined ? {} : { clientInfo: config.clientInfo }),
       capabilities: () => {
         const modes = broker.modes();
@@ -297,22 +280,14 @@ export function createHost(config: HostConfig = {}): Host {
   return {
     servers: {
       list: () =>
-        [...connections.values()].map((c) => {
-          const protocolVersion = c.protocolVersion;
-          return {
-            id: c.config.id,
-            state: c.config.disabled && c.state === 'connecting' ? 'closed' : c.state,
-            transport: c.config.transport,
-            trusted: c.config.trusted,
-            identity: c.identity,
-            origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),
-            ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: c.lastError }),
-            ...(protocolVersion === undefined ? {} : { protocolVersion }),
+        [...connections.values()].map((connection) =>
+          serverInfo({
+            connection,
             toolCount: registry
               .list({ audience: 'user' })
-              .filter((t) => t.origin.kind === 'mcp' && t.origin.serverId === c.config.id).length,
-          };
-        }),
+              .filter((t) => toolTarget(t).serverId === connection.config.id).length,
+          }),
+        ),
       settled: () => firstConnections,
       restart: async (serverId) => {
         const connection = connections.get(serverId);
@@ -333,43 +308,11 @@ export function createHost(config: HostConfig = {}): Host {
       return pipeline.invoke(options);
     },
     history: {
-      list: async ({ scope, limit, before }) => {
-        const checked = assertScope(scope);
-        await writes.drain();
-        return store.listInvocations(checked, {
-          ...(limit === undefined ? {} : { limit }),
-          ...(before === undefined ? {} : { before }),
-        });
-      },
-      get: async ({ scope, invocationId }) => {
-        const checked = assertScope(scope);
-        await writes.drain();
-        const invocation = await store.getInvocation(checked, invocationId);
-        if (invocation === undefined) return undefined;
-        const [transitions, result] = await Promise.all([
-          store.listTransitions(checked, invocationId),
-          store.getResult(checked, invocationId),
-        ]);
-        return { invocation, transitions, ...(result === undefined ? {} : { result }) };
-      },
+      list: (options) => history.list(options),
+      get: (options) => history.get(options),
     },
     results: {
-      read: async ({ scope, handle, offset = 0, length = 25_000 }) => {
-        const match = HANDLE.exec(handle);
-        const id = match?.[1];
-        if (id === undefined) throw new HostError('not_found', `not a result handle: ${handle}`);
-        if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(length) || length <= 0) {
-          throw new HostError('invalid_arguments', 'offset must be an integer >= 0 and length an integer > 0');
-        }
-        const checked = assertScope(scope);
-        await writes.drain();
-        const result = await store.getResult(checked, id);
-        if (result === undefined || resultHandle(id) !== handle) {
-          throw new HostError('not_found', `no result behind ${handle}`);
-        }
-        const text = result.fullText.slice(offset, offset + length);
-        return { text, offset, totalChars: result.fullText.length, done: offset + length >= result.fullText.length };
-      },
+      read: (options) => history.readResult(options),
     },
     permissions: {
       ready: () => engine.synced,

@@ -1,6 +1,15 @@
+import type { Clock } from '../clock.js';
+
+/**
+ * The furthest ahead the one timer is ever set. While deadlines wait it wakes at least this often (and sets itself
+ * again); once none waits, it lets the process exit within this time, because the clock's timers cannot be told to
+ * stop holding the process (no `unref`) and cancelling the timer on every call is what the shared timer avoids.
+ */
+export const DEADLINE_TIMER_MAX_WAIT_MS = 1_000;
+
 /** A deadline waiting in `Deadlines`. */
 export interface Deadline {
-  /** When it is due, in `performance.now()` time. */
+  /** When it is due, in the clock's monotonic time. */
   readonly at: number;
 }
 
@@ -9,42 +18,50 @@ interface Entry extends Deadline {
 }
 
 /**
- * One timer for the deadlines of every call in flight. A call arms its timeout with a set insert instead of a timer of
- * its own: Node builds, lists and unlists a timer per `setTimeout`/`clearTimeout` pair, and a call that answers in
+ * One timer for the deadlines of every call of one host. A call arms its timeout with a set insert instead of a timer
+ * of its own: Node builds, lists and unlists a timer per `setTimeout`/`clearTimeout` pair, and a call that answers in
  * under a millisecond paid that on every call for a deadline that almost never comes. The timer runs for the nearest
- * deadline only, keeps the process alive only while a deadline waits, and a deadline fires no earlier than it is due.
+ * deadline, at most `DEADLINE_TIMER_MAX_WAIT_MS` ahead; it is not set again once no deadline waits, so it keeps the
+ * process alive only while a deadline waits (and for at most that long after the last one goes). A deadline fires no
+ * earlier than it is due. Time comes from the host's clock, so tests move it by hand.
  */
 export class Deadlines {
+  readonly #clock: Clock;
   readonly #waiting = new Set<Entry>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the timer fires; infinity when none is armed. */
+  #cancelTimer: (() => void) | undefined;
+  /** When the timer fires; infinity when none is set. */
   #timerAt = Number.POSITIVE_INFINITY;
+  readonly #onTimer = (): void => this.#fire();
 
-  /** Calls `due` once `at` has passed, unless the deadline is cancelled first. */
+  constructor(options: { readonly clock: Clock }) {
+    this.#clock = options.clock;
+  }
+
+  /** Calls `due` once `at` (the clock's monotonic time) has passed, unless the deadline is cancelled first. */
   add(at: number, due: () => void): Deadline {
     const entry: Entry = { at, due };
     this.#waiting.add(entry);
-    if (this.#waiting.size === 1) this.#timer?.ref();
     if (at < this.#timerAt) this.#arm(at);
     return entry;
   }
 
   /** Cancels a deadline; nothing happens if it has fired or was cancelled already. */
   cancel(deadline: Deadline): void {
-    if (this.#waiting.delete(deadline as Entry) && this.#waiting.size === 0) this.#timer?.unref();
+    this.#waiting.delete(deadline as Entry);
   }
 
   #arm(at: number): void {
-    clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, at - performance.now()));
-    if (this.#waiting.size === 0) this.#timer.unref();
+    this.#cancelTimer?.();
+    const now = this.#clock.monotonic();
+    const wake = Math.min(at, now + DEADLINE_TIMER_MAX_WAIT_MS);
+    this.#timerAt = wake;
+    this.#cancelTimer = this.#clock.setTimer(this.#onTimer, wake - now);
   }
 
   #fire(): void {
-    this.#timer = undefined;
+    this.#cancelTimer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
-    const now = performance.now();
+    const now = this.#clock.monotonic();
     const due: Entry[] = [];
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.#waiting) {

@@ -3,7 +3,11 @@ import { HostError } from '../errors/host-error.js';
 /** The states of one tool call. A call is never pending and then successful without running in between. */
 export type InvocationState = 'pending' | 'running' | 'success' | 'error' | 'cancelled';
 
-/** How a call ended. Kept distinct so the model, the card and the audit can tell each apart. */
+/**
+ * How a call ended. Kept distinct so the model, the card and the audit can tell each apart. `tool_not_found` (an
+ * unknown tool, or one the caller may not see) and `invalid_arguments` (arguments that are not an object or fail the
+ * tool's inputSchema) end a call refused before it is recorded: no history row, no audit event, nothing sent.
+ */
 export type InvocationOutcome =
   | 'success'
   | 'tool_error'
@@ -12,7 +16,9 @@ export type InvocationOutcome =
   | 'timeout'
   | 'cancelled'
   | 'permission_denied'
-  | 'invalid_output';
+  | 'invalid_output'
+  | 'tool_not_found'
+  | 'invalid_arguments';
 
 /** The one transition table of the call state machine. */
 export const INVOCATION_TRANSITIONS = {
@@ -39,9 +45,16 @@ export function transition(from: InvocationState, to: InvocationState): Invocati
   return to;
 }
 
-/** The terminal state an outcome puts a running call in. */
+/** The terminal state an outcome puts a call in: `cancelled` when the caller, the gate or a refusal stopped it. */
 export function stateForOutcome(outcome: InvocationOutcome): InvocationState {
   if (outcome === 'success') return 'success';
-  if (outcome === 'cancelled' || outcome === 'permission_denied') return 'cancelled';
+  if (
+    outcome === 'cancelled' ||
+    outcome === 'permission_denied' ||
+    outcome === 'tool_not_found' ||
+    outcome === 'invalid_arguments'
+  ) {
+    return 'cancelled';
+  }
   return 'error';
 }

@@ -3,6 +3,8 @@ import { createHost } from '../host.js';
 import type { Host } from '../host.js';
 import { demoServer, nextEvent, scriptServer, SCOPE, startHttpDemo } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
+import { FakeClock } from '../testing/fake-clock.js';
+import { toolTarget } from '../tools/tool.js';
 
 let host: Host | undefined;
 const stops: (() => void)[] = [];
@@ -17,7 +19,10 @@ const fast = { connectTimeoutMs: 3_000, reconnectBaseDelayMs: 50 };
 describe('server connections', () => {
   it('keeps every other server working when one is missing, exits at once, prints garbage or never answers', async () => {
     const demo = demoServer();
+    // The connect timeout is on the host's clock: it passes once the servers that fail or connect on their own have.
+    const clock = new FakeClock();
     host = createHost({
+      clock,
       servers: [
         demo.config,
         {
@@ -36,6 +41,12 @@ describe('server connections', () => {
       surface: new ScriptedSurface('allow_once'),
       limits: fast,
     });
+    const state = (id: string, to: string) =>
+      nextEvent(host!, 'server.state', (e) => e.serverId === id && e.state === to);
+    // By the time the demo server has started, answered and listed its tools, the two script servers started beside it
+    // are printing garbage or saying nothing.
+    await Promise.all([state('demo', 'ready'), state('missing', 'failed'), state('quits', 'failed')]);
+    clock.advance(fast.connectTimeoutMs);
     await host.servers.settled();
     const byId = Object.fromEntries(host.servers.list().map((s) => [s.id, s]));
     expect(byId['demo']?.state).toBe('ready');
@@ -60,7 +71,8 @@ describe('server connections', () => {
 
   it('fails a call at once with transport_error when the server dies mid-call, then reconnects', async () => {
     const demo = demoServer();
-    host = createHost({ servers: [demo.config], surface: new ScriptedSurface('allow_once'), limits: fast });
+    const clock = new FakeClock();
+    host = createHost({ servers: [demo.config], surface: new ScriptedSurface('allow_once'), limits: fast, clock });
     await host.servers.settled();
     const degraded = nextEvent(host, 'server.state', (e) => e.state === 'degraded');
     const back = nextEvent(host, 'server.state', (e) => e.state === 'ready');
@@ -68,6 +80,8 @@ describe('server connections', () => {
     expect(result.outcome).toBe('transport_error');
     expect(result.text).toMatch(/server "demo"/);
     expect((await degraded).error).toMatch(/closed the connection/);
+    // The reconnect waits out its backoff on the host's clock.
+    clock.advance(fast.reconnectBaseDelayMs);
     await back;
     const again = await host.invoke({
       scope: SCOPE,
@@ -80,12 +94,15 @@ describe('server connections', () => {
 
   it('fails a message over the transport buffer clearly and recovers', async () => {
     const demo = demoServer();
+    const clock = new FakeClock();
     host = createHost({
       servers: [demo.config],
       surface: new ScriptedSurface('allow_once'),
       limits: { ...fast, maxMessageBytes: 1_000_000 },
+      clock,
     });
     await host.servers.settled();
+    const degraded = nextEvent(host, 'server.state', (e) => e.state === 'degraded');
     const back = nextEvent(host, 'server.state', (e) => e.state === 'ready');
     const result = await host.invoke({
       scope: SCOPE,
@@ -95,6 +112,8 @@ describe('server connections', () => {
     });
     expect(result.outcome).toBe('transport_error');
     expect(result.text).toMatch(/server "demo".*(buffer|size|exceed)/i);
+    await degraded;
+    clock.advance(fast.reconnectBaseDelayMs);
     await back;
   });
 
@@ -106,8 +125,8 @@ describe('server connections', () => {
     const names = (id: string) =>
       host!.tools
         .list({ audience: 'user' })
-        .filter((t) => t.origin.kind === 'mcp' && t.origin.serverId === id)
-        .map((t) => (t.origin.kind === 'mcp' ? t.origin.originalName : ''))
+        .filter((t) => toolTarget(t).serverId === id)
+        .map((t) => toolTarget(t).originalName)
         .sort();
     expect(names('paged').length).toBeGreaterThan(3);
     expect(names('paged')).toEqual(names('whole'));

@@ -6,6 +6,7 @@ import type {
   Tool as McpToolDefinition,
   Transport,
 } from '@modelcontextprotocol/client';
+import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { ServerConfig } from './server-config.js';
 import { serverIdentity } from './server-config.js';
@@ -80,10 +81,12 @@ export class ServerConnection {
   #stderrTail = '';
   /** The pid of the stdio server process, kept from its start: the SDK forgets it when a connect is aborted. */
   #childPid: number | undefined;
-  #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the reconnect that waits for its backoff, if one does. */
+  #cancelReconnect: (() => void) | undefined;
   #attempt = 0;
   #generation = 0;
   readonly #limits: ConnectionLimits;
+  readonly #clock: Clock;
   readonly #listener: ConnectionListener;
   readonly #clientName: { name: string; version: string };
   readonly #capabilities: () => ClientCapabilities;
@@ -93,6 +96,8 @@ export class ServerConnection {
   constructor(options: {
     config: ServerConfig;
     limits?: Partial<ConnectionLimits>;
+    /** The host's clock: the connect timeout and the reconnect backoff wait on it. */
+    clock: Clock;
     listener: ConnectionListener;
     clientInfo?: { name: string; version: string };
     /** What the client declares, read at each (re)connect: elicitation only while a surface can answer. */
@@ -110,6 +115,7 @@ export class ServerConnection {
     this.config = options.config;
     this.identity = serverIdentity(options.config);
     this.#limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+    this.#clock = options.clock;
     this.#listener = options.listener;
     this.#clientName = options.clientInfo ?? { name: 'airlock', version: '0.1.0' };
   }
@@ -169,13 +175,14 @@ export class ServerConnection {
       if (generation !== this.#generation) return;
       this.#onLost();
     };
+    // The connect timeout is on the host's clock alone: the SDK's own request timeouts are set out of reach.
     const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(), this.#limits.connectTimeoutMs);
+    const cancelTimeout = this.#clock.setTimer(() => timer.abort(), this.#limits.connectTimeoutMs);
     let transport: Transport | undefined;
     try {
       transport = await this.#transport();
-      await client.connect(transport, { signal: timer.signal, timeout: this.#limits.connectTimeoutMs });
-      const { tools } = await client.listTools(undefined, { signal: timer.signal });
+      await client.connect(transport, { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS });
+      const { tools } = await client.listTools(undefined, { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS });
       if (generation !== this.#generation || this.#state === 'closed') {
         await client.close().catch(() => undefined);
         return;
@@ -197,7 +204,7 @@ export class ServerConnection {
       this.#setState(retrying ? 'degraded' : 'failed', this.#lastError);
       if (retrying) this.#scheduleReconnect();
     } finally {
-      clearTimeout(timeout);
+      cancelTimeout();
     }
   }
 
@@ -263,17 +270,21 @@ export class ServerConnection {
     }
     const delay = Math.min(this.#limits.reconnectMaxDelayMs, this.#limits.reconnectBaseDelayMs * 2 ** this.#attempt);
     this.#attempt += 1;
-    this.#reconnectTimer = setTimeout(() => {
-      this.#reconnectTimer = undefined;
+    this.#cancelReconnect = this.#clock.setTimer(() => {
+      this.#cancelReconnect = undefined;
       void this.#connect();
     }, delay);
-    this.#reconnectTimer.unref?.();
+  }
+
+  #stopReconnect(): void {
+    this.#cancelReconnect?.();
+    this.#cancelReconnect = undefined;
   }
 
   /** Starts a fresh connection now (a user's "retry" on a failed server). */
   async restart(): Promise<void> {
     if (this.#state === 'closed') throw new HostError('closed', `server "${this.config.id}" is closed`);
-    clearTimeout(this.#reconnectTimer);
+    this.#stopReconnect();
     const client = this.#client;
     this.#client = undefined;
     this.#attempt = 0;
@@ -344,7 +355,7 @@ export class ServerConnection {
 
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
-    clearTimeout(this.#reconnectTimer);
+    this.#stopReconnect();
     this.#generation += 1;
     this.#setState('closed');
     const client = this.#client;

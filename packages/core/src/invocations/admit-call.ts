@@ -1,0 +1,60 @@
+import { HostError } from '../errors/host-error.js';
+import { assertArguments } from '../tools/schema-validator.js';
+import type { Tool } from '../tools/tool.js';
+import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
+import type { InvocationError } from './invocation-record.js';
+import type { InvokeOptions } from './invoke-options.js';
+
+/**
+ * Why a call was refused before anything was recorded or sent: a fault the caller or the model made, answered as an
+ * outcome the model can act on rather than thrown at it.
+ */
+export class CallRefusal {
+  constructor(
+    readonly outcome: 'tool_not_found' | 'invalid_arguments',
+    readonly error: InvocationError,
+    /** The tool, when the name resolved to one the caller may see. */
+    readonly tool: Tool | undefined,
+  ) {}
+}
+
+/**
+ * The first step of the one path: the tool the caller names, resolved for that caller (visibility), and its arguments
+ * checked against the tool's inputSchema. An unknown or hidden tool is refused as `tool_not_found` (the error's code
+ * says which), arguments that are not a JSON object or fail the schema as `invalid_arguments` with every failing path.
+ * Anything else the registry throws is a programmer's error and is thrown on.
+ */
+export function admitCall(options: {
+  readonly registry: ToolRegistry;
+  readonly call: InvokeOptions;
+  /** The call's arguments, `{}` when none were given. */
+  readonly args: unknown;
+}): RegisteredTool | CallRefusal {
+  const { call, args } = options;
+  let entry: RegisteredTool;
+  try {
+    entry = options.registry.resolve(call.tool, call.caller);
+  } catch (error) {
+    if (error instanceof HostError && (error.code === 'tool_not_found' || error.code === 'tool_not_visible')) {
+      return new CallRefusal('tool_not_found', { code: error.code, message: error.message }, undefined);
+    }
+    throw error;
+  }
+  const tool = entry.tool;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return new CallRefusal(
+      'invalid_arguments',
+      { code: 'invalid_arguments', message: `arguments for ${tool.name} must be a JSON object` },
+      tool,
+    );
+  }
+  try {
+    assertArguments(entry.checkInput, tool.name, args);
+  } catch (error) {
+    if (error instanceof HostError && error.code === 'invalid_arguments') {
+      return new CallRefusal('invalid_arguments', { code: error.code, message: error.message }, tool);
+    }
+    throw error;
+  }
+  return entry;
+}

@@ -1,0 +1,131 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { Clock } from '../clock.js';
+import type { Tool, ToolProgress } from '../tools/tool.js';
+import type { ControllerPool } from './controller-pool.js';
+import type { Deadlines } from './deadlines.js';
+
+/** Timeouts: an idle timeout reset by progress, and a ceiling no progress extends. */
+export interface TimeoutLimits {
+  readonly timeoutMs: number;
+  readonly maxTotalMs: number;
+}
+
+/** A minute without a result or progress, and ten minutes in all (shared/DESIGN.md, Bounds). */
+export const DEFAULT_TIMEOUT_LIMITS: TimeoutLimits = { timeoutMs: 60_000, maxTotalMs: 10 * 60_000 };
+
+/** The signal of a call made without one: never aborts, and costs nothing to create per call. */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+/** Why the run stopped before the tool answered, when it did. */
+export type RunAbort = 'timeout' | 'ceiling' | 'cancelled';
+
+/** How a run ended: the tool's result, or what it threw (or why the run stopped it). */
+export type RunOutcome =
+  | { readonly ok: true; readonly result: CallToolResult }
+  | { readonly ok: false; readonly error: unknown; readonly aborted: RunAbort | null };
+
+/** What one run needs: the call, its limits, and the host's clock, deadline timer and controller pool. */
+export interface RunOptions {
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  /** The caller's signal (`NEVER_ABORTED` when there is none). */
+  readonly signal: AbortSignal;
+  /** Wraps the run (the elicitation broker ties questions to the call); `hold` suspends the idle timeout. */
+  readonly around: (
+    signal: AbortSignal,
+    hold: () => () => void,
+    run: () => Promise<CallToolResult>,
+  ) => Promise<CallToolResult>;
+  readonly timeoutMs: number;
+  readonly maxTotalMs: number;
+  readonly onProgress: (progress: ToolProgress) => void;
+  readonly clock: Clock;
+  readonly deadlines: Deadlines;
+  readonly controllers: ControllerPool;
+}
+
+/**
+ * Runs a tool under an idle timeout (reset by progress) and a ceiling, and the caller's signal. Whichever fires
+ * first aborts the tool's signal (an MCP tool then sends notifications/cancelled) and settles the call at once,
+ * even if the tool ignores its signal; a late answer is ignored. Never rejects.
+ */
+export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
+  const { clock, deadlines, controllers } = options;
+  const reusable = options.tool.origin.kind === 'mcp';
+  const controller = reusable ? controllers.take() : new AbortController();
+  let aborted: RunAbort | null = null;
+  let held = false;
+  let settle!: (outcome: RunOutcome) => void;
+  const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve));
+  let settled = false;
+  const finish = (result: RunOutcome) => {
+    if (settled) return;
+    settled = true;
+    deadlines.cancel(deadline);
+    if (options.signal !== NEVER_ABORTED) options.signal.removeEventListener('abort', onCallerAbort);
+    settle(result);
+  };
+  const abort = (why: RunAbort) => {
+    if (aborted !== null || settled) return;
+    aborted = why;
+    controller.abort(why);
+    finish({ ok: false, error: new Error(why), aborted: why });
+  };
+  // One deadline serves both limits: progress only moves the idle deadline, and the check re-arms itself for whichever
+  // deadline is nearer when it comes (no churn per progress notification).
+  const start = clock.monotonic();
+  const ceilingAt = start + options.maxTotalMs;
+  let idleAt = start + options.timeoutMs;
+  // While a person answers a server's question the call is not idle: the idle timeout waits (the ceiling does not).
+  let holds = 0;
+  const hold = () => {
+    held = true;
+    holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      holds -= 1;
+      idleAt = clock.monotonic() + options.timeoutMs;
+    };
+  };
+  const check = () => {
+    const now = clock.monotonic();
+    if (now >= ceilingAt) return abort('ceiling');
+    if (holds > 0) idleAt = now + options.timeoutMs;
+    if (now >= idleAt) return abort('timeout');
+    deadline = deadlines.add(Math.min(idleAt, ceilingAt), check);
+  };
+  let deadline = deadlines.add(Math.min(idleAt, ceilingAt), check);
+  const onCallerAbort = () => abort('cancelled');
+  if (options.signal !== NEVER_ABORTED) options.signal.addEventListener('abort', onCallerAbort, { once: true });
+  // Aborted by a listener of the running event: a listener added now would never fire, so stop before sending.
+  if (options.signal.aborted) {
+    abort('cancelled');
+    return outcome;
+  }
+  let running: Promise<CallToolResult>;
+  try {
+    running = options.around(controller.signal, hold, () =>
+      options.tool.run(options.args, {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (aborted !== null) return;
+          idleAt = clock.monotonic() + options.timeoutMs;
+          options.onProgress(progress);
+        },
+      }),
+    );
+  } catch (error) {
+    finish({ ok: false, error, aborted });
+    return outcome;
+  }
+  running.then(
+    (result) => {
+      if (reusable && !held && aborted === null) controllers.giveBack(controller);
+      finish({ ok: true, result });
+    },
+    (error: unknown) => finish({ ok: false, error, aborted }),
+  );
+  return outcome;
+}

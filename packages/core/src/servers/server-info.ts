@@ -1,0 +1,37 @@
+import type { ServerConnection } from './server-connection.js';
+import type { ServerState } from './server-state.js';
+
+/** A server as surfaces list it. */
+export interface ServerInfo {
+  readonly id: string;
+  readonly state: ServerState;
+  readonly transport: 'stdio' | 'http';
+  readonly trusted: boolean;
+  /** Hash of the command line or URL: what permissions are bound to. */
+  readonly identity: string;
+  /** What the user sees as the server's origin: the command line or the URL. */
+  readonly origin: string;
+  readonly error?: string;
+  readonly protocolVersion?: string;
+  readonly toolCount: number;
+}
+
+/**
+ * How a surface sees one connection now: a disabled server that never started reads as closed, the origin is the
+ * command line or the URL the user recognises, and the last error shows only while the server is not ready.
+ */
+export function serverInfo(options: { readonly connection: ServerConnection; readonly toolCount: number }): ServerInfo {
+  const c = options.connection;
+  const protocolVersion = c.protocolVersion;
+  return {
+    id: c.config.id,
+    state: c.config.disabled && c.state === 'connecting' ? 'closed' : c.state,
+    transport: c.config.transport,
+    trusted: c.config.trusted,
+    identity: c.identity,
+    origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),
+    ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: c.lastError }),
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    toolCount: options.toolCount,
+  };
+}
