@@ -12,7 +12,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What the permission rules need to know of a server. */
 export interface ServerFacts {
-  /** Hash of the server's command or URL: a decision is bound to it, so a moved server is asked again. */
+  /** The server's `serverIdentity` (command line or URL, env or headers, trust): a changed server is asked again. */
   readonly identity: string;
   readonly trusted: boolean;
 }

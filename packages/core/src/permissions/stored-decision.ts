@@ -7,7 +7,7 @@ export interface StoredDecision {
   readonly workspaceId: string;
   /** The configured server id, for display and "revoke all for a server". */
   readonly serverId: string;
-  /** Hash of the server's command or URL: a moved server is a different server. */
+  /** The server's identity (`serverIdentity`: its command line or URL, env or headers, trust): a changed server is another. */
   readonly serverIdentity: string;
   /** The tool's own name on its server. */
   readonly tool: string;

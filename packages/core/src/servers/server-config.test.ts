@@ -48,15 +48,36 @@ describe('parseServersConfig', () => {
     expect(() => parseServersConfig(input)).toThrow(message);
   });
 
-  it('binds identity to the command line or URL, not to secrets in env or headers', () => {
-    const [a, b, c] = parseServersConfig({
-      mcpServers: {
-        a: { command: 'node', args: ['s.js'], env: { TOKEN: '1' } },
-        b: { command: 'node', args: ['s.js'], env: { TOKEN: '2' } },
-        c: { command: 'node', args: ['other.js'] },
-      },
-    });
-    expect(serverIdentity(a!)).toBe(serverIdentity(b!));
-    expect(serverIdentity(a!)).not.toBe(serverIdentity(c!));
+  it('binds identity to everything that makes the server what it is: command line, cwd, env, URL, headers, trust', () => {
+    const identity = (entry: Record<string, unknown>) =>
+      serverIdentity(parseServersConfig({ mcpServers: { s: entry } })[0]!);
+    const stdio = { command: 'node', args: ['s.js'], cwd: '/work', env: { TOKEN: '1', ROOT: '/tmp' } };
+    const base = identity(stdio);
+    expect(identity({ ...stdio, env: { ROOT: '/tmp', TOKEN: '1' } })).toBe(base);
+    for (const changed of [
+      { ...stdio, command: 'deno' },
+      { ...stdio, args: ['other.js'] },
+      { ...stdio, cwd: '/elsewhere' },
+      { command: 'node', args: ['s.js'], env: stdio.env },
+      { ...stdio, env: { TOKEN: '2', ROOT: '/tmp' } },
+      { ...stdio, env: { TOKEN: '1' } },
+      { ...stdio, trusted: true },
+    ]) {
+      expect(identity(changed), JSON.stringify(changed)).not.toBe(base);
+    }
+    const http = { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer secret-1' } };
+    const remote = identity(http);
+    expect(identity({ ...http, headers: { authorization: 'Bearer secret-1' } })).toBe(remote);
+    for (const changed of [
+      { ...http, url: 'https://mcp.example.com/other' },
+      { ...http, headers: { Authorization: 'Bearer secret-2' } },
+      { ...http, headers: { 'X-Api-Key': 'Bearer secret-1' } },
+      { ...http, headers: {} },
+      { ...http, trusted: true },
+    ]) {
+      expect(identity(changed), JSON.stringify(changed)).not.toBe(remote);
+    }
+    expect(remote).toMatch(/^[0-9a-f]{64}$/);
+    expect(remote).not.toContain('secret');
   });
 });

@@ -1,5 +1,5 @@
 import { HostError } from '../errors/host-error.js';
-import { sha256Hex } from '../audit/canonical-json.js';
+import { hashJson } from '../audit/canonical-json.js';
 
 /** A server started as a child process and spoken to over stdio. */
 export interface StdioServerConfig {
@@ -127,14 +127,29 @@ function stringMap(
 }
 
 /**
- * The identity a permission is bound to: a hash of the command line (or the URL). A server whose endpoint changes
- * is a different server, so stored decisions stop applying. Environment and headers are left out (they hold secrets
- * that rotate).
+ * The identity a permission is bound to: a hash of everything that makes a server what it is. For a stdio server its
+ * command, arguments, working directory and environment; for an HTTP server its URL and headers (names read
+ * case-insensitively, with their values); for both, whether the user trusts it. Two configured servers that differ in
+ * any of these never share a stored decision, and a server whose configuration changes is asked about again (a new
+ * token in `env` or `headers` too: the same command with other credentials can reach another account). Secrets are
+ * hashed into the identity, never kept in clear.
  */
-export function serverIdentity(config: StdioServerConfig | HttpServerConfig): string {
-  const endpoint =
+export function serverIdentity(config: (StdioServerConfig | HttpServerConfig) & { readonly trusted: boolean }): string {
+  const what =
     config.transport === 'http'
-      ? `http ${config.url}`
-      : `stdio ${JSON.stringify([config.command, ...config.args, config.cwd ?? ''])}`;
-  return sha256Hex(endpoint);
+      ? {
+          transport: 'http',
+          url: config.url,
+          headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k.toLowerCase(), v])),
+          trusted: config.trusted,
+        }
+      : {
+          transport: 'stdio',
+          command: config.command,
+          args: config.args,
+          cwd: config.cwd ?? null,
+          env: config.env,
+          trusted: config.trusted,
+        };
+  return hashJson(what);
 }

@@ -7,7 +7,7 @@ export interface ServerInfo {
   readonly state: ServerState;
   readonly transport: 'stdio' | 'http';
   readonly trusted: boolean;
-  /** Hash of the command line or URL: what permissions are bound to. */
+  /** `serverIdentity`: a hash of the command line or URL, env or headers, and trust: what permissions are bound to. */
   readonly identity: string;
   /** What the user sees as the server's origin: the command line or the URL. */
   readonly origin: string;
