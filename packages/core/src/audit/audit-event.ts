@@ -4,7 +4,19 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
 export type AuditEventType = 'permission.decision' | 'invocation.transition' | 'elicitation';
 
 /** Where a permission decision came from. */
-export type DecisionOrigin = 'user_prompt' | 'cache_hit' | 'rule' | 'expired_renewal' | 'no_surface' | 'prompt_timeout';
+export type DecisionOrigin =
+  | 'user_prompt'
+  | 'cache_hit'
+  | 'rule'
+  | 'expired_renewal'
+  | 'no_surface'
+  | 'prompt_timeout'
+  /** The surface threw (or rejected) while asking: no one decided; the call did not run. */
+  | 'surface_error'
+  /** The surface answered something that is not one of the four decisions: the call did not run. */
+  | 'invalid_answer'
+  /** The call was cancelled while its prompt was open, so the prompt closed unanswered. */
+  | 'call_cancelled';
 
 /** An audit event before it joins the chain. Never holds argument values: only their hash. */
 export interface AuditEventInput {

@@ -133,7 +133,7 @@ describe('askPermission', () => {
     asked[0]!.fail(new Error('the terminal went away'));
     expect(await answer).toEqual({
       kind: 'failed',
-      origin: 'user_prompt',
+      origin: 'surface_error',
       reason: 'the permission prompt failed, so demo__echo did not run: the terminal went away',
     });
     expect(clock.pendingTimers).toBe(0);
@@ -143,7 +143,11 @@ describe('askPermission', () => {
     const { surface, asked } = openPrompt();
     const { answer } = ask(surface, new FakeClock());
     asked[0]!.answer('yes please');
-    expect(await answer).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/"yes please", which is not/) });
+    expect(await answer).toMatchObject({
+      kind: 'failed',
+      origin: 'invalid_answer',
+      reason: expect.stringMatching(/"yes please", which is not/),
+    });
   });
 
   it("closes the prompt when the call's own signal aborts", async () => {
@@ -152,6 +156,10 @@ describe('askPermission', () => {
     const { answer } = ask(surface, new FakeClock(), call.signal);
     call.abort();
     expect(asked[0]!.signal.aborted).toBe(true);
-    expect(await answer).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/the prompt was closed/) });
+    expect(await answer).toMatchObject({
+      kind: 'failed',
+      origin: 'call_cancelled',
+      reason: expect.stringMatching(/the prompt was closed/),
+    });
   });
 });

@@ -61,8 +61,9 @@ export function permissionRequest(options: {
 
 /**
  * Asks the surface and waits for the user, at most `timeoutMs` on the host's clock. Fails closed, with a distinct
- * reason for each way it can fail: no surface attached, no answer in time, a surface that threw, an answer that is
- * not a decision. The surface's signal aborts when the call's signal does or the time is up, so it can close its
+ * reason and audit origin for each way it can fail: no surface attached (`no_surface`), no answer in time
+ * (`prompt_timeout`), a surface that threw (`surface_error`), an answer that is not a decision (`invalid_answer`), the
+ * call cancelled while the prompt was open (`call_cancelled`). None of these is recorded as the user's own answer. The surface's signal aborts when the call's signal does or the time is up, so it can close its
  * prompt. `requested` is told just before the surface is asked.
  */
 export async function askPermission(options: {
@@ -104,7 +105,7 @@ export async function askPermission(options: {
     if (!(PERMISSION_DECISIONS as readonly unknown[]).includes(answer)) {
       return {
         kind: 'failed',
-        origin: 'user_prompt',
+        origin: 'invalid_answer',
         reason: `the surface answered ${JSON.stringify(answer)}, which is not a decision; ${request.tool.name} did not run`,
       };
     }
@@ -112,7 +113,8 @@ export async function askPermission(options: {
   } catch (error) {
     return {
       kind: 'failed',
-      origin: 'user_prompt',
+      // The prompt closed because the call was cancelled (the surface rejects on its signal): not the surface's fault.
+      origin: signal.aborted ? 'call_cancelled' : 'surface_error',
       reason: `the permission prompt failed, so ${request.tool.name} did not run: ${error instanceof Error ? error.message : String(error)}`,
     };
   } finally {
