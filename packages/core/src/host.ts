@@ -87,6 +87,11 @@ export interface Host {
     list(options: { audience: Audience; serverId?: string; scope?: Scope }): Tool[];
     register(definition: NativeToolDefinition): Tool;
   };
+  /**
+   * Makes one call through the one path. Every fault a caller or the model can cause is an outcome of the result
+   * (`tool_not_found`, `invalid_arguments`, `permission_denied`, a failure, a timeout), so the model can act on it;
+   * it rejects only for a programmer's error (`invalid_scope`, `closed`) or a history that stopped taking writes.
+   */
   invoke(options: InvokeOptions): Promise<ToolResult>;
   readonly history: {
     list(options: { scope: Scope; limit?: number; before?: number }): Promise<InvocationRecord[]>;
