@@ -29,6 +29,11 @@ export interface HostEventMap {
     readonly request: PermissionRequest;
     readonly decision: PermissionDecision | 'allow' | 'deny';
     readonly origin: DecisionOrigin;
+    /**
+     * The warning that the surface answered allow always for a tool it is refused for (native, or effectively
+     * destructive): the call ran once (`decision` is allow_once) and nothing was stored.
+     */
+    readonly allowAlwaysRefused?: true;
   };
   /** A server asked the user something; it is the surface's to show (or a console tab's to answer). */
   'elicitation.requested': { readonly request: ElicitationRequest };

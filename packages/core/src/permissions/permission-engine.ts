@@ -14,7 +14,7 @@ import { toolTarget } from '../tools/tool.js';
 import { DecisionCache } from './decision-cache.js';
 import type { PermissionExplanation } from './explain-permission.js';
 import { explainPermission } from './explain-permission.js';
-import { askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
+import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
 import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
@@ -53,6 +53,8 @@ export interface PermissionEvents {
     request: () => PermissionRequest;
     decision: PermissionDecision | 'allow' | 'deny';
     origin: DecisionOrigin;
+    /** The surface answered allow always where it is refused: the call ran once and nothing was stored. */
+    allowAlwaysRefused?: true;
   }): void;
 }
 
@@ -204,7 +206,9 @@ export class PermissionEngine {
       return { allow: false, reason: answer.reason };
     }
     let decision = answer.decision;
-    const refused = decision === 'allow_always' && !request.allowAlways.offered;
+    // Decided from the engine's own facts, not from `request.allowAlways`: the surface held that object and may have
+    // changed it. Refused allow always runs the call once, audited as allow_once with allowAlwaysRefused.
+    const refused = decision === 'allow_always' && !allowAlwaysOffer(toolTarget(tool).serverId, risk).offered;
     if (refused) decision = 'allow_once';
     const data = { decision, origin: resolution.origin, ...(refused ? { allowAlwaysRefused: true } : {}) };
     if (decision === 'allow_always' || decision === 'deny_always') {
@@ -212,7 +216,12 @@ export class PermissionEngine {
     } else {
       this.deps.writes.write({ kind: 'audit', audit: audit(data) });
     }
-    this.deps.events.decided({ request: () => request, decision, origin: resolution.origin });
+    this.deps.events.decided({
+      request: () => request,
+      decision,
+      origin: resolution.origin,
+      ...(refused ? { allowAlwaysRefused: true as const } : {}),
+    });
     return answeredVerdict(decision, tool);
   }
 

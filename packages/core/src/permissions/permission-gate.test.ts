@@ -53,7 +53,7 @@ async function start(
   hosts.push(host);
   await host.servers.settled();
   await host.permissions.ready();
-  return { host, surface, log: demo.log };
+  return { host, surface, log: demo.log, config: demo.config };
 }
 
 const call = (host: Host, tool = 'demo__echo', args: unknown = { text: 'hi' }, scope: Scope = SCOPE) =>
@@ -395,9 +395,9 @@ describe('lookup decoupled from the tool catalog', () => {
       await gate;
       return listDecisions(filter);
     };
-    const demo = demoServer();
+    // The same server as before (same command and env): its stored decision applies once loaded.
     const surface = new Answers(['allow_once']);
-    const host = createHost({ servers: [demo.config], surface, store: slow, clock });
+    const host = createHost({ servers: [first.config], surface, store: slow, clock });
     hosts.push(host);
     await host.servers.settled();
     await call(host);

@@ -48,15 +48,29 @@ export function permissionRequest(options: {
     args,
     argsHash,
     risk,
-    allowAlways:
-      serverId === null
-        ? { offered: false, reason: 'native tools are asked each time' }
-        : risk.destructive
-          ? { offered: false, reason: 'allow always is not offered for tools that may modify or delete data' }
-          : { offered: true },
+    allowAlways: allowAlwaysOffer(serverId, risk),
     defaultAction: risk.destructive ? 'deny_once' : 'allow_once',
     renewal: options.renewal,
   };
+}
+
+const NATIVE_ASKED_EACH_TIME = { offered: false, reason: 'native tools are asked each time' } as const;
+const DESTRUCTIVE_NOT_OFFERED = {
+  offered: false,
+  reason: 'allow always is not offered for tools that may modify or delete data',
+} as const;
+const OFFERED = { offered: true } as const;
+
+/**
+ * Whether allow always may be kept for a tool: never for a native tool (asked each time), nor for one that is
+ * effectively destructive (only a host rule can pre-allow it). The prompt shows it, and the engine applies it to the
+ * surface's answer from its own facts, never from the request a surface was handed (a surface may have changed it).
+ */
+export function allowAlwaysOffer(
+  serverId: string | null,
+  risk: Pick<RiskAssessment, 'destructive'>,
+): PermissionRequest['allowAlways'] {
+  return serverId === null ? NATIVE_ASKED_EACH_TIME : risk.destructive ? DESTRUCTIVE_NOT_OFFERED : OFFERED;
 }
 
 /**

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../host.js';
+import type { Host } from '../host.js';
+import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
+import { demoServer, nextEvent, readCallLog, SCOPE } from '../testing/demo-fixture.js';
+
+let hosts: Host[] = [];
+afterEach(async () => {
+  for (const h of hosts) await h.close();
+  hosts = [];
+});
+
+/** A surface that answers allow always whatever it was offered, after doing what it likes with the request. */
+class AlwaysAllow implements Surface {
+  readonly asked: PermissionRequest[] = [];
+  constructor(private readonly tamper: (request: PermissionRequest) => void = () => undefined) {}
+  askPermission(request: PermissionRequest): Promise<PermissionDecision> {
+    this.asked.push(request);
+    this.tamper(request);
+    return Promise.resolve('allow_always');
+  }
+}
+
+async function start(surface: Surface) {
+  const demo = demoServer();
+  const host = createHost({ servers: [demo.config], surface });
+  hosts.push(host);
+  await host.servers.settled();
+  await host.permissions.ready();
+  return { host, log: demo.log };
+}
+
+const del = (host: Host) =>
+  host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__delete_note', args: { id: 'n1' } });
+
+describe('allow always answered by a surface for an effectively destructive tool', () => {
+  it.each([
+    ['a surface that ignores the offer', undefined],
+    [
+      'a surface that rewrote the request it was shown to offer allow always',
+      (request: PermissionRequest) => {
+        (request as { allowAlways: PermissionRequest['allowAlways'] }).allowAlways = { offered: true };
+        (request as { risk: PermissionRequest['risk'] }).risk = { ...request.risk, destructive: false, tier: 'low' };
+      },
+    ],
+  ])('runs the call once, stores nothing and warns, for %s', async (_case, tamper) => {
+    const surface = new AlwaysAllow(tamper);
+    const { host, log } = await start(surface);
+    const decided = nextEvent(host, 'permission.decided');
+    expect((await del(host)).outcome).toBe('success');
+    expect(await decided).toMatchObject({ decision: 'allow_once', origin: 'user_prompt', allowAlwaysRefused: true });
+    expect(host.permissions.list({ scope: SCOPE })).toEqual([]);
+    const [audit] = await host.audit.query({ scope: SCOPE, type: 'permission.decision' });
+    expect(audit?.data).toEqual({ decision: 'allow_once', origin: 'user_prompt', allowAlwaysRefused: true });
+
+    expect((await del(host)).outcome).toBe('success');
+    expect(surface.asked).toHaveLength(2);
+    expect(readCallLog(log).filter((l) => l.tool === 'delete_note')).toHaveLength(2);
+  });
+
+  it('stores allow always for a tool that is not destructive, and tells no one it was refused', async () => {
+    const demo = demoServer();
+    const host = createHost({ servers: [demo.config], surface: new AlwaysAllow() });
+    hosts.push(host);
+    await host.servers.settled();
+    await host.permissions.ready();
+    const decided = nextEvent(host, 'permission.decided');
+    await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'demo__echo', args: { text: 'x' } });
+    const event = await decided;
+    expect(event.decision).toBe('allow_always');
+    expect(event).not.toHaveProperty('allowAlwaysRefused');
+    expect(host.permissions.list({ scope: SCOPE })).toHaveLength(1);
+  });
+});
