@@ -58,6 +58,18 @@ describe('allow always answered by a surface for an effectively destructive tool
     expect(readCallLog(log).filter((l) => l.tool === 'delete_note')).toHaveLength(2);
   });
 
+  it("keeps the tool's risk out of a surface's reach: changing it in place fails the prompt, and nothing runs", async () => {
+    const surface = new AlwaysAllow((request) => {
+      (request.risk as { destructive: boolean }).destructive = false;
+    });
+    const { host, log } = await start(surface);
+    const result = await del(host);
+    expect(result.outcome).toBe('permission_denied');
+    expect(result.text).toMatch(/the permission prompt failed/);
+    expect(host.permissions.list({ scope: SCOPE })).toEqual([]);
+    expect(readCallLog(log)).toEqual([]);
+  });
+
   it('stores allow always for a tool that is not destructive, and tells no one it was refused', async () => {
     const demo = demoServer();
     const host = createHost({ servers: [demo.config], surface: new AlwaysAllow() });

@@ -109,8 +109,11 @@ export class PermissionEngine {
     // (a changed listing makes new Tool objects), so it is worked out once per tool, not once per call.
     let facts = this.#tools.get(tool);
     if (facts === undefined) {
+      // Frozen: every prompt of the tool is handed this object, and a surface must not change what the engine decides by.
+      const risk = permissionRisk({ rules: this.#rules, tool, server: this.deps.server });
+      Object.freeze(risk.reasons);
       facts = {
-        risk: permissionRisk({ rules: this.#rules, tool, server: this.deps.server }),
+        risk: Object.freeze(risk),
         target: ruleTarget(tool),
       };
       this.#tools.set(tool, facts);
