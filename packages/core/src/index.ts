@@ -96,6 +96,7 @@ export type {
 export { DEFAULT_EXPIRY_DAYS, PermissionEngine } from './permissions/permission-engine.js';
 export type { ExpiryDays, PermissionConfig } from './permissions/permission-engine.js';
 export type { PermissionExplanation } from './permissions/explain-permission.js';
+export type { PermissionAskReason } from './permissions/resolve-permission.js';
 export { evaluateRules, parseRules, parseRulesText, unmatchableRules } from './permissions/permission-rules.js';
 export type { PermissionRule, RuleEffect, RuleLayer, RuleVerdict } from './permissions/permission-rules.js';
 export { deriveRisk, SERVER_RISK_META_KEY } from './permissions/risk.js';

@@ -1,5 +1,6 @@
 import type { Icon, ToolAnnotations } from '@modelcontextprotocol/client';
 import type { RiskAssessment } from './permissions/risk.js';
+import type { PermissionAskReason } from './permissions/resolve-permission.js';
 import type { FormModel } from './elicitation/form-model.js';
 import type { UrlInspection } from './elicitation/url-safety.js';
 import type { Scope } from './scope.js';
@@ -39,6 +40,12 @@ export interface PermissionRequest {
   readonly defaultAction: 'allow_once' | 'deny_once';
   /** True when a stored decision expired and the user is asked to renew it. */
   readonly renewal: boolean;
+  /**
+   * Why the user is asked (first time, the tool or its server changed, a decision expired, decisions still loading,
+   * a rule says ask, a native tool asked each time): a surface shows it under its title. Always set on a request a
+   * surface is asked; absent on the request a listener is shown for a call decided without asking.
+   */
+  readonly reason?: PermissionAskReason;
 }
 
 /** The two elicitation modes: a form rendered by the host, or a URL opened in the user's browser. */

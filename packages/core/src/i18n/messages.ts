@@ -32,6 +32,15 @@ export const MESSAGES = {
     'mcp.permission.denied_model': 'The user denied {tool}; it was not run.',
     'mcp.permission.trusted': 'trusted',
     'mcp.permission.untrusted': 'untrusted',
+    'mcp.permission.reason.first_time': 'You have not decided about this tool before.',
+    'mcp.permission.reason.definition_changed':
+      'This tool changed since you last decided (its description, inputs or annotations).',
+    'mcp.permission.reason.server_changed':
+      "This server's setup changed since you last decided (command, address, environment, headers or trust).",
+    'mcp.permission.reason.decision_expired': 'Your earlier "Allow always" has expired: renew it or choose again.',
+    'mcp.permission.reason.decisions_loading': 'Your saved decisions are still loading, so you are asked this time.',
+    'mcp.permission.reason.rule_says_ask': 'A permission rule says to ask every time for this tool.',
+    'mcp.permission.reason.asked_each_time': 'Tools built into this host are asked about every time.',
     'mcp.elicitation.title': 'The server {server} asks:',
     'mcp.elicitation.action.accept': 'Submit',
     'mcp.elicitation.action.reject': 'Reject',
@@ -119,6 +128,16 @@ export const MESSAGES = {
     'mcp.permission.denied_model': 'O usuário negou {tool}; ela não foi executada.',
     'mcp.permission.trusted': 'confiável',
     'mcp.permission.untrusted': 'não confiável',
+    'mcp.permission.reason.first_time': 'Você ainda não decidiu sobre esta ferramenta.',
+    'mcp.permission.reason.definition_changed':
+      'Esta ferramenta mudou desde a sua última decisão (descrição, entradas ou anotações).',
+    'mcp.permission.reason.server_changed':
+      'A configuração deste servidor mudou desde a sua última decisão (comando, endereço, ambiente, cabeçalhos ou confiança).',
+    'mcp.permission.reason.decision_expired': 'Seu "Permitir sempre" anterior expirou: renove ou escolha de novo.',
+    'mcp.permission.reason.decisions_loading':
+      'Suas decisões salvas ainda estão sendo carregadas, por isso a pergunta é feita agora.',
+    'mcp.permission.reason.rule_says_ask': 'Uma regra de permissão manda perguntar sempre por esta ferramenta.',
+    'mcp.permission.reason.asked_each_time': 'Para ferramentas embutidas neste host, a pergunta é feita a cada vez.',
     'mcp.elicitation.title': 'O servidor {server} pergunta:',
     'mcp.elicitation.action.accept': 'Enviar',
     'mcp.elicitation.action.reject': 'Recusar',

@@ -12,6 +12,8 @@ export class DecisionCache implements DecisionLookup {
   readonly #byKey = new Map<string, StoredDecision>();
   /** How many decisions hold for exact arguments only: while none does, a call's arguments need no hash. */
   #argsGrain = 0;
+  /** Per tenant, server id and tool: how many decisions each server identity holds, to tell a changed server. */
+  readonly #identities = new Map<string, Map<string, number>>();
   #loaded = false;
 
   /** False until `load` has finished: until then the gate asks every call rather than miss a deny. */
@@ -32,11 +34,24 @@ export class DecisionCache implements DecisionLookup {
     return (this.#argsGrain > 0 ? this.#byKey.get(prefix + argsHash()) : undefined) ?? this.#byKey.get(prefix);
   }
 
+  heldUnderOtherIdentity(
+    scope: Pick<Scope, 'userId' | 'workspaceId'>,
+    serverId: string,
+    tool: string,
+    identity: string,
+  ): boolean {
+    const held = this.#identities.get(serverToolKey(scope.userId, scope.workspaceId, serverId, tool));
+    return held !== undefined && (held.size > 1 || !held.has(identity));
+  }
+
   /** Adds a decision, or replaces the one with the same key. */
   remember(decision: StoredDecision): void {
     const key = decisionKey(decision);
-    if (this.#byKey.get(key)?.argsHash != null) this.#argsGrain -= 1;
+    const replaced = this.#byKey.get(key);
+    if (replaced !== undefined) this.#count(replaced, -1);
+    if (replaced?.argsHash != null) this.#argsGrain -= 1;
     this.#byKey.set(key, decision);
+    this.#count(decision, 1);
     if (decision.argsHash !== null) this.#argsGrain += 1;
   }
 
@@ -46,7 +61,18 @@ export class DecisionCache implements DecisionLookup {
     const held = this.#byKey.get(key);
     if (held === undefined) return;
     this.#byKey.delete(key);
+    this.#count(held, -1);
     if (held.argsHash !== null) this.#argsGrain -= 1;
+  }
+
+  #count(d: StoredDecision, by: 1 | -1): void {
+    const key = serverToolKey(d.userId, d.workspaceId, d.serverId, d.tool);
+    let held = this.#identities.get(key);
+    if (held === undefined) this.#identities.set(key, (held = new Map<string, number>()));
+    const n = (held.get(d.serverIdentity) ?? 0) + by;
+    if (n > 0) held.set(d.serverIdentity, n);
+    else held.delete(d.serverIdentity);
+    if (held.size === 0) this.#identities.delete(key);
   }
 
   /** The tenant's decisions, newest first. Another tenant's are never in the list. */
@@ -55,4 +81,8 @@ export class DecisionCache implements DecisionLookup {
       .filter((d) => d.userId === scope.userId && d.workspaceId === scope.workspaceId)
       .sort((a, b) => b.grantedAt - a.grantedAt);
   }
+}
+
+function serverToolKey(userId: string, workspaceId: string, serverId: string, tool: string): string {
+  return `${userId}\u0000${workspaceId}\u0000${serverId}\u0000${tool}`;
 }

@@ -45,7 +45,12 @@ describe('explainPermission', () => {
       reason: 'host rule rules.json:2:3: deny',
       rule,
     });
-    const ask = { kind: 'ask' as const, origin: 'user_prompt' as const, why: 'no stored decision for this tool' };
+    const ask = {
+      kind: 'ask' as const,
+      origin: 'user_prompt' as const,
+      reason: 'first_time' as const,
+      why: 'no stored decision for this tool',
+    };
     expect(explainPermission({ resolution: ask, risk })).toEqual({
       decision: 'ask',
       source: 'prompt',

@@ -345,8 +345,8 @@ export class PermissionEngine {
   }
 
   #request(invocation: InvocationRecord, tool: Tool, risk: RiskAssessment, resolution: PermissionResolution) {
-    const renewal = resolution.kind === 'ask' && resolution.origin === 'expired_renewal';
-    return permissionRequest({ invocation, tool, risk, server: this.deps.server, renewal });
+    const reason = resolution.kind === 'ask' ? resolution.reason : undefined;
+    return permissionRequest({ invocation, tool, risk, server: this.deps.server, reason });
   }
 
   async #store(

@@ -69,6 +69,7 @@ describe('the permission gate', () => {
     expect(request.risk).toMatchObject({ tier: 'medium', destructive: false, unverified: true });
     expect(request.allowAlways).toEqual({ offered: true });
     expect(request.defaultAction).toBe('allow_once');
+    expect(request.reason).toBe('first_time');
     expect(request.tool.annotations).toMatchObject({ idempotentHint: true });
   });
 
@@ -216,7 +217,7 @@ describe('the permission gate', () => {
     fake.t = decidedAt + 91 * DAY;
     await call(host);
     expect(surface.asked).toHaveLength(2);
-    expect(surface.asked[1]?.renewal).toBe(true);
+    expect(surface.asked[1]).toMatchObject({ renewal: true, reason: 'decision_expired' });
     const events = await host.audit.query({ scope: SCOPE, type: 'permission.decision' });
     expect(events.at(-1)?.data).toMatchObject({ origin: 'expired_renewal' });
   });
@@ -245,6 +246,7 @@ describe('the permission gate', () => {
     await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'demo__change_definition' });
     await changed;
     await call(host, 'demo__shape_shifter', { text: 'a' });
+    expect(surface.asked.map((r) => r.reason)).toEqual(['first_time', 'first_time', 'definition_changed']);
     expect(surface.asked.map((r) => r.tool.name)).toEqual([
       'demo__shape_shifter',
       'demo__change_definition',
@@ -401,7 +403,7 @@ describe('lookup decoupled from the tool catalog', () => {
     hosts.push(host);
     await host.servers.settled();
     await call(host);
-    expect(surface.asked).toHaveLength(1);
+    expect(surface.asked.map((r) => r.reason)).toEqual(['decisions_loading']);
     release();
     await host.permissions.ready();
     await call(host);

@@ -24,7 +24,7 @@ const request = permissionRequest({
   tool: echo,
   risk: medium,
   server: () => ({ identity: 'identity-demo', trusted: false }),
-  renewal: false,
+  reason: 'first_time',
 });
 
 /** A surface whose prompt stays open until the test answers it or its signal aborts it. */
@@ -63,6 +63,7 @@ describe('permissionRequest', () => {
       allowAlways: { offered: true },
       defaultAction: 'allow_once',
       renewal: false,
+      reason: 'first_time',
     });
   });
 
@@ -72,7 +73,7 @@ describe('permissionRequest', () => {
       tool: { name: 'clock', origin: { kind: 'native' } } as Tool,
       risk: medium,
       server: () => undefined,
-      renewal: false,
+      reason: 'asked_each_time',
     });
     expect(native).toMatchObject({ server: null, tool: { originalName: 'clock' }, allowAlways: { offered: false } });
     const destructive = permissionRequest({
@@ -80,13 +81,26 @@ describe('permissionRequest', () => {
       tool: echo,
       risk: { ...medium, destructive: true },
       server: () => undefined,
-      renewal: true,
+      reason: 'decision_expired',
     });
     expect(destructive).toMatchObject({
       allowAlways: { offered: false, reason: expect.stringMatching(/modify or delete/) },
       defaultAction: 'deny_once',
       renewal: true,
+      reason: 'decision_expired',
     });
+  });
+
+  it('carries no reason on the request a listener is shown for a call decided without asking', () => {
+    const decided = permissionRequest({
+      invocation,
+      tool: echo,
+      risk: medium,
+      server: () => undefined,
+      reason: undefined,
+    });
+    expect(decided).not.toHaveProperty('reason');
+    expect(decided.renewal).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@ import type { PermissionDecision, PermissionRequest, Surface } from '../surface.
 import { PERMISSION_DECISIONS } from '../surface.js';
 import type { Tool } from '../tools/tool.js';
 import { toolDisplayName, toolTarget } from '../tools/tool.js';
-import type { ServerFacts } from './resolve-permission.js';
+import type { PermissionAskReason, ServerFacts } from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
 
 /** How long a prompt waits for the user when the host sets no `promptTimeoutMs`: then the call is denied. */
@@ -26,8 +26,8 @@ export function permissionRequest(options: {
   tool: Tool;
   risk: RiskAssessment;
   server: (serverId: string) => ServerFacts | undefined;
-  /** A stored allow expired: the prompt says it is a renewal. */
-  renewal: boolean;
+  /** Why the user is asked (`decision_expired`: the prompt says it is a renewal); none for a call decided at once. */
+  reason: PermissionAskReason | undefined;
 }): PermissionRequest {
   const { tool, risk } = options;
   const { id: invocationId, scope, caller, args, argsHash } = options.invocation;
@@ -50,7 +50,8 @@ export function permissionRequest(options: {
     risk,
     allowAlways: allowAlwaysOffer(serverId, risk),
     defaultAction: risk.destructive ? 'deny_once' : 'allow_once',
-    renewal: options.renewal,
+    renewal: options.reason === 'decision_expired',
+    ...(options.reason === undefined ? {} : { reason: options.reason }),
   };
 }
 

@@ -100,6 +100,7 @@ describe('resolvePermission', () => {
     expect(result).toMatchObject({
       kind: 'ask',
       origin: 'user_prompt',
+      reason: 'rule_says_ask',
       why: 'host rule test rule ask: ask: always ask',
     });
   });
@@ -139,16 +140,27 @@ describe('resolvePermission', () => {
 
   it('asks again when the tool definition changed since the user decided', async () => {
     const result = resolve({ decisions: await loaded(stored()), tool: mcpTool({ definitionHash: 'definition-2' }) });
-    expect(result).toMatchObject({ kind: 'ask', origin: 'user_prompt', why: expect.stringMatching(/tool changed/) });
+    expect(result).toMatchObject({
+      kind: 'ask',
+      origin: 'user_prompt',
+      reason: 'definition_changed',
+      why: expect.stringMatching(/tool changed/),
+    });
   });
 
   it("asks again when the server's identity changed (a moved server), and for a server no longer configured", async () => {
     const decisions = await loaded(stored());
     const moved = resolve({ decisions, server: { identity: 'identity-elsewhere', trusted: false } });
-    expect(moved).toEqual({ kind: 'ask', origin: 'user_prompt', why: 'no stored decision for this tool' });
+    expect(moved).toEqual({
+      kind: 'ask',
+      origin: 'user_prompt',
+      reason: 'server_changed',
+      why: "the server's configuration (command, URL, env, headers or trust) changed since the user decided",
+    });
     expect(resolve({ decisions, server: undefined })).toEqual({
       kind: 'ask',
       origin: 'user_prompt',
+      reason: 'first_time',
       why: 'unknown server',
     });
   });
@@ -160,6 +172,7 @@ describe('resolvePermission', () => {
     expect(resolve({ decisions, now: expiresAt })).toEqual({
       kind: 'ask',
       origin: 'expired_renewal',
+      reason: 'decision_expired',
       why: `the stored decision expired ${new Date(expiresAt).toISOString()}`,
     });
   });
@@ -189,7 +202,7 @@ describe('resolvePermission', () => {
 
   it("never applies another tenant's decision: another user, or the same user in another workspace, is asked", async () => {
     const decisions = await loaded(stored());
-    const none = { kind: 'ask', origin: 'user_prompt', why: 'no stored decision for this tool' };
+    const none = { kind: 'ask', origin: 'user_prompt', reason: 'first_time', why: 'no stored decision for this tool' };
     expect(resolve({ decisions, scope: { userId: 'bob', workspaceId: 'w1' } })).toEqual(none);
     expect(resolve({ decisions, scope: { userId: 'ana', workspaceId: 'w2' } })).toEqual(none);
     expect(resolve({ decisions })).toMatchObject({ kind: 'stored', decision: { userId: 'ana', workspaceId: 'w1' } });
@@ -198,14 +211,19 @@ describe('resolvePermission', () => {
   it('asks while the stored decisions are still loading, rather than miss a deny', () => {
     const decisions = new DecisionCache();
     decisions.remember(stored({ effect: 'deny', expiresAt: null }));
-    expect(resolve({ decisions })).toMatchObject({ kind: 'ask', why: expect.stringMatching(/still loading/) });
+    expect(resolve({ decisions })).toMatchObject({
+      kind: 'ask',
+      reason: 'decisions_loading',
+      why: expect.stringMatching(/still loading/),
+    });
   });
 
   it('asks for a native tool that no rule decides: decisions are stored for MCP tools only', async () => {
     expect(resolve({ decisions: await loaded(), tool: nativeTool })).toEqual({
       kind: 'ask',
       origin: 'user_prompt',
-      why: 'no stored decision',
+      reason: 'asked_each_time',
+      why: 'native tools are asked each time',
     });
   });
 
@@ -214,7 +232,26 @@ describe('resolvePermission', () => {
     decisions.remember(stored({ id: 'second', argsHash: 'args-1', effect: 'deny', expiresAt: null }));
     expect(resolve({ decisions })).toMatchObject({ kind: 'stored', decision: { id: 'second' } });
     decisions.forget(stored({ argsHash: 'args-1' }));
-    expect(resolve({ decisions })).toMatchObject({ kind: 'ask', why: 'no stored decision for this tool' });
+    expect(resolve({ decisions })).toMatchObject({
+      kind: 'ask',
+      reason: 'first_time',
+      why: 'no stored decision for this tool',
+    });
+  });
+
+  it('says the server changed only when a decision for this server and tool is held under another identity', async () => {
+    const elsewhere = { identity: 'identity-elsewhere', trusted: false };
+    // A decision for other exact arguments under the same identity is not a changed server.
+    const perArgs = await loaded(stored({ argsHash: 'args-9' }));
+    expect(resolve({ decisions: perArgs })).toMatchObject({ reason: 'first_time' });
+    expect(resolve({ decisions: perArgs, server: elsewhere })).toMatchObject({ reason: 'server_changed' });
+    // Another tool of the server, or another tenant's decision, says nothing about this one.
+    const other = await loaded(stored({ tool: 'reverse' }), stored({ id: 'd2', userId: 'bob' }));
+    expect(resolve({ decisions: other, server: elsewhere })).toMatchObject({ reason: 'first_time' });
+    // Once revoked, the old identity is forgotten too.
+    const once = await loaded(stored());
+    once.forget(stored());
+    expect(resolve({ decisions: once, server: elsewhere })).toMatchObject({ reason: 'first_time' });
   });
 });
 

@@ -27,39 +27,91 @@ export interface DecisionLookup {
    * may exist, as hashing the arguments costs more than the lookup.
    */
   find(prefix: string, argsHash: () => string): StoredDecision | undefined;
+  /**
+   * Whether the tenant holds a decision for this server id and tool under another server identity than `identity`:
+   * then the server's configuration changed since the user decided. Asked only when no decision applies.
+   */
+  heldUnderOtherIdentity?(
+    scope: Pick<Scope, 'userId' | 'workspaceId'>,
+    serverId: string,
+    tool: string,
+    identity: string,
+  ): boolean;
 }
 
 /**
+ * Why the user is asked, for the prompt to say: never asked about this tool (`first_time`), its description, schema
+ * or annotations changed (`definition_changed`), the server's configuration changed (`server_changed`: command, URL,
+ * env, headers or trust), a stored allow ran out (`decision_expired`), stored decisions are still loading at start
+ * (`decisions_loading`), a rule says to always ask (`rule_says_ask`), or a native tool, asked each time
+ * (`asked_each_time`).
+ */
+export type PermissionAskReason =
+  | 'first_time'
+  | 'definition_changed'
+  | 'server_changed'
+  | 'decision_expired'
+  | 'decisions_loading'
+  | 'rule_says_ask'
+  | 'asked_each_time';
+
+/**
  * What decides a call before anyone is asked: a rule that allows or denies it, a stored decision that applies, or
- * nobody, and then why the user is asked (`expired_renewal` when a stored allow has run out).
+ * nobody, and then why the user is asked: `reason` for the prompt, `why` in words (`expired_renewal` is the audit
+ * origin when a stored allow has run out).
  */
 export type PermissionResolution =
   | { readonly kind: 'rule'; readonly verdict: RuleVerdict }
   | { readonly kind: 'stored'; readonly decision: StoredDecision }
-  | { readonly kind: 'ask'; readonly origin: 'user_prompt' | 'expired_renewal'; readonly why: string };
+  | {
+      readonly kind: 'ask';
+      readonly origin: 'user_prompt' | 'expired_renewal';
+      readonly reason: PermissionAskReason;
+      readonly why: string;
+    };
 
-const NATIVE: PermissionResolution = { kind: 'ask', origin: 'user_prompt', why: 'no stored decision' };
+const NATIVE: PermissionResolution = {
+  kind: 'ask',
+  origin: 'user_prompt',
+  reason: 'asked_each_time',
+  why: 'native tools are asked each time',
+};
 const LOADING: PermissionResolution = {
   kind: 'ask',
   origin: 'user_prompt',
+  reason: 'decisions_loading',
   why: 'stored decisions are still loading, so the user is asked',
 };
-const UNKNOWN_SERVER: PermissionResolution = { kind: 'ask', origin: 'user_prompt', why: 'unknown server' };
+const UNKNOWN_SERVER: PermissionResolution = {
+  kind: 'ask',
+  origin: 'user_prompt',
+  reason: 'first_time',
+  why: 'unknown server',
+};
 const NONE_STORED: PermissionResolution = {
   kind: 'ask',
   origin: 'user_prompt',
+  reason: 'first_time',
   why: 'no stored decision for this tool',
+};
+const SERVER_CHANGED: PermissionResolution = {
+  kind: 'ask',
+  origin: 'user_prompt',
+  reason: 'server_changed',
+  why: "the server's configuration (command, URL, env, headers or trust) changed since the user decided",
 };
 const CHANGED: PermissionResolution = {
   kind: 'ask',
   origin: 'user_prompt',
+  reason: 'definition_changed',
   why: 'the tool changed (description, schema or annotations) since the user decided',
 };
 
 /**
  * Resolves a call from the rules and the stored decisions alone: rules first (a deny at any layer wins; an `ask` rule
  * always asks), then the tenant's stored decision for this server identity and tool, these exact arguments before
- * any arguments. A decision made for another definition of the tool, or that has expired by `now()`, asks again.
+ * any arguments. A decision made for another definition of the tool or another configuration of its server, or that
+ * has expired by `now()`, asks again, saying which.
  * Pure: it reads, writes and waits on nothing, so every case is a unit test. It runs before every call: keys are
  * built by concatenation and the arguments' hash is asked for only when a per-arguments decision may apply.
  */
@@ -81,19 +133,27 @@ export function resolvePermission(options: {
   const { rules, tool, scope } = options;
   const rule = rules.length === 0 ? undefined : evaluateRules(rules, scope, options.target ?? ruleTarget(tool));
   if (rule !== undefined && rule.effect !== 'ask') return { kind: 'rule', verdict: rule };
-  if (rule?.effect === 'ask') return { kind: 'ask', origin: 'user_prompt', why: `${rule.reason}: always ask` };
+  if (rule?.effect === 'ask') {
+    return { kind: 'ask', origin: 'user_prompt', reason: 'rule_says_ask', why: `${rule.reason}: always ask` };
+  }
   if (tool.origin.kind !== 'mcp') return NATIVE;
   if (!options.decisions.loaded) return LOADING;
   const server = options.server(tool.origin.serverId);
   if (server === undefined) return UNKNOWN_SERVER;
   const prefix = decisionKeyPrefix(scope.userId, scope.workspaceId, server.identity, tool.origin.originalName);
   const found = options.decisions.find(prefix, options.argsHash);
-  if (found === undefined) return NONE_STORED;
+  if (found === undefined) {
+    const { serverId, originalName } = tool.origin;
+    return options.decisions.heldUnderOtherIdentity?.(scope, serverId, originalName, server.identity) === true
+      ? SERVER_CHANGED
+      : NONE_STORED;
+  }
   if (found.definitionHash !== tool.definitionHash) return CHANGED;
   if (found.expiresAt !== null && found.expiresAt <= options.now()) {
     return {
       kind: 'ask',
       origin: 'expired_renewal',
+      reason: 'decision_expired',
       why: `the stored decision expired ${new Date(found.expiresAt).toISOString()}`,
     };
   }

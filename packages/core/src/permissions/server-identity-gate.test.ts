@@ -80,6 +80,6 @@ describe('a stored decision is bound to everything that makes a server what it i
     const again = new ScriptedSurface('allow_once');
     const changed = await start([change(demo.config)], again, file);
     await echo(changed, 'demo__echo');
-    expect(again.requests.map((r) => r.tool.name)).toEqual(['demo__echo']);
+    expect(again.requests.map((r) => [r.tool.name, r.reason])).toEqual([['demo__echo', 'server_changed']]);
   });
 });
