@@ -53,6 +53,8 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale)
   const lines = [
     '',
     t('mcp.permission.title'),
+    // Why the user is asked (first time, the tool or its server changed, a decision expired, ...), under the title.
+    ...(request.reason === undefined ? [] : [`  ${t(`mcp.permission.reason.${request.reason}`)}`]),
     `  ${request.tool.displayName} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${t(`mcp.permission.risk.${request.risk.tier}`)}`,
   ];
   if (hints.length === 0) lines.push(`  ${t('mcp.permission.no_annotations')}`);
