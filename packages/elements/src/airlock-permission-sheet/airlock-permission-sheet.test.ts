@@ -339,6 +339,46 @@ describe('<airlock-permission-sheet>', () => {
     expect(await text(high, '[part~="risk"]')).toBe('Risco alto · pode modificar dados');
   });
 
+  it('says why it asks on a line under the title, in either language, and names the sheet with it', async () => {
+    const page = await openSheet({ ...SEARCH, reason: 'definition_changed' });
+    expect(await text(page, '[part~="reason"]')).toBe(
+      'This tool changed since you last decided (its description, inputs or annotations).',
+    );
+    const order = await page.evaluate(() => {
+      const root = document.querySelector('airlock-permission-sheet')!.shadowRoot!;
+      const title = root.querySelector('.eyebrow')!;
+      const reason = root.querySelector('[part~="reason"]')!;
+      const name = root.querySelector('[part~="tool-name"]')!;
+      return [
+        title.compareDocumentPosition(reason) & Node.DOCUMENT_POSITION_FOLLOWING,
+        reason.compareDocumentPosition(name) & Node.DOCUMENT_POSITION_FOLLOWING,
+      ];
+    });
+    const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING: the reason comes after the title, the tool after it.
+    expect(order).toEqual([FOLLOWING, FOLLOWING]);
+    expect(await page.locator('airlock-permission-sheet dialog').getAttribute('aria-describedby')).toBe(
+      'reason meta hints',
+    );
+    await settled(page); // checked at rest: halfway through the fade-in, every colour would fail contrast
+    expect(await axeViolations(page)).toEqual([]);
+    const pt = await openSheet({ ...DELETE, reason: 'decision_expired' }, { lang: 'pt-BR' });
+    expect(await text(pt, '[part~="reason"]')).toBe(
+      'Seu "Permitir sempre" anterior expirou: renove ou escolha de novo.',
+    );
+    for (const reason of ['first_time', 'server_changed', 'decisions_loading', 'rule_says_ask', 'asked_each_time']) {
+      const other = await openSheet({ ...SEARCH, reason: reason as PermissionRequest['reason'] }, { lang: 'pt-BR' });
+      expect((await text(other, '[part~="reason"]')).length, reason).toBeGreaterThan(20);
+    }
+  });
+
+  it('shows no reason line when the request gives none, or one it does not know', async () => {
+    const none = await openSheet(SEARCH);
+    expect(await none.locator('airlock-permission-sheet [part~="reason"]').count()).toBe(0);
+    const unknown = await openSheet({ ...SEARCH, reason: 'because' as PermissionRequest['reason'] });
+    expect(await unknown.locator('airlock-permission-sheet [part~="reason"]').count()).toBe(0);
+    expect(await text(unknown, '[part~="tool-name"]')).toBe('Search issues');
+  });
+
   it('renders server text as text, never as markup', async () => {
     const evil = '<img src=x onerror="window.__xss++">';
     const page = await openSheet({

@@ -7,7 +7,7 @@ import { baseStyles } from '../shared/tokens.js';
 import { trapFocus } from './focus-trap.js';
 import { PermissionDecideEvent } from './permission-decide-event.js';
 import { modalFrameStyles, permissionSheetStyles } from './permission-sheet-styles.js';
-import { argsPreview, hintKeys, inlineIcon } from './permission-view.js';
+import { argsPreview, hintKeys, inlineIcon, reasonKey } from './permission-view.js';
 
 /** The generic tool glyph, drawn inline (no font or file to fetch). */
 const WRENCH = html`<svg viewBox="0 0 24 24" width="24" height="24" fill="currentColor">
@@ -43,6 +43,8 @@ const ACTIONS = [
  *
  * @csspart dialog - the native `<dialog>`.
  * @csspart header - tool, server and risk, with the close button.
+ * @csspart reason - the line under the title saying why the user is asked (first time, the tool or its server
+ *   changed, a decision expired, ...), when the request gives a reason.
  * @csspart icon - the tool's icon (inline raster icons only) or a generic glyph.
  * @csspart tool-name - the tool's display name (`original-name` below it when it differs).
  * @csspart server - the "From {server}" chip with the server's trust.
@@ -159,7 +161,7 @@ export class AirlockPermissionSheet extends LitElement {
       role="dialog"
       aria-modal="true"
       aria-label=${request === undefined ? nothing : msg(this, 'mcp.permission.dialog_label', { tool: request.tool.displayName })}
-      aria-describedby=${request === undefined ? nothing : 'meta hints'}
+      aria-describedby=${request === undefined ? nothing : reasonKey(request) === undefined ? 'meta hints' : 'reason meta hints'}
       @cancel=${this.#onCancel}
       @close=${this.#onClose}
       @keydown=${this.#onKeydown}
@@ -180,9 +182,11 @@ export class AirlockPermissionSheet extends LitElement {
     const { tool, server, risk } = request;
     const icon = inlineIcon(request);
     const trust = server?.trusted === true ? 'mcp.permission.trusted' : 'mcp.permission.untrusted';
+    const reason = reasonKey(request);
     return html`<div class="top" part="header">
       <div>
         <p class="eyebrow">${msg(this, 'mcp.permission.title')}</p>
+        ${reason === undefined ? nothing : html`<p class="reason" id="reason" part="reason">${msg(this, reason)}</p>`}
         <div class="tool">
           <span class="icon" part="icon" aria-hidden="true"
             >${icon === undefined ? WRENCH : html`<img src=${icon} alt="" />`}</span

@@ -101,6 +101,10 @@ export const permissionSheetStyles = css`
     font-size: 0.875rem;
     color: var(--_muted);
   }
+  .reason {
+    margin: calc(var(--_space) / -4) 0 calc(var(--_space) / 2);
+    font-size: 0.875rem;
+  }
   .tool {
     display: flex;
     align-items: center;

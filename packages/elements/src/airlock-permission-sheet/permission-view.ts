@@ -1,5 +1,5 @@
 import type { MessageKey } from '@airlock/core/i18n';
-import type { PermissionRequest } from '@airlock/core';
+import type { PermissionAskReason, PermissionRequest } from '@airlock/core';
 
 /** Past this many characters the arguments preview is cut, with a show-more toggle. */
 export const ARGS_PREVIEW_CHARS = 400;
@@ -41,4 +41,24 @@ export function argsPreview(args: Readonly<Record<string, unknown>>): { full: st
 /** The first icon the sheet may show without fetching anything, or undefined (the sheet shows a generic glyph). */
 export function inlineIcon(request: PermissionRequest): string | undefined {
   return request.tool.icons?.find((icon) => INLINE_RASTER.test(icon.src))?.src;
+}
+
+/** The catalog line of each reason a request can give for asking. */
+const REASON_KEYS: Readonly<Record<PermissionAskReason, MessageKey>> = {
+  first_time: 'mcp.permission.reason.first_time',
+  definition_changed: 'mcp.permission.reason.definition_changed',
+  server_changed: 'mcp.permission.reason.server_changed',
+  decision_expired: 'mcp.permission.reason.decision_expired',
+  decisions_loading: 'mcp.permission.reason.decisions_loading',
+  rule_says_ask: 'mcp.permission.reason.rule_says_ask',
+  asked_each_time: 'mcp.permission.reason.asked_each_time',
+};
+
+/**
+ * The catalog key of why the user is asked, shown under the sheet's title; undefined when the request gives no
+ * reason, or one this version of the catalog does not know (the sheet then shows no line rather than a raw code).
+ */
+export function reasonKey(request: PermissionRequest): MessageKey | undefined {
+  const reason = request.reason;
+  return reason !== undefined && Object.hasOwn(REASON_KEYS, reason) ? REASON_KEYS[reason] : undefined;
 }
