@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import type { BoundedResult, ModelPayload, ScreenBlock, ScreenPayload, Truncation } from './bounded-result-types.js';
+import { modelStructuredContent } from './model-structured-content.js';
 
 /** The budgets of shared/DESIGN.md. All configurable, per host and per tool. */
 export interface BoundLimits {
@@ -37,7 +38,9 @@ export function resultHandle(invocationId: string): string {
 /**
  * Serializes a tool result into what the model is given (within its budget: head and tail kept, the cut stated
  * exactly with the handle that reads the rest), what the screen shows, and the whole. Content is framed as
- * untrusted data naming its server and tool; nothing in it is interpreted.
+ * untrusted data naming its server and tool; nothing in it is interpreted. Media is never spelled out for the model:
+ * image and audio blocks, binary resources and media inside `structuredContent` become notes naming type and size,
+ * and structured content a text block repeats is given once.
  */
 export function boundResult(options: {
   result: CallToolResult;
@@ -53,17 +56,28 @@ export function boundResult(options: {
   const parts: string[] = [frameLine(source, isError)];
   const media: ContentBlock[] = [];
   let userOnly = 0;
+  /** The model's text blocks, by index in `parts`, when structured content may repeat one of them. */
+  const texts: string[] = [];
+  const textParts: number[] = [];
+  const structured = result.structuredContent;
   for (const block of blocks) {
     if (isForUserOnly(block)) {
       userOnly += 1;
       continue;
     }
+    if (structured !== undefined && block.type === 'text') {
+      texts.push(block.text);
+      textParts.push(parts.length);
+    }
     parts.push(modelText(block, limits.modelMedia));
     if (limits.modelMedia && (block.type === 'image' || block.type === 'audio')) media.push(block);
   }
   if (userOnly > 0) parts.push(`[${userOnly} content block(s) meant for the user only, not included]`);
-  if (result.structuredContent !== undefined) {
-    parts.push(`[structuredContent]\n${JSON.stringify(result.structuredContent)}`);
+  if (structured !== undefined) {
+    // Media inside is summarised as media blocks are; a text block that repeats it as JSON is left out (given once).
+    const section = modelStructuredContent({ value: structured, texts, handle });
+    if (section.repeatedBy !== -1) parts.splice(textParts[section.repeatedBy]!, 1);
+    parts.push(section.text);
   }
   const meta = modelMeta(result._meta);
   if (meta !== undefined) parts.push(`[_meta]\n${JSON.stringify(meta)}`);
