@@ -40,13 +40,20 @@ export class RunningCalls {
         this.track(invocation, controller);
       },
     });
-    // The call is recorded in invoke's first synchronous turn; one refused before that (an unknown tool, arguments
-    // that fail the input schema) rejects with the reason, and nothing was sent.
+    // The call is recorded in invoke's first synchronous turn; one refused before that (an unknown or hidden tool,
+    // arguments that fail the input schema) ends with that outcome and its reason, and nothing was sent.
     if (id !== undefined) {
       done.catch(() => undefined);
       return id;
     }
-    await done;
+    const result = await done;
+    if (result.error !== undefined && (result.outcome === 'tool_not_found' || result.outcome === 'invalid_arguments')) {
+      throw new ApiError(
+        result.outcome === 'tool_not_found' ? 404 : 400,
+        String(result.error.code),
+        result.error.message,
+      );
+    }
     throw new ApiError(500, 'internal', `the call of ${tool} was not recorded`);
   }
 

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Host, HostStore, InvocationRecord, Surface, Tool } from '@airlock/core';
-import { createHost, HostError, MemoryStore, SqliteStore } from '@airlock/core';
+import { createHost, HostError, MemoryStore } from '@airlock/core';
+import { SqliteStore } from '@airlock/core/sqlite';
 import { auditCommand, permissionsCommand } from './admin-commands.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
 import { runConsoleCommand } from './console-command.js';
@@ -279,6 +280,11 @@ async function call(
       signal: controller.signal,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
+    // Refused before it was recorded (arguments that fail the schema): nothing was sent, and no history has it.
+    if (result.outcome === 'tool_not_found' || result.outcome === 'invalid_arguments') {
+      io.stderr.write(`airlock: ${result.error?.message ?? result.text}\n`);
+      return EXIT_CODES[result.outcome];
+    }
     const entry = await host.history.get({ scope, invocationId: result.invocationId });
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ ...result, screen: entry?.result?.screen }, null, 2)}\n`);
