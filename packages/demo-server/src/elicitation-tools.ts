@@ -73,9 +73,17 @@ export const elicitationTools: readonly DemoTool[] = [
     title: 'Connect required',
     description:
       'Refuses with -32042 (a URL to open first) until an account is connected; the connection completes shortly after.',
-    input: z.object({}),
+    input: z.object({
+      completeAfterMs: z
+        .number()
+        .int()
+        .min(0)
+        .max(600_000)
+        .default(50)
+        .describe('How long the user takes in the browser: the flow completes this many ms after the refusal.'),
+    }),
     annotations: { readOnlyHint: true, openWorldHint: true },
-    run: (_args, { server, state }) => {
+    run: ({ completeAfterMs }, { server, state }) => {
       if (state.accountConnected) return textResult('Connected: the call went through after the URL flow.');
       const elicitationId = randomUUID();
       // The demo has no real page: it marks the account connected and says so a moment later, as a real server
@@ -85,7 +93,7 @@ export const elicitationTools: readonly DemoTool[] = [
         void server
           .createElicitationCompletionNotifier(elicitationId)()
           .catch(() => undefined);
-      }, 50).unref();
+      }, completeAfterMs).unref();
       throw new UrlElicitationRequiredError(
         [{ mode: 'url', message: CONNECT_MESSAGE, url: connectUrl(), elicitationId }],
         'Connect your account first.',

@@ -41,6 +41,7 @@ interface Pending {
 }
 
 const MAX_SURFACE_TRIES = 3;
+const NO_HOLD = (): void => undefined;
 
 /**
  * One handler for `elicitation/create`, for both protocol eras: the 2025 pushed request and the 2026 input-required
@@ -126,15 +127,23 @@ export class ElicitationBroker {
 
   /**
    * A call refused with -32042: each URL is shown for consent like a URL-mode question; after each accept the host
-   * waits for the server's completion notification (or the user's "done, retry") until the question's deadline.
-   * True when every flow completed, so the call may be retried.
+   * waits for the server's completion notification (or the user's "done, retry") until the elicitation deadline, the
+   * call's idle timeout held meanwhile. True when every flow completed, so the call may be retried.
    */
   urlRequired(serverId: string, elicitations: readonly unknown[], signal: AbortSignal): Promise<boolean> {
+    // The call that was refused: while the user is in the browser its idle timeout waits, as while a question is open.
+    let call: CallInFlight | undefined;
+    try {
+      call = this.#callFor(serverId);
+    } catch {
+      call = undefined; // no call to tie the flow to: asking fails below and the server's -32042 error stands
+    }
     return this.#urlFlows.required({
       serverId,
       elicitations,
       signal,
       ask: (params) => this.#handle(serverId, params, signal),
+      hold: () => (call === undefined ? NO_HOLD : call.hold()),
     });
   }
 

@@ -60,16 +60,19 @@ export class UrlFlows {
 
   /**
    * A call refused with -32042: each URL is shown for consent (through `ask`, like a URL-mode question); after each
-   * accept the host waits for the flow's completion until the question's deadline. True when every flow completed,
-   * so the call may be retried.
+   * accept the host waits for the flow's completion until the elicitation deadline. While it waits the user is in the
+   * browser, so the call holds its idle timeout (`hold`), as it does while a question is open: the deadline governs,
+   * not the 60 s without progress. True when every flow completed, so the call may be retried.
    */
   async required(options: {
     serverId: string;
     elicitations: readonly unknown[];
     signal: AbortSignal;
     ask: (params: ElicitRequest['params']) => Promise<ElicitResult>;
+    /** Suspends the call's idle timeout; returns the release. */
+    hold: () => () => void;
   }): Promise<boolean> {
-    const { serverId, signal } = options;
+    const { serverId, signal, hold } = options;
     for (const item of options.elicitations) {
       const params = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
       let result: ElicitResult;
@@ -81,22 +84,29 @@ export class UrlFlows {
       if (result.action !== 'accept') return false;
       const id = params['elicitationId'];
       if (typeof id !== 'string') return false;
-      if (!(await this.#awaitCompletion(serverId, id, signal))) return false;
+      if (!(await this.#awaitCompletion(serverId, id, signal, hold))) return false;
     }
     return true;
   }
 
-  #awaitCompletion(serverId: string, elicitationId: string, signal: AbortSignal): Promise<boolean> {
+  #awaitCompletion(
+    serverId: string,
+    elicitationId: string,
+    signal: AbortSignal,
+    hold: () => () => void,
+  ): Promise<boolean> {
     const key = flowKey(serverId, elicitationId);
     if (this.#early.delete(key)) {
       this.#awaiting.delete(key);
       return Promise.resolve(true);
     }
     return new Promise((resolve) => {
+      const release = hold();
       const cancel = this.deps.clock.setTimer(() => done(false), this.deps.timeoutMs());
       const onAbort = () => done(false);
       const done = (ok: boolean) => {
         cancel();
+        release();
         signal.removeEventListener('abort', onAbort);
         this.#waiters.delete(key);
         this.#awaiting.delete(key);
