@@ -2,7 +2,8 @@
 // bare client.callTool, alone in one process, on the same stdio demo server. Target (issue 2): at most 1.10x at the
 // median. Beside them, a third side shows what history alone costs: a bare client.callTool followed by the history
 // writes of one host call (the same rows and audit events, fresh ids) through the same kind of store and the host's
-// own write queue, with no other host logic.
+// own write queue, with no other host logic. A fourth side is the same host with durability 'strict' (issue 15): what
+// returning only after the call's rows are committed costs on a real server's call.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -133,13 +134,14 @@ async function openHistoryOnly(kind) {
   };
 }
 
-async function openHost(kind) {
+async function openHost(kind, durability = 'grouped') {
   const { store, remove } = openStore(kind);
   const mcpServers = {};
   for (let k = 0; k < PROCESSES; k++) mcpServers[`demo${k}`] = { command: process.execPath, args: [demoBin] };
   const host = createHost({
     servers: { mcpServers },
     store,
+    durability,
     surface: { askPermission: () => Promise.resolve('allow_once') },
   });
   await host.servers.settled();
@@ -174,6 +176,7 @@ const targets = [
   { name: 'bare', ...(await openBare()), samples: [], cpuUs: 0 },
   { name: 'host', ...(await openHost(kind)), samples: [], cpuUs: 0 },
   { name: 'history_only', ...(await openHistoryOnly(kind)), samples: [], cpuUs: 0 },
+  { name: 'host_strict', ...(await openHost(kind, 'strict')), samples: [], cpuUs: 0 },
 ];
 const SLICE = 50;
 let n = 0;
@@ -193,7 +196,7 @@ for (let done = 0, slice = 0; done < CALLS; done += SLICE, slice++) {
   }
 }
 for (const t of targets) await t.close();
-const [bare, host, historyOnly] = targets.map((t) => ({
+const [bare, host, historyOnly, strict] = targets.map((t) => ({
   ...stats(t.samples),
   cpuUs: Math.round(t.cpuUs / t.samples.length),
 }));
@@ -219,5 +222,11 @@ console.log(
     history_only_median_ms: round(historyOnly.median),
     history_only_ratio_median: ratio(historyOnly.median, bare.median),
     history_only_cpu_us_per_call: historyOnly.cpuUs,
+    // durability 'strict' beside the default: the same host returning only once the call's rows are committed.
+    strict_median_ms: round(strict.median),
+    strict_p99_ms: round(strict.p99),
+    strict_added_us_median: Math.round((strict.median - host.median) * 1000),
+    strict_ratio_median: ratio(strict.median, host.median),
+    strict_cpu_us_per_call: strict.cpuUs,
   }),
 );

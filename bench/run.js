@@ -31,6 +31,17 @@ for (const store of ['sqlite', 'sqlite_worker', 'memory']) {
   process.stdout.write(pair.stdout);
 }
 
+// What durability 'strict' costs per call beside the default 'grouped' (issue 15): the host's own path in a process of
+// its own per store, medians of interleaved rounds with the least and the most.
+for (const store of ['sqlite', 'sqlite_worker']) {
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL('./invoke-durability.js', import.meta.url)), store], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.status !== 0) throw new Error(`the ${store} durability bench failed (exit ${run.status ?? run.signal})`);
+  process.stdout.write(run.stdout);
+}
+
 // The host's own path in one process: host.invoke of a native echo tool a rule allows, with SQLite history on the
 // call's thread, no pipe and no server process. What the host costs per call when nothing else competes for the core.
 {

@@ -32,6 +32,7 @@ import { MemoryStore } from './storage/memory/memory-store.js';
 import { HistoryReader } from './history/history-reader.js';
 import type { HistoryEntry, ResultSlice } from './history/history-reader.js';
 import { HistoryWriter } from './history/history-writer.js';
+import type { Durability } from './history/history-writer.js';
 import type { ElicitationRequest, Surface } from './surface.js';
 import { ElicitationBroker } from './elicitation/elicitation-broker.js';
 import type { Audience, Tool } from './tools/tool.js';
@@ -52,7 +53,8 @@ export interface HostLimits extends Partial<BoundLimits>, Partial<TimeoutLimits>
   readonly elicitationTimeoutMs?: number;
   /**
    * The least time between two history commits, in milliseconds; calls in between share one transaction. Default 5.
-   * 0 commits on every turn of the event loop. A crash can lose at most what waited for the next commit.
+   * 0 commits on every turn of the event loop. A crash can lose at most what waited for the next commit, within
+   * `HISTORY_LOSS_BOUND` (see `durability`).
    */
   readonly commitIntervalMs?: number;
 }
@@ -73,6 +75,14 @@ export interface HostConfig {
   readonly clientInfo?: { name: string; version: string };
   /** Rules, expiry by risk and the prompt timeout. Rules may be given as parsed rules or as plain JSON objects. */
   readonly permissions?: Omit<PermissionConfig, 'rules'> & { readonly rules?: unknown };
+  /**
+   * When `invoke` returns, against history's commits. `'grouped'` (default): at once, and a crash can take back at
+   * most the last `HISTORY_LOSS_BOUND` of calls (128 calls, all returned within 20 ms of one another); a store that
+   * falls behind holds callers back rather than let that grow. `'strict'`: only once the call's final row and its
+   * audit events are committed, so a crash takes back no call that returned; it costs a commit per call for a lone
+   * caller.
+   */
+  readonly durability?: Durability;
 }
 
 /** The one object an application holds. */
@@ -153,6 +163,7 @@ export function createHost(config: HostConfig = {}): Host {
     store,
     onError: (error) => events.emit('store.error', { message: error.message }),
     ...(limits.commitIntervalMs === undefined ? {} : { commitIntervalMs: limits.commitIntervalMs }),
+    ...(config.durability === undefined ? {} : { durability: config.durability }),
   });
   const history = new HistoryReader({ store, writes });
   const connections = new Map<string, ServerConnection>();
@@ -310,7 +321,7 @@ export function createHost(config: HostConfig = {}): Host {
     },
     invoke: (options) => {
       if (closed) return Promise.reject(new HostError('closed', 'the host is closed'));
-      return pipeline.invoke(options);
+      return writes.acknowledge(pipeline.invoke(options));
     },
     history: {
       list: (options) => history.list(options),

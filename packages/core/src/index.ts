@@ -5,6 +5,8 @@ export { createHost } from './host.js';
 export type { Host, HostConfig, HostLimits, ServerInfo } from './host.js';
 export { DEFAULT_RESULT_SLICE_CHARS } from './history/history-reader.js';
 export type { HistoryEntry, ResultSlice } from './history/history-reader.js';
+export { HISTORY_LOSS_BOUND } from './history/history-writer.js';
+export type { Durability } from './history/history-writer.js';
 export { HostEvents } from './host-events.js';
 export type { HostEventMap, HostEventName, HostListener } from './host-events.js';
 export { HostError } from './errors/host-error.js';

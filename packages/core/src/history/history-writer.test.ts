@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { StoreWrite } from '../storage/host-store.js';
-import { auditInput, auditWrites, decision, decisionAudit, putWrite, TENANT } from '../testing/host-store-fixtures.js';
-import { HistoryWriter } from './history-writer.js';
+import {
+  auditInput,
+  auditWrites,
+  createWrite,
+  decision,
+  decisionAudit,
+  invocation,
+  move,
+  putWrite,
+  resultFor,
+  SCOPE,
+  TENANT,
+  transitionWrite,
+} from '../testing/host-store-fixtures.js';
+import { HISTORY_LOSS_BOUND, HistoryWriter } from './history-writer.js';
 
 /** A memory store that keeps the labels of each batch it was handed, and can be told to fail. */
 class WatchedStore extends MemoryStore {
@@ -17,7 +30,42 @@ class WatchedStore extends MemoryStore {
   }
 }
 
+/** A memory store that answers each write only when the test says: a store on another thread, falling behind. */
+class HeldStore extends MemoryStore {
+  readonly held: { batch: readonly StoreWrite[]; answer: () => void; fail: (error: Error) => void }[] = [];
+  override write(batch: readonly StoreWrite[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.held.push({ batch, answer: () => resolve(super.write(batch)), fail: reject });
+    });
+  }
+}
+
 const [first, second, third] = auditWrites([auditInput('first'), auditInput('second'), auditInput('third')]);
+
+/** Queues the three writes of one call that runs and succeeds, as the call path does; returns the call's id. */
+function call(writes: HistoryWriter): string {
+  const record = invocation();
+  writes.write(createWrite(record));
+  writes.write(transitionWrite(move(record, 2, 'pending', 'running')));
+  writes.write(
+    transitionWrite(move(record, 3, 'running', 'success', 'success'), { result: resultFor(record.id, 'done') }),
+  );
+  return record.id;
+}
+
+/** One turn of the event loop: what a caller that never yields never lets happen. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Whether `promise` has settled (after the microtasks queued so far). */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await turn();
+  return done;
+}
 
 describe('HistoryWriter', () => {
   it('stores the writes queued in one turn as one batch, in order, and a drain waits for them', async () => {
@@ -80,5 +128,111 @@ describe('HistoryWriter', () => {
 
   it('refuses a commit interval that is not a number of milliseconds', () => {
     expect(() => new HistoryWriter({ store: new MemoryStore(), commitIntervalMs: -1 })).toThrow(/commitIntervalMs/);
+  });
+
+  it('refuses a durability it does not know', () => {
+    expect(() => new HistoryWriter({ store: new MemoryStore(), durability: 'fast' as 'strict' })).toThrow(
+      expect.objectContaining({ code: 'config_invalid', message: expect.stringMatching(/durability/) }),
+    );
+  });
+});
+
+describe('HistoryWriter, for a caller that never yields to the event loop', () => {
+  it('commits from the write that ends the 32nd call, with no timer and no turn of the event loop', async () => {
+    const store = new WatchedStore();
+    const writes = new HistoryWriter({ store });
+    for (let i = 0; i < 32; i++) {
+      call(writes);
+      // What `for (;;) await host.invoke(...)` over a native tool gives the event loop: microtasks only.
+      await Promise.resolve();
+    }
+
+    expect(store.batches).toHaveLength(1);
+    expect(store.batches[0]).toHaveLength(96);
+    expect(await store.listInvocations(SCOPE, { limit: 100 })).toHaveLength(32);
+  });
+
+  it('commits a batch whose first call ended twice the commit interval ago with the next call that ends', () => {
+    const store = new WatchedStore();
+    let now = 0;
+    const writes = new HistoryWriter({ store, commitIntervalMs: 5, now: () => now });
+    call(writes);
+    now = 9.9;
+    call(writes);
+    expect(store.batches).toEqual([]);
+
+    now = 10;
+    call(writes);
+
+    expect(store.batches).toHaveLength(1);
+    expect(store.batches[0]).toHaveLength(9);
+  });
+
+  it(`holds a caller back once more than ${HISTORY_LOSS_BOUND.calls} calls are not known committed, until the store answers`, async () => {
+    const store = new HeldStore();
+    const writes = new HistoryWriter({ store, now: () => 0 });
+    for (let i = 0; i < HISTORY_LOSS_BOUND.calls; i++) {
+      call(writes);
+      expect(await writes.acknowledge(Promise.resolve(i))).toBe(i);
+    }
+    // Four batches of 32 calls are with the store, none answered: the bound, not past it.
+    expect(store.held.map((h) => h.batch.length)).toEqual([96, 96, 96, 96]);
+
+    call(writes);
+    const held = writes.acknowledge(Promise.resolve('the 129th'));
+    expect(await settled(held)).toBe(false);
+
+    store.held[0]!.answer();
+    await expect(held).resolves.toBe('the 129th');
+  });
+
+  it(`holds a caller back while a call that ended over ${HISTORY_LOSS_BOUND.ms} ms before it is not known committed`, async () => {
+    const store = new HeldStore();
+    let now = 0;
+    const writes = new HistoryWriter({ store, commitIntervalMs: 5, now: () => now });
+    call(writes);
+    now = 10;
+    call(writes);
+    expect(store.held).toHaveLength(1);
+    now = HISTORY_LOSS_BOUND.ms;
+    call(writes);
+    expect(await writes.acknowledge(Promise.resolve('within'))).toBe('within');
+
+    now = HISTORY_LOSS_BOUND.ms + 0.5;
+    call(writes);
+    const held = writes.acknowledge(Promise.resolve('past'));
+    expect(await settled(held)).toBe(false);
+
+    store.held[0]!.answer();
+    await expect(held).resolves.toBe('past');
+  });
+});
+
+describe('HistoryWriter under durability strict', () => {
+  it('hands a result back only once the batch holding its call is committed', async () => {
+    const store = new HeldStore();
+    const writes = new HistoryWriter({ store, durability: 'strict', commitIntervalMs: 600_000 });
+    const id = call(writes);
+    const result = writes.acknowledge(Promise.resolve('result'));
+
+    expect(await settled(result)).toBe(false);
+    expect(store.held).toHaveLength(1);
+    expect(await store.getInvocation(SCOPE, id)).toBeUndefined();
+
+    store.held[0]!.answer();
+    await expect(result).resolves.toBe('result');
+    expect(await store.getInvocation(SCOPE, id)).toMatchObject({ state: 'success' });
+  });
+
+  it('rejects the result with store_error when the commit it waited for fails', async () => {
+    const store = new HeldStore();
+    const writes = new HistoryWriter({ store, durability: 'strict' });
+    call(writes);
+    const result = writes.acknowledge(Promise.resolve('result'));
+    await turn();
+
+    store.held[0]!.fail(new Error('disk full'));
+
+    await expect(result).rejects.toMatchObject({ code: 'store_error', message: expect.stringMatching(/disk full/) });
   });
 });

@@ -86,6 +86,11 @@ export interface HostStore {
    * Applies the writes in order as one atomic write: all are stored or none (a refused write, and every write of its
    * batch, leaves no row and no audit event). Audit events are chained in the order of the writes. A burst of the
    * call path's writes costs one commit.
+   *
+   * The history writer may call `write` again before the last call's promise has settled (a caller that never yields
+   * to the event loop, a store on another thread): batches are applied in the order of the calls, and the promise
+   * resolves once its batch is committed (a crash after that cannot take it back). A store that commits inside the
+   * call (SqliteStore, MemoryStore) has both for free; `serveStore` serializes the writes of the store it serves.
    */
   write(batch: readonly StoreWrite[]): Promise<void>;
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined>;

@@ -4,10 +4,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import { describeHostStoreContract } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 import { SCOPE, createWrite, invocation } from '../../testing/host-store-fixtures.js';
-import { BACKGROUND_NICENESS, WorkerStore } from './worker-store.js';
+import { MemoryStore } from '../memory/memory-store.js';
+import type { StoreWrite } from '../host-store.js';
+import { BACKGROUND_NICENESS, serveStore, WorkerStore } from './worker-store.js';
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../dist');
 /** The built subpath entries, as the package ships them: @airlock/core/sqlite and @airlock/core/worker. */
@@ -145,5 +148,47 @@ describe('WorkerStore', () => {
     expect((await store.getInvocation(SCOPE, record.id))?.id).toBe(record.id);
     await store.close();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves writes one after another in the order sent, and a read after the writes sent before it', async () => {
+    // The history writer sends a batch without waiting for the one before to be answered; a served store whose write
+    // awaits (here: until the test opens the gate) must still apply them in order, and not be read in between.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const started: string[] = [];
+    class SlowStore extends MemoryStore {
+      override async write(batch: readonly StoreWrite[]): Promise<void> {
+        const id = batch[0]?.kind === 'create' ? batch[0].record.id : '?';
+        started.push(id);
+        if (started.length === 1) await gate;
+        return super.write(batch);
+      }
+    }
+    const { port1, port2 } = new MessageChannel();
+    serveStore(new SlowStore(), port1, { background: false });
+    const replies = new Map<number, { ok: boolean; value?: unknown }>();
+    let replied!: () => void;
+    const allReplied = new Promise<void>((resolve) => (replied = resolve));
+    port2.on('message', (reply: { id: number; ok: boolean; value?: unknown }) => {
+      if (reply.id === 4) return;
+      replies.set(reply.id, reply);
+      if (replies.size === 3) replied();
+    });
+    const [a, b] = [invocation(), invocation()];
+    port2.postMessage({ id: 1, method: 'write', args: [[createWrite(a)]] });
+    port2.postMessage({ id: 2, method: 'write', args: [[createWrite(b)]] });
+    port2.postMessage({ id: 3, method: 'getInvocation', args: [SCOPE, b.id] });
+    // A call the server answers at once (an unknown method): once it is answered, the three before it have arrived.
+    await new Promise<void>((resolve) => {
+      port2.on('message', (reply: { id: number }) => reply.id === 4 && resolve());
+      port2.postMessage({ id: 4, method: 'nope' });
+    });
+    expect(started).toEqual([a.id]);
+
+    open();
+    await allReplied;
+    expect(started).toEqual([a.id, b.id]);
+    expect(replies.get(3)).toMatchObject({ ok: true, value: { id: b.id, state: 'pending' } });
+    port2.close();
   });
 });

@@ -40,7 +40,10 @@ type Reply =
  * real store (a `SqliteStore` over a driver it opens) and hands it to `serveStore`; core itself loads no driver.
  *
  * Every call is a message round trip; values cross by structured clone, and a `HostError` thrown in the worker
- * arrives as a `HostError` with the same code.
+ * arrives as a `HostError` with the same code. The worker takes writes in the order sent, one after another, and
+ * answers each once committed; an answer is a message, which the calling thread reads only when its event loop
+ * turns, so the history writer holds callers back (back-pressure) when the writes sent and not answered pass what a
+ * crash may take back (`HISTORY_LOSS_BOUND`), rather than let them pile up.
  */
 export class WorkerStore implements HostStore {
   readonly #worker: Worker;
@@ -169,6 +172,8 @@ function runInBackground(): void {
  */
 export function serveStore(store: HostStore, port: MessagePort, options: ServeStoreOptions = {}): void {
   if (options.background ?? true) runInBackground();
+  /** The last write asked for: the next one starts once it has settled. */
+  let writes: Promise<unknown> = Promise.resolve();
   port.on('message', (request: Request) => {
     if (!(METHODS as readonly string[]).includes(request.method)) {
       port.postMessage({
@@ -179,23 +184,27 @@ export function serveStore(store: HostStore, port: MessagePort, options: ServeSt
       return;
     }
     const call = (store as unknown as Record<Method, (...args: unknown[]) => Promise<unknown>>)[request.method];
-    Promise.resolve()
-      .then(() => call.apply(store, request.args))
-      .then(
-        (value) => port.postMessage({ id: request.id, ok: true, value } satisfies Reply),
-        (error: unknown) =>
-          port.postMessage({
-            id: request.id,
-            ok: false,
-            error:
-              error instanceof HostError
-                ? {
-                    code: error.code,
-                    message: error.message,
-                    ...(error.data === undefined ? {} : { data: { ...error.data } }),
-                  }
-                : { message: error instanceof Error ? error.message : String(error) },
-          } satisfies Reply),
-      );
+    const run = () => call.apply(store, request.args);
+    // Writes run one after another in the order sent (the history writer sends a batch without waiting for the one
+    // before to be answered, and a store whose write awaits must not interleave two), and every other call after the
+    // writes sent before it.
+    const done = writes.then(run, run);
+    if (request.method === 'write') writes = done;
+    done.then(
+      (value) => port.postMessage({ id: request.id, ok: true, value } satisfies Reply),
+      (error: unknown) =>
+        port.postMessage({
+          id: request.id,
+          ok: false,
+          error:
+            error instanceof HostError
+              ? {
+                  code: error.code,
+                  message: error.message,
+                  ...(error.data === undefined ? {} : { data: { ...error.data } }),
+                }
+              : { message: error instanceof Error ? error.message : String(error) },
+        } satisfies Reply),
+    );
   });
 }
