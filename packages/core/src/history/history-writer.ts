@@ -219,7 +219,11 @@ export class HistoryWriter implements RecordingQueue {
     }
   }
 
-  /** Hands everything queued to the store as one batch, without waiting for the batches before it to land. */
+  /**
+   * Hands everything queued to the store as one batch, without waiting for the batches before it to land. When one
+   * fails, a batch sent after it may still commit (its writes reach the store in order and may not depend on it);
+   * the writer stops at the failure all the same, and no caller waiting on either is told the call was kept.
+   */
   #send(): Flight {
     const batch = this.#pending;
     const flight: Flight = { calls: this.#pendingCalls, since: this.#pendingSince, done: LANDED };
