@@ -1,5 +1,5 @@
 import type { Host, Scope, StoredDecision } from '@airlock/core';
-import { HostError } from '@airlock/core';
+import { HostError, readAnchors } from '@airlock/core';
 import { EXIT_CODES } from './exit-codes.js';
 
 interface Out {
@@ -61,24 +61,49 @@ export async function permissionsCommand(
   }
 }
 
-/** `airlock audit [--export] [--verify] [--limit N]`: the tenant's events, as text or NDJSON; or verify the chain. */
+/**
+ * `airlock audit [--export [--format seed]] [--verify [--anchor FILE]] [--limit N]` and `airlock audit anchor FILE`:
+ * the tenant's events, as text, NDJSON or the seed's schema; verify the chain (and that it reaches every anchor); or
+ * append the chain head to an anchor file.
+ */
 export async function auditCommand(
   host: Host,
   scope: Scope,
-  values: { export: boolean; verify: boolean; limit?: string; json: boolean },
+  rest: readonly string[],
+  values: { export: boolean; verify: boolean; limit?: string; json: boolean; format?: string; anchor?: string },
   io: Out,
 ): Promise<number> {
+  if (rest[0] === 'anchor') {
+    const file = rest[1] ?? values.anchor;
+    if (file === undefined) throw new HostError('invalid_arguments', 'audit anchor needs a FILE to append the head to');
+    const anchor = await host.audit.anchor({ file });
+    io.stdout.write(`anchored event ${anchor.seq} (${anchor.hash}) in ${file}\n`);
+    return 0;
+  }
+  if (rest.length > 0) throw new HostError('invalid_arguments', `unknown audit action ${rest[0]}: use anchor`);
   if (values.verify) {
-    const verdict = await host.audit.verify();
+    const anchors = values.anchor === undefined ? [] : await readAnchors(values.anchor);
+    const verdict = await host.audit.verify({ anchors });
+    const from =
+      verdict.checkpointSeq === null
+        ? 'from the first event'
+        : `from checkpoint ${verdict.checkpointSeq} (events through ${verdict.startedAfter} pruned)`;
+    const checked = anchors.length === 0 ? '' : `, ${anchors.length} anchor${anchors.length === 1 ? '' : 's'} reached`;
     if (verdict.ok) {
-      io.stdout.write(`audit chain intact: ${verdict.count} events\n`);
+      io.stdout.write(`audit chain intact: ${verdict.count} events, ${from}${checked}\n`);
       return 0;
     }
-    io.stdout.write(`audit chain BROKEN at event ${verdict.seq} (${verdict.count} read): ${verdict.problem}\n`);
+    io.stdout.write(
+      `audit chain BROKEN at event ${verdict.seq} (${verdict.count} read, ${from}): ${verdict.problem}\n`,
+    );
     return EXIT_CODES.tampered;
   }
   if (values.export) {
-    io.stdout.write(await host.audit.export({ scope }));
+    const format = values.format ?? 'ndjson';
+    if (format !== 'ndjson' && format !== 'seed') {
+      throw new HostError('invalid_arguments', `--format must be ndjson or seed, not ${format}`);
+    }
+    io.stdout.write(await host.audit.export({ scope, format }));
     return 0;
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);

@@ -23,6 +23,9 @@ Usage:
   airlock permissions revoke ID | --server ID
   airlock permissions explain SERVER/TOOL [--args JSON]   which rule or decision decides, and why
   airlock audit [--limit N] | --export | --verify   the audit trail; --verify checks the hash chain
+  airlock audit --export --format seed              decisions in seed 003 R6's schema (default: ndjson)
+  airlock audit --verify --anchor FILE              also checks the chain still reaches every anchored head
+  airlock audit anchor FILE                         appends the chain head to FILE (outside the data directory)
   airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
 
 Options:
@@ -60,6 +63,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         lang: { type: 'string' },
         export: { type: 'boolean', default: false },
         verify: { type: 'boolean', default: false },
+        format: { type: 'string' },
+        anchor: { type: 'string' },
         store: { type: 'string' },
         workspace: { type: 'string' },
         negotiation: { type: 'string' },
@@ -154,7 +159,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       case 'permissions':
         return await permissionsCommand(host, scope, rest, values, io);
       case 'audit':
-        return await auditCommand(host, scope, values, io);
+        return await auditCommand(host, scope, rest, values, io);
       default:
         return await call(host, scope, rest[0], values, io);
     }

@@ -12,6 +12,7 @@ import type { InvokeOptions, ToolResult } from './invocations/invoke-options.js'
 import type { PreCallHook } from './invocations/pre-call-chain.js';
 import type { TimeoutLimits } from './invocations/run-with-timeouts.js';
 import { AuditLog } from './audit/audit-log.js';
+import type { AuditAnchorConfig } from './audit/audit-log.js';
 import { hashJson } from './audit/canonical-json.js';
 import { PermissionEngine } from './permissions/permission-engine.js';
 import type { PermissionConfig, PermissionExplanation } from './permissions/permission-engine.js';
@@ -83,6 +84,8 @@ export interface HostConfig {
    * caller.
    */
   readonly durability?: Durability;
+  /** Audit anchoring: `anchorFile` (outside the data directory) gets the chain head every `anchorEveryMs`. */
+  readonly audit?: AuditAnchorConfig;
 }
 
 /** The one object an application holds. */
@@ -290,7 +293,10 @@ export function createHost(config: HostConfig = {}): Host {
   // After the caller has had a chance to listen: a rule naming an unknown server is reported at once.
   queueMicrotask(checkRules);
   void firstConnections.then(checkRules);
-  const audit = new AuditLog(store, writes);
+  const audit = new AuditLog(store, writes, { clock, ...config.audit });
+  const stopAnchoring = audit.startAnchoring((error) =>
+    events.emit('server.warning', { serverId: 'audit', message: `could not anchor the audit chain: ${String(error)}` }),
+  );
   let closed = false;
 
   return {
@@ -372,8 +378,10 @@ export function createHost(config: HostConfig = {}): Host {
     close: async () => {
       if (closed) return;
       closed = true;
+      stopAnchoring();
       await Promise.all([...connections.values()].map((c) => c.close()));
       await writes.drain().catch(() => undefined);
+      await audit.anchoring();
       await store.close();
     },
   };

@@ -85,8 +85,20 @@ export type {
   TransitionRecord,
 } from './invocations/invocation-record.js';
 export { MemoryStore } from './storage/memory/memory-store.js';
-export { AuditLog } from './audit/audit-log.js';
-export type { AuditQueryOptions } from './audit/audit-log.js';
+export { AuditLog, PRUNE_BATCH } from './audit/audit-log.js';
+export type {
+  AuditAnchorConfig,
+  AuditExportFormat,
+  AuditLogVerification,
+  AuditQueryOptions,
+  PruneReport,
+} from './audit/audit-log.js';
+export { appendAnchor, readAnchors } from './audit/audit-anchor.js';
+export type { AuditAnchor } from './audit/audit-anchor.js';
+export { SYSTEM_TENANT } from './audit/audit-checkpoint.js';
+export type { CheckpointData } from './audit/audit-checkpoint.js';
+export { SEED_DECISIONS, SEED_ORIGINS, seedDecisionEvent } from './audit/seed-decision-event.js';
+export type { SeedDecisionEvent } from './audit/seed-decision-event.js';
 export { chainEvent, GENESIS_HASH, verifyChain } from './audit/audit-event.js';
 export type {
   AuditEvent,

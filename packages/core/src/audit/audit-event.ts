@@ -1,7 +1,12 @@
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 
-/** What an audit event records: permission decisions, invocation transitions, elicitations. */
-export type AuditEventType = 'permission.decision' | 'invocation.transition' | 'elicitation';
+/**
+ * What an audit event records: permission decisions, invocation transitions, elicitations; and the log's own upkeep:
+ * a checkpoint written when old events are pruned (it carries the hash of the last pruned event, so the chain stays
+ * verifiable), and what a retention sweep removed.
+ */
+export type AuditEventType =
+  'permission.decision' | 'invocation.transition' | 'elicitation' | 'audit.checkpoint' | 'retention.sweep';
 
 /** Where a permission decision came from. */
 export type DecisionOrigin =

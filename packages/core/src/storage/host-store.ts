@@ -51,7 +51,14 @@ export type StoreWrite =
       readonly scope: DecisionTenant;
       readonly ids: readonly string[];
       readonly audit: readonly AuditEventInput[];
-    };
+    }
+  /**
+   * Prunes the audit chain: appends `checkpoint` (an `audit.checkpoint` event carrying event `throughSeq`'s hash and
+   * the count deleted), then deletes every event up to and including `throughSeq`, in one atomic write, so the chain
+   * is never without the hash its first kept event links to. Refused when event `throughSeq` is absent or its hash
+   * or the count differ from the checkpoint's.
+   */
+  | { readonly kind: 'audit.prune'; readonly throughSeq: number; readonly checkpoint: AuditEventInput };
 
 /** Which audit events to read. `userId` and `workspaceId` scope a tenant's own view; absent, every tenant's. */
 export interface AuditQuery {

@@ -128,6 +128,8 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'permission.decision': true,
   'invocation.transition': true,
   elicitation: true,
+  'audit.checkpoint': true,
+  'retention.sweep': true,
 };
 
 const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };

@@ -2,6 +2,7 @@ import type { HostStore } from '../storage/host-store.js';
 import { describeAuditContract } from './host-store-audit-contract.js';
 import { describeDecisionContract } from './host-store-decision-contract.js';
 import { describeHistoryContract } from './host-store-history-contract.js';
+import { describePruneContract } from './host-store-prune-contract.js';
 import { describeWriteContract } from './host-store-write-contract.js';
 
 /** What a backend's test hands the contract: a fresh, empty store, and how to reopen and dispose of it. */
@@ -38,4 +39,5 @@ export function describeHostStoreContract(options: HostStoreContractOptions): vo
   describeWriteContract(options);
   describeAuditContract(options);
   describeDecisionContract(options);
+  describePruneContract(options);
 }

@@ -1,3 +1,4 @@
+import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
 import { chainEvent } from '../../audit/audit-event.js';
 import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
 import { HostError } from '../../errors/host-error.js';
@@ -72,8 +73,10 @@ export class MemoryStore implements HostStore {
   /** Decisions by `decisionKey`, and each stored id's key (to refuse an id another key holds). */
   readonly #decisions = new Map<string, StoredDecision>();
   readonly #decisionKeyOf = new Map<string, string>();
-  /** The audit chain, in seq order: event i has seq i + 1. */
+  /** The audit chain, in seq order: event i has seq i + 1 + #pruned. */
   readonly #events: AuditEvent[] = [];
+  /** How many events pruning took from the front of the chain. */
+  #pruned = 0;
 
   /**
    * Applies the writes in order, all or none: a refused write undoes the ones before it, audit events included. It
@@ -124,10 +127,27 @@ export class MemoryStore implements HostStore {
         undo.push(this.#deleteDecisions(w.scope, w.ids));
         this.#events.push(...this.#seal(w.audit));
         return;
+      case 'audit.prune':
+        undo.push(this.#prune(w.throughSeq, w.checkpoint));
+        return;
       default:
         throw unknownWrite(w);
     }
     if (w.audit !== undefined) this.#events.push(...this.#seal([w.audit]));
+  }
+
+  /** Appends the checkpoint, then drops the events through `throughSeq`; returns what puts them back. */
+  #prune(throughSeq: number, checkpoint: AuditEventInput): () => void {
+    const data = checkpointData(checkpoint);
+    const deleting = Math.max(0, Math.min(throughSeq - this.#pruned, this.#events.length));
+    checkPrune(throughSeq, data, this.#events[throughSeq - this.#pruned - 1], deleting);
+    this.#events.push(...this.#seal([checkpoint]));
+    const removed = this.#events.splice(0, deleting);
+    this.#pruned += deleting;
+    return () => {
+      this.#events.unshift(...removed);
+      this.#pruned -= deleting;
+    };
   }
 
   /** Replaces the decision of the same key (its id included); returns what takes it back. */
@@ -191,8 +211,8 @@ export class MemoryStore implements HostStore {
     return this.#call(() => {
       const { limit, afterSeq } = auditPage(query);
       const found: AuditEvent[] = [];
-      // Event i has seq i + 1, so the events after afterSeq start at index afterSeq.
-      for (let i = afterSeq; i < this.#events.length && found.length < limit; i += 1) {
+      // Event i has seq i + 1 + #pruned, so the events after afterSeq start at index afterSeq - #pruned.
+      for (let i = Math.max(0, afterSeq - this.#pruned); i < this.#events.length && found.length < limit; i += 1) {
         const e = this.#events[i];
         if (e !== undefined && matches(e, query)) found.push(structuredClone(e));
       }
@@ -292,6 +312,7 @@ export class MemoryStore implements HostStore {
     this.#decisions.clear();
     this.#decisionKeyOf.clear();
     this.#events.length = 0;
+    this.#pruned = 0;
     return Promise.resolve();
   }
 

@@ -56,6 +56,9 @@ export interface SqliteStatements {
   /** The seq and hash of the last stored event: what the next event links to. */
   readonly lastAudit: SqliteStatement;
   readonly insertAudit: SqliteStatement;
+  readonly auditAt: SqliteStatement;
+  readonly countAuditThrough: SqliteStatement;
+  readonly deleteAuditThrough: SqliteStatement;
 }
 
 /** Prepares every statement on `db` (whose schema is migrated). */
@@ -99,5 +102,8 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
     listDecisionsOfTenant: db.prepare(`${decisions} WHERE user_id = ? AND workspace_id = ?`),
     lastAudit: db.prepare('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1'),
     insertAudit: db.prepare(`INSERT INTO audit_events (${AUDIT_COLUMNS}) VALUES (${marks(14)})`),
+    auditAt: db.prepare('SELECT seq, hash FROM audit_events WHERE seq = ?'),
+    countAuditThrough: db.prepare('SELECT COUNT(*) AS n FROM audit_events WHERE seq <= ?'),
+    deleteAuditThrough: db.prepare('DELETE FROM audit_events WHERE seq <= ?'),
   };
 }

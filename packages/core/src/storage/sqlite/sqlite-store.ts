@@ -1,3 +1,4 @@
+import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
 import type { AuditEvent, AuditEventInput, SealedAuditInput } from '../../audit/audit-event.js';
 import { HostError } from '../../errors/host-error.js';
 import type { StoredDecision } from '../../permissions/stored-decision.js';
@@ -187,6 +188,14 @@ export class SqliteStore implements HostStore {
             deleteDecisions(w.scope, w.ids);
             for (const audit of w.audit) append(audit);
             continue;
+          case 'audit.prune': {
+            const data = checkpointData(w.checkpoint);
+            const { n } = sql.countAuditThrough.get(w.throughSeq) as { n: number };
+            checkPrune(w.throughSeq, data, sql.auditAt.get(w.throughSeq) as ChainLink | undefined, n);
+            append(w.checkpoint);
+            sql.deleteAuditThrough.run(w.throughSeq);
+            continue;
+          }
           default:
             throw unknownWrite(w);
         }

@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, '../dist/bin.js');
+const DEMO = resolve(here, '../../demo-server/dist/bin.js');
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(args: string[]): Promise<Run> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-cli-audit-'));
+  const config = join(dir, 'airlock.config.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: [DEMO] } } }));
+  // The anchors live outside the data directory, as they should.
+  const anchors = join(mkdtempSync(join(tmpdir(), 'airlock-anchors-')), 'anchors.ndjson');
+  return { config, store: join(dir, 'airlock.db'), anchors };
+}
+
+describe('airlock audit: the seed format and anchors', () => {
+  it('exports decisions in the seed schema, anchors the head, and reports events removed after an anchor', async () => {
+    const w = workspace();
+    const common = ['--config', w.config, '--store', w.store];
+    expect((await run(['call', 'demo/echo', '--args', '{"text":"hi"}', '--allow', ...common])).code).toBe(0);
+
+    const seed = await run(['audit', '--export', '--format', 'seed', ...common]);
+    expect(seed.code).toBe(0);
+    const [line, ...others] = seed.stdout.trim().split('\n');
+    expect(others).toEqual([]);
+    expect(JSON.parse(line!)).toMatchObject({
+      event_type: 'mcp.permission.decision',
+      decision: 'ALLOW_ONCE',
+      tool_name: 'demo__echo',
+      origin: 'user_prompt',
+    });
+    const bad = await run(['audit', '--export', '--format', 'csv', ...common]);
+    expect(bad.stderr).toMatch(/--format must be ndjson or seed, not csv/);
+
+    const anchored = await run(['audit', 'anchor', w.anchors, ...common]);
+    expect(anchored.stdout).toMatch(/^anchored event (\d+) /);
+    const head = Number(/anchored event (\d+)/.exec(anchored.stdout)![1]);
+    const intact = await run(['audit', '--verify', '--anchor', w.anchors, ...common]);
+    expect(intact.code).toBe(0);
+    expect(intact.stdout).toMatch(/audit chain intact: \d+ events, from the first event, 1 anchor reached/);
+
+    const db = new Database(w.store);
+    db.prepare('DELETE FROM audit_events WHERE seq = ?').run(head);
+    db.close();
+    expect((await run(['audit', '--verify', ...common])).code).toBe(0);
+    const truncated = await run(['audit', '--verify', '--anchor', w.anchors, ...common]);
+    expect(truncated.code).toBe(8);
+    expect(truncated.stdout).toMatch(new RegExp(`BROKEN at event ${head} .*the newest events were removed`));
+  });
+});
