@@ -18,15 +18,25 @@ if (args.help) {
 }
 
 const logPath = process.env['AIRLOCK_DEMO_CALL_LOG'];
+/** What --garbage-on-call writes: a colored panic and an HTML page, as a server that logs to stdout might. */
+const GARBAGE = `\u001b[31mpanic:\u001b[0m unexpected token < in JSON at position 0 ${'<html><body>oops</body></html>'.repeat(20)}\n`;
 const demo = {
   ...(args.pageSize !== undefined && { pageSize: args.pageSize }),
   ...(args.slowListMs !== undefined && { slowListMs: args.slowListMs }),
   ...(logPath !== undefined && logPath !== '' && { callLog: fileCallLog(logPath) }),
+  ...(args.garbageOnCall === true && { swallowCall: () => void process.stdout.write(GARBAGE) }),
+  ...(args.hugeListMb !== undefined && { hugeListMb: args.hugeListMb }),
 };
 const onerror = (error: Error) => process.stderr.write(`airlock-demo-server: ${error.message}\n`);
 
 if (args.transport === 'http') {
-  const server = await startHttpDemoServer({ port: args.port, demo, onerror });
+  const server = await startHttpDemoServer({
+    port: args.port,
+    demo,
+    onerror,
+    ...(args.modernOnly === true && { modernOnly: true }),
+    ...(args.bearerToken !== undefined && { bearerToken: args.bearerToken }),
+  });
   process.stderr.write(`listening ${server.url}\n`);
   const stop = () => void server.close().finally(() => process.exit(0));
   process.once('SIGINT', stop);
@@ -34,5 +44,8 @@ if (args.transport === 'http') {
 } else {
   // One process serves one connection: the state lives as long as it does.
   const state = new DemoState();
-  serveStdio(({ era }) => createDemoServer({ ...demo, state, era }), { onerror });
+  serveStdio(({ era }) => createDemoServer({ ...demo, state, era }), {
+    onerror,
+    ...(args.modernOnly === true && { legacy: 'reject' as const }),
+  });
 }

@@ -21,6 +21,28 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(['--page-size', '2.5'])).toMatchObject({ ok: false });
   });
 
+  it('takes the misbehaving modes a host is tested against', () => {
+    expect(
+      parseDemoArgs(['--http', '--modern-only', '--bearer-token', 't0k', '--garbage-on-call', '--huge-list-mb', '50']),
+    ).toEqual({
+      ok: true,
+      args: {
+        transport: 'http',
+        port: 0,
+        modernOnly: true,
+        bearerToken: 't0k',
+        garbageOnCall: true,
+        hugeListMb: 50,
+        help: false,
+      },
+    });
+    expect(parseDemoArgs(['--bearer-token', 't0k'])).toEqual({
+      ok: false,
+      error: '--bearer-token only applies with --http',
+    });
+    expect(parseDemoArgs(['--huge-list-mb', '0'])).toMatchObject({ ok: false });
+  });
+
   it('rejects --port without --http rather than ignoring it', () => {
     expect(parseDemoArgs(['--port', '8123'])).toEqual({ ok: false, error: '--port only applies with --http' });
   });

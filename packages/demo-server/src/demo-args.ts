@@ -9,6 +9,14 @@ export interface DemoArgs {
   readonly pageSize?: number;
   /** Milliseconds every tools/list after the first waits before answering (a slow catalog refresh). */
   readonly slowListMs?: number;
+  /** Serve 2026-07-28 only: a 2025-11-25 `initialize` is refused with -32022. */
+  readonly modernOnly?: boolean;
+  /** HTTP only: refuse every request without `Authorization: Bearer <token>` with 401 and a challenge. */
+  readonly bearerToken?: string;
+  /** Misbehave: answer every tools/call with a line that is not JSON-RPC on stdout, instead of its result. */
+  readonly garbageOnCall?: boolean;
+  /** Misbehave: pad every tools/list reply with this many million characters. */
+  readonly hugeListMb?: number;
   readonly help: boolean;
 }
 
@@ -16,7 +24,7 @@ export interface DemoArgs {
 export type DemoArgsResult = { ok: true; args: DemoArgs } | { ok: false; error: string };
 
 /** The `--help` text; also printed after a usage error. */
-export const DEMO_USAGE = `usage: airlock-demo-server [--http [--port N]] [--page-size N]
+export const DEMO_USAGE = `usage: airlock-demo-server [--http [--port N] [--bearer-token T]] [--page-size N] [--modern-only]
 
 Serves the Airlock demo MCP server (protocol 2025-11-25 and 2026-07-28).
 
@@ -26,6 +34,12 @@ Serves the Airlock demo MCP server (protocol 2025-11-25 and 2026-07-28).
   --port N        the HTTP port (default 0: any free port)
   --page-size N   put N tools on each tools/list page, with a cursor to the next
   --slow-list-ms N  answer every tools/list after the first N milliseconds late
+  --modern-only   serve 2026-07-28 only (a 2025-11-25 initialize gets -32022)
+  --bearer-token T  with --http: answer 401 with a Bearer challenge unless the
+                  request carries "Authorization: Bearer T"
+  --garbage-on-call  answer every tools/call with a line of garbage on stdout
+                  instead of its result (a broken stdio server)
+  --huge-list-mb N  pad every tools/list reply with N million characters
   --help          print this help
 
 Environment:
@@ -34,7 +48,17 @@ Environment:
 
 /** Parses the command line strictly: an unknown flag, a stray argument or a bad number is an error. */
 export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
-  let values: { http?: boolean; port?: string; 'page-size'?: string; 'slow-list-ms'?: string; help?: boolean };
+  let values: {
+    http?: boolean;
+    port?: string;
+    'page-size'?: string;
+    'slow-list-ms'?: string;
+    'modern-only'?: boolean;
+    'bearer-token'?: string;
+    'garbage-on-call'?: boolean;
+    'huge-list-mb'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -45,6 +69,10 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
         port: { type: 'string' },
         'page-size': { type: 'string' },
         'slow-list-ms': { type: 'string' },
+        'modern-only': { type: 'boolean' },
+        'bearer-token': { type: 'string' },
+        'garbage-on-call': { type: 'boolean' },
+        'huge-list-mb': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -63,6 +91,13 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
   if (values['slow-list-ms'] !== undefined && slowListMs === undefined) {
     return { ok: false, error: `--slow-list-ms must be an integer from 0 to 600000, got "${values['slow-list-ms']}"` };
   }
+  if (values['bearer-token'] !== undefined && values.http !== true) {
+    return { ok: false, error: '--bearer-token only applies with --http' };
+  }
+  const hugeListMb = values['huge-list-mb'] === undefined ? undefined : integer(values['huge-list-mb'], 1, 200);
+  if (values['huge-list-mb'] !== undefined && hugeListMb === undefined) {
+    return { ok: false, error: `--huge-list-mb must be an integer from 1 to 200, got "${values['huge-list-mb']}"` };
+  }
   return {
     ok: true,
     args: {
@@ -70,6 +105,10 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
       port,
       ...(pageSize !== undefined && { pageSize }),
       ...(slowListMs !== undefined && { slowListMs }),
+      ...(values['modern-only'] === true && { modernOnly: true }),
+      ...(values['bearer-token'] !== undefined && { bearerToken: values['bearer-token'] }),
+      ...(values['garbage-on-call'] === true && { garbageOnCall: true }),
+      ...(hugeListMb !== undefined && { hugeListMb }),
       help: values.help === true,
     },
   };

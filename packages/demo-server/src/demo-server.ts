@@ -56,6 +56,13 @@ export interface DemoServerOptions {
   readonly onToolsChanged?: () => void;
   /** Ends the process for the `crash` tool. Defaults to `process.exit`. */
   readonly exit?: (code: number) => void;
+  /**
+   * Misbehave: every `tools/call` is logged, then handed to this instead of its tool and never answered (the bin's
+   * `--garbage-on-call` writes a line of garbage to stdout from it: a broken stdio server).
+   */
+  readonly swallowCall?: (tool: string) => void;
+  /** Misbehave: every `tools/list` reply carries this many million characters of padding in its `_meta`. */
+  readonly hugeListMb?: number;
 }
 
 /**
@@ -96,6 +103,9 @@ export function createDemoServer(options: DemoServerOptions = {}): Server {
     return {
       tools: page.items.map((tool) => tool.definition(state)),
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+      ...(options.hugeListMb !== undefined && {
+        _meta: { 'airlock-demo/padding': 'x'.repeat(options.hugeListMb * 1_000_000) },
+      }),
     };
   });
 
@@ -107,6 +117,10 @@ export function createDemoServer(options: DemoServerOptions = {}): Server {
     if (ctx.mcpReq.inputResponses === undefined && ctx.mcpReq.requestState() === undefined) {
       callLog({ event: 'call', tool: name, args: args ?? {} });
       state.countCall(name);
+    }
+    if (options.swallowCall !== undefined) {
+      options.swallowCall(name);
+      return new Promise<never>(() => {});
     }
     const signal = ctx.mcpReq.signal;
     cancelWatch.watch(signal, name);

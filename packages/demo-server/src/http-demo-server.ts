@@ -9,10 +9,13 @@ import {
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
+  OAuthError,
+  OAuthErrorCode,
   originValidationResponse,
+  requireBearerAuth,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { ProtocolEra, Server } from '@modelcontextprotocol/server';
+import type { AuthInfo, ProtocolEra, Server } from '@modelcontextprotocol/server';
 import { createDemoServer } from './demo-server.js';
 import type { DemoServerOptions } from './demo-server.js';
 import { DemoState } from './demo-state.js';
@@ -26,6 +29,13 @@ export interface HttpDemoServerConfig {
   readonly demo?: Omit<DemoServerOptions, 'state' | 'era' | 'onToolsChanged'>;
   /** Reports errors that do not change any response (a client went away, a rejected request). */
   readonly onerror?: (error: Error) => void;
+  /** Serve 2026-07-28 only: a 2025-11-25 request is refused (-32022) rather than given a session. */
+  readonly modernOnly?: boolean;
+  /**
+   * Demand `Authorization: Bearer <bearerToken>` on every request: anything else gets the SDK's 401 with a
+   * `WWW-Authenticate: Bearer` challenge naming `invalid_token` and the protected resource metadata URL.
+   */
+  readonly bearerToken?: string;
 }
 
 /** A running HTTP demo server. */
@@ -94,6 +104,11 @@ export async function startHttpDemoServer(config: HttpDemoServerConfig): Promise
       hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
       originValidationResponse(request, localhostAllowedOrigins());
     if (rejected !== undefined) return rejected;
+    if (gate !== undefined) {
+      const auth = await gate(request);
+      if (auth instanceof Response) return auth;
+    }
+    if (config.modernOnly === true) return modern.fetch(request);
     return (await isLegacyRequest(request)) ? serveLegacy(request) : modern.fetch(request);
   }
 
@@ -103,6 +118,7 @@ export async function startHttpDemoServer(config: HttpDemoServerConfig): Promise
     http.listen(config.port, '127.0.0.1', () => resolve());
   });
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const gate = config.bearerToken === undefined ? undefined : bearerGate(config.bearerToken, origin);
   http.on('request', toNodeListener(handle, { origin, maxBodyBytes: DEFAULT_MAX_REQUEST_BODY_SIZE, onerror }));
   return {
     url: `${origin}/mcp`,
@@ -113,6 +129,23 @@ export async function startHttpDemoServer(config: HttpDemoServerConfig): Promise
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** The SDK's Bearer gate over one fixed token, advertising the metadata URL a client would discover sign-in from. */
+function bearerGate(token: string, origin: string): (request: Request) => Promise<AuthInfo | Response> {
+  return requireBearerAuth({
+    verifier: {
+      verifyAccessToken: (presented) => {
+        if (presented !== token) {
+          return Promise.reject(
+            new OAuthError(OAuthErrorCode.InvalidToken, 'the demo server does not know this token'),
+          );
+        }
+        return Promise.resolve({ token, clientId: 'airlock-demo', scopes: [], expiresAt: 4_102_444_800 });
+      },
+    },
+    resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource/mcp`,
+  });
 }
 
 /** Whether a session-less 2025 request is the `initialize` that opens a session. */
