@@ -31,5 +31,13 @@ export type HostErrorCode =
   | 'invalid_scope'
   | 'invalid_transition'
   | 'not_found'
+  // A result handle whose whole text retention removed (the model and screen payloads stay in history).
+  | 'result_expired'
   | 'store_error'
-  | 'closed';
+  | 'closed'
+  // A server's stream broke on a line that is not JSON-RPC; a reply passed the message cap; a remote server answered
+  // HTTP 401 (it needs sign-in); an HTTP server could not be reached.
+  | 'protocol_error'
+  | 'result_too_large'
+  | 'needs_auth'
+  | 'server_unreachable';

@@ -34,6 +34,10 @@ export function classifyFailure(
     return { outcome: 'protocol_error', error: { code: error.code, message } };
   }
   if (error instanceof HostError) {
+    // A server's stream that broke on something not JSON-RPC is a protocol fault; a reply refused over the message
+    // cap is output the host could not take, as a result over the result cap is.
+    if (error.code === 'protocol_error') return { outcome: 'protocol_error', error: { code: error.code, message } };
+    if (error.code === 'result_too_large') return { outcome: 'invalid_output', error: { code: error.code, message } };
     return { outcome: 'transport_error', error: { code: error.code, message } };
   }
   if (error instanceof SdkError) {

@@ -92,31 +92,6 @@ describe('server connections', () => {
     expect(again.outcome).toBe('success');
   });
 
-  it('fails a message over the transport buffer clearly and recovers', async () => {
-    const demo = demoServer();
-    const clock = new FakeClock();
-    host = createHost({
-      servers: [demo.config],
-      surface: new ScriptedSurface('allow_once'),
-      limits: { ...fast, maxMessageBytes: 1_000_000 },
-      clock,
-    });
-    await host.servers.settled();
-    const degraded = nextEvent(host, 'server.state', (e) => e.state === 'degraded');
-    const back = nextEvent(host, 'server.state', (e) => e.state === 'ready');
-    const result = await host.invoke({
-      scope: SCOPE,
-      caller: { kind: 'model' },
-      tool: 'demo__huge_output',
-      args: { megabytes: 2 },
-    });
-    expect(result.outcome).toBe('transport_error');
-    expect(result.text).toMatch(/server "demo".*(buffer|size|exceed)/i);
-    await degraded;
-    clock.advance(fast.reconnectBaseDelayMs);
-    await back;
-  });
-
   it('lists every page of tools from a paginating server', async () => {
     const paged = demoServer('paged', { args: ['--page-size', '3'] });
     const whole = demoServer('whole');

@@ -1,74 +1,41 @@
-import { Client, ProtocolError, SdkError } from '@modelcontextprotocol/client';
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  JSONRPCResponse,
-  Tool as McpToolDefinition,
-  Transport,
-} from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, ClientCapabilities, Transport } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
+import { describeCallFailure, unavailableError } from './call-failure.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
+import { describeConnectFailure, httpStatusOf } from './connection-failure.js';
+import { HttpTransport } from './http-transport.js';
+import { OrderedClient } from './ordered-client.js';
 import type { ServerConfig } from './server-config.js';
 import { serverIdentity } from './server-config.js';
+import type {
+  ConnectionCallOptions,
+  ConnectionListener,
+  ServerConnectionOptions,
+} from './server-connection-options.js';
 import type { ServerState } from './server-state.js';
 import { serverTransition } from './server-state.js';
+import type { StdioTransport } from './stdio-transport.js';
+import { StreamFault } from './stream-fault.js';
 import type { ToolProgress } from '../tools/tool.js';
 
-/** Connection tuning; every field has a default that suits a desktop host. */
-export interface ConnectionLimits {
-  /** How long connecting (spawn, handshake, first tools/list) may take. Default 20 s. */
-  readonly connectTimeoutMs: number;
-  /** Largest single message accepted from a stdio server. Default 72 MB (the 64 MB result cap plus framing). */
-  readonly maxMessageBytes: number;
-  /** First reconnect delay; doubles per attempt up to `reconnectMaxDelayMs`. Default 250 ms. */
-  readonly reconnectBaseDelayMs: number;
-  readonly reconnectMaxDelayMs: number;
-  /** Reconnect attempts after a ready server is lost before it is marked failed. Default 6. */
-  readonly reconnectAttempts: number;
-}
+export { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
+export type { ConnectionLimits } from './connection-limits.js';
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  connectTimeoutMs: 20_000,
-  maxMessageBytes: 72 * 1024 * 1024,
-  reconnectBaseDelayMs: 250,
-  reconnectMaxDelayMs: 10_000,
-  reconnectAttempts: 6,
-};
-
-/** What a connection tells its owner. */
-export interface ConnectionListener {
-  state(state: ServerState, error?: string): void;
-  tools(tools: readonly McpToolDefinition[]): void;
-  warning(message: string): void;
-}
-
-/** Options of one `tools/call`. Timeouts are the pipeline's; the connection only forwards the signal. */
-export interface ConnectionCallOptions {
-  readonly signal: AbortSignal;
-  readonly onProgress: (progress: ToolProgress) => void;
-  /** The definition as listed (without its outputSchema), so the SDK needs no tools/list of its own. */
-  readonly definition: McpToolDefinition;
-}
-
-/**
- * The v2 client handles notifications a microtask later than responses, so a progress notification sent just before
- * the result reaches a handler the result already removed: the last progress step is lost. Handling responses one
- * microtask later keeps the wire order.
- */
-class OrderedClient extends Client {
-  protected override _onresponse(response: JSONRPCResponse): void {
-    queueMicrotask(() => super._onresponse(response));
-  }
-}
-
-const STDERR_TAIL_CHARS = 2_000;
 const URL_ELICITATION_REQUIRED = -32042;
 const NO_SDK_TIMEOUT_MS = 2_147_483_647;
+/** How long `close()` waits for the server to answer the session DELETE. */
+const SESSION_DELETE_TIMEOUT_MS = 2_000;
 
 /**
  * One MCP server connection: connects with the v2 client (stdio or Streamable HTTP), lists every page of tools and
- * relists on list_changed, keeps a state with events, and reconnects with capped backoff when a ready server is lost.
- * A call in flight when the server dies fails at once (the SDK rejects pending requests on close).
+ * relists on list_changed, keeps a state with events, and reconnects with capped backoff on the host's clock when a
+ * ready server is lost. A call in flight when the server dies, or when its stdout turns to something that is not
+ * JSON-RPC, fails at once; a reply over the message cap fails its call while it streams. Over HTTP, a session the
+ * server no longer knows (404) is replaced and the call retried once; a 401 puts the server in `needs_auth`; `close()`
+ * ends the session with DELETE.
  */
 export class ServerConnection {
   readonly config: ServerConfig;
@@ -76,13 +43,19 @@ export class ServerConnection {
   #state: ServerState = 'connecting';
   #client: Client | undefined;
   #lastError: string | undefined;
-  /** What the transport last reported before the connection closed (e.g. a message over the buffer limit). */
+  /** What the transport last reported before the connection closed (e.g. a line that is not JSON-RPC). */
   #transportError: string | undefined;
-  #stderrTail = '';
-  /** The pid of the stdio server process, kept from its start: the SDK forgets it when a connect is aborted. */
-  #childPid: number | undefined;
+  /** The fatal stream fault each client met: what calls in flight on it are failed with. */
+  readonly #faults = new WeakMap<Client, StreamFault>();
+  readonly #http = new WeakMap<Client, HttpTransport>();
+  /** The stdio transport of the last attempt: its stderr tail and pid. */
+  #stdio: StdioTransport | undefined;
+  /** What the last 401 asked for (`WWW-Authenticate`). */
+  #challenge: string | undefined;
   /** Cancels the reconnect that waits for its backoff, if one does. */
   #cancelReconnect: (() => void) | undefined;
+  /** A new session being started after a 404; every call that met the 404 waits for the same one. */
+  #renewing: Promise<Client | undefined> | undefined;
   #attempt = 0;
   #generation = 0;
   readonly #limits: ConnectionLimits;
@@ -93,22 +66,7 @@ export class ServerConnection {
   readonly #configure: (client: Client) => void;
   readonly #onUrlRequired: ((elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>) | undefined;
 
-  constructor(options: {
-    config: ServerConfig;
-    limits?: Partial<ConnectionLimits>;
-    /** The host's clock: the connect timeout and the reconnect backoff wait on it. */
-    clock: Clock;
-    listener: ConnectionListener;
-    clientInfo?: { name: string; version: string };
-    /** What the client declares, read at each (re)connect: elicitation only while a surface can answer. */
-    capabilities?: () => ClientCapabilities;
-    /** Installs request and notification handlers (elicitation) on each new client. */
-    configure?: (client: Client) => void;
-    /**
-     * A call refused with -32042 (URL elicitation required): show the URLs, wait for completion; true means retry.
-     */
-    onUrlElicitationRequired?: (elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>;
-  }) {
+  constructor(options: ServerConnectionOptions) {
     this.#onUrlRequired = options.onUrlElicitationRequired;
     this.#capabilities = options.capabilities ?? (() => ({}));
     this.#configure = options.configure ?? (() => undefined);
@@ -134,6 +92,16 @@ export class ServerConnection {
     return this.#client?.getNegotiatedProtocolVersion?.();
   }
 
+  /** The `WWW-Authenticate` challenge of the last HTTP 401, while the server needs sign-in. */
+  get authChallenge(): string | undefined {
+    return this.#state === 'needs_auth' ? this.#challenge : undefined;
+  }
+
+  /** The Streamable HTTP session id the server gave, while ready (2025-11-25 over HTTP only). */
+  get sessionId(): string | undefined {
+    return this.#client?.transport?.sessionId;
+  }
+
   /**
    * True when a question the server asks during a call can arrive in that call's async context: the 2026 era's
    * rounds retry the call's own request, and over HTTP a 2025 question comes on the call's own response stream. Over
@@ -145,12 +113,14 @@ export class ServerConnection {
 
   /** First connection. Resolves when the server is ready or has failed; never rejects. */
   async start(): Promise<void> {
-    await this.#connect();
+    await this.#connect(false);
   }
 
-  async #connect(): Promise<void> {
+  /** One attempt. `reconnecting`: the server was ready before, so a failure is retried with backoff. */
+  async #connect(reconnecting: boolean, why?: string): Promise<void> {
     const generation = ++this.#generation;
-    if (this.#state !== 'connecting') this.#setState('connecting');
+    if (this.#state !== 'connecting') this.#setState('connecting', why);
+    const id = this.config.id;
     const client = new OrderedClient(this.#clientName, {
       capabilities: this.#capabilities(),
       versionNegotiation: { mode: this.config.negotiation ?? 'legacy' },
@@ -158,7 +128,7 @@ export class ServerConnection {
         tools: {
           onChanged: (error, tools) => {
             if (generation !== this.#generation) return;
-            if (error) this.#listener.warning(`server "${this.config.id}": refreshing tools failed: ${error.message}`);
+            if (error) this.#listener.warning(`server "${id}": refreshing tools failed: ${error.message}`);
             else if (tools) this.#listener.tools(tools);
           },
         },
@@ -167,20 +137,27 @@ export class ServerConnection {
     this.#configure(client);
     client.onerror = (error) => {
       if (generation !== this.#generation) return;
-      this.#lastError = error.message;
+      const said =
+        error instanceof StreamFault ? `server "${id}" ${error.message}` : `server "${id}": ${error.message}`;
+      if (error instanceof StreamFault && error.fatal) this.#faults.set(client, error);
+      this.#lastError = said;
       this.#transportError = error.message;
-      this.#listener.warning(`server "${this.config.id}": ${error.message}`);
+      this.#listener.warning(said);
     };
     client.onclose = () => {
       if (generation !== this.#generation) return;
-      this.#onLost();
+      const fault = this.#faults.get(client);
+      this.#lose(
+        client,
+        fault === undefined ? undefined : `server "${id}" ${fault.message}; the connection was dropped`,
+      );
     };
     // The connect timeout is on the host's clock alone: the SDK's own request timeouts are set out of reach.
     const timer = new AbortController();
     const cancelTimeout = this.#clock.setTimer(() => timer.abort(), this.#limits.connectTimeoutMs);
     let transport: Transport | undefined;
     try {
-      transport = await this.#transport();
+      transport = await this.#transport(client);
       await client.connect(transport, { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS });
       const { tools } = await client.listTools(undefined, { signal: timer.signal, timeout: NO_SDK_TIMEOUT_MS });
       if (generation !== this.#generation || this.#state === 'closed') {
@@ -193,14 +170,28 @@ export class ServerConnection {
       this.#listener.tools(tools);
       this.#setState('ready');
     } catch (error) {
-      // A server that failed to connect is misbehaving: stop its process now rather than after the SDK's polite
+      // A server that failed to connect is misbehaving: stop its process now rather than after the polite
       // stdin-close grace period, which a process that ignores end-of-input would outlive if the host exits.
-      if (this.#childPid !== undefined) killQuietly(this.#childPid);
+      this.#stdio?.kill();
       await client.close().catch(() => undefined);
       await transport?.close().catch(() => undefined);
       if (generation !== this.#generation || this.#state === 'closed') return;
-      this.#lastError = this.#describeFailure(error, timer.signal.aborted);
-      const retrying = this.#attempt > 0 && this.#attempt < this.#limits.reconnectAttempts;
+      const failure = describeConnectFailure({
+        config: this.config,
+        error,
+        timedOutAfterMs: timer.signal.aborted ? this.#limits.connectTimeoutMs : undefined,
+        lastError: this.#lastError,
+        stderrTail: this.#stdio?.stderrTail ?? '',
+        fault: this.#faults.get(client),
+        challenge: this.#http.get(client)?.challenge,
+      });
+      this.#lastError = failure.message;
+      if (failure.state === 'needs_auth') {
+        this.#challenge = this.#http.get(client)?.challenge?.wwwAuthenticate;
+        this.#setState('needs_auth', failure.message);
+        return;
+      }
+      const retrying = (reconnecting || this.#attempt > 0) && this.#attempt < this.#limits.reconnectAttempts;
       this.#setState(retrying ? 'degraded' : 'failed', this.#lastError);
       if (retrying) this.#scheduleReconnect();
     } finally {
@@ -208,57 +199,49 @@ export class ServerConnection {
     }
   }
 
-  async #transport(): Promise<Transport> {
+  async #transport(client: Client): Promise<Transport> {
     const config = this.config;
     if (config.transport === 'http') {
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-      return new StreamableHTTPClientTransport(new URL(config.url), {
-        requestInit: { headers: { ...config.headers } },
-      });
+      const http = new HttpTransport({ url: config.url, headers: config.headers, clock: this.#clock });
+      this.#http.set(client, http);
+      return http.transport;
     }
-    const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
-    const transport = new StdioClientTransport({
+    // Node-only, so loaded only for a stdio server: the root entry stays runtime-neutral.
+    const [{ getDefaultEnvironment }, { StdioTransport }] = await Promise.all([
+      import('@modelcontextprotocol/client/stdio'),
+      import('./stdio-transport.js'),
+    ]);
+    const transport = new StdioTransport({
       command: config.command,
-      args: [...config.args],
+      args: config.args,
       env: { ...getDefaultEnvironment(), ...config.env },
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
       stderr: 'pipe',
       maxBufferSize: this.#limits.maxMessageBytes,
     });
-    this.#stderrTail = '';
-    this.#childPid = undefined;
-    const start = transport.start.bind(transport);
-    transport.start = async () => {
-      await start();
-      this.#childPid = transport.pid ?? undefined;
-    };
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
+    this.#stdio = transport;
     return transport;
   }
 
-  #describeFailure(error: unknown, timedOut: boolean): string {
-    const id = this.config.id;
-    const stderr = this.#stderrTail.trim();
-    const tail = stderr === '' ? '' : ` (stderr: ${stderr.split('\n').slice(-5).join(' | ')})`;
-    if (timedOut) {
-      const last = this.#lastError === undefined ? '' : `; last error: ${this.#lastError}`;
-      return `server "${id}" did not answer within ${this.#limits.connectTimeoutMs} ms${last}${tail}`;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    if (this.config.transport === 'stdio' && /ENOENT/.test(message)) {
-      return `server "${id}": command not found: ${this.config.command}`;
-    }
-    return `server "${id}" failed to connect: ${message}${tail}`;
-  }
-
-  #onLost(): void {
-    if (this.#state !== 'ready') return;
+  /**
+   * A ready server's connection is gone (its process ended, its stream broke, its HTTP server is unreachable): it is
+   * `degraded` and reconnects with backoff; or it answered 401: it `needs_auth`, and waits. `why` is the whole sentence
+   * when the host knows more than "closed".
+   */
+  #lose(client: Client, why?: string, becomes: 'degraded' | 'needs_auth' = 'degraded'): void {
+    if (this.#state !== 'ready' || this.#client !== client) return;
     this.#client = undefined;
-    const stderr = this.#stderrTail.trim();
-    const why = this.#transportError === undefined ? '' : ` after: ${this.#transportError}`;
-    this.#lastError = `server "${this.config.id}" closed the connection${why}${stderr === '' ? '' : ` (stderr: ${stderr.split('\n').slice(-3).join(' | ')})`}`;
+    this.#generation += 1;
+    void client.close().catch(() => undefined);
+    if (becomes === 'needs_auth') {
+      this.#lastError = why;
+      this.#challenge = this.#http.get(client)?.challenge?.wwwAuthenticate;
+      return this.#setState('needs_auth', why);
+    }
+    const stderr = this.#stdio?.stderrTail.trim() ?? '';
+    const after = this.#transportError === undefined ? '' : ` after: ${this.#transportError}`;
+    const said = why ?? `server "${this.config.id}" closed the connection${after}`;
+    this.#lastError = `${said}${stderr === '' ? '' : ` (stderr: ${stderr.split('\n').slice(-3).join(' | ')})`}`;
     this.#setState('degraded', this.#lastError);
     this.#scheduleReconnect();
   }
@@ -272,7 +255,7 @@ export class ServerConnection {
     this.#attempt += 1;
     this.#cancelReconnect = this.#clock.setTimer(() => {
       this.#cancelReconnect = undefined;
-      void this.#connect();
+      void this.#connect(true);
     }, delay);
   }
 
@@ -281,7 +264,29 @@ export class ServerConnection {
     this.#cancelReconnect = undefined;
   }
 
-  /** Starts a fresh connection now (a user's "retry" on a failed server). */
+  /**
+   * The server answered 404 for the session: it forgot it (a restart). Starts one new session for every call that
+   * met the 404 (the spec: a new `initialize`, without the old id); resolves with its client, or undefined when the
+   * server could not be reached (it is then `degraded`, reconnecting with backoff) or needs sign-in.
+   */
+  #renewSession(stale: Client): Promise<Client | undefined> {
+    if (this.#renewing !== undefined) return this.#renewing;
+    if (this.#client !== stale) return Promise.resolve(this.#state === 'ready' ? this.#client : undefined);
+    this.#client = undefined;
+    this.#generation += 1;
+    void stale.close().catch(() => undefined);
+    this.#renewing = this.#connect(
+      true,
+      `server "${this.config.id}" no longer knows the session (HTTP 404): starting a new one`,
+    )
+      .then(() => (this.#state === 'ready' ? this.#client : undefined))
+      .finally(() => {
+        this.#renewing = undefined;
+      });
+    return this.#renewing;
+  }
+
+  /** Starts a fresh connection now (a user's "retry" on a failed server, or after signing in). */
   async restart(): Promise<void> {
     if (this.#state === 'closed') throw new HostError('closed', `server "${this.config.id}" is closed`);
     this.#stopReconnect();
@@ -289,13 +294,14 @@ export class ServerConnection {
     this.#client = undefined;
     this.#attempt = 0;
     this.#generation += 1;
-    await client?.close().catch(() => undefined);
-    await this.#connect();
+    if (client !== undefined) await this.#end(client);
+    await this.#connect(false);
   }
 
   /**
    * Sends `tools/call`. Rejects with the SDK's `ProtocolError` (JSON-RPC error from the server) or `SdkError`
-   * (connection closed, aborted), which the pipeline classifies.
+   * (aborted), or a `HostError` naming the server (`protocol_error`, `result_too_large`, `needs_auth`,
+   * `server_unreachable`, `server_unavailable`), which the pipeline classifies.
    */
   callTool(
     name: string,
@@ -303,13 +309,8 @@ export class ServerConnection {
     options: ConnectionCallOptions,
   ): Promise<CallToolResult> {
     const client = this.#client;
-    if (client === undefined || this.#state !== 'ready') {
-      return Promise.reject(
-        new HostError('server_unavailable', `server "${this.config.id}" is ${this.#state}; the call was not sent`, {
-          data: { serverId: this.config.id, state: this.#state },
-        }),
-      );
-    }
+    if (client === undefined || this.#state !== 'ready')
+      return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
     const requestOptions = {
       signal: options.signal,
       onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress(progressOf(p)),
@@ -319,11 +320,11 @@ export class ServerConnection {
     // The legacy era needs nothing of callTool but the request itself: the host validates structuredContent on its
     // own (the definition it passes has no outputSchema), so it sends tools/call directly and saves callTool's extra
     // await on every call. The 2026 era goes through callTool, which mirrors declared arguments into headers.
-    const send = (): Promise<CallToolResult> =>
-      client.getProtocolEra() === 'modern'
-        ? client.callTool(params, { ...requestOptions, toolDefinition: options.definition })
-        : client.request({ method: 'tools/call', params }, requestOptions);
-    return send().catch(async (error: unknown) => {
+    const send = (on: Client): Promise<CallToolResult> =>
+      on.getProtocolEra() === 'modern'
+        ? on.callTool(params, { ...requestOptions, toolDefinition: options.definition })
+        : on.request({ method: 'tools/call', params }, requestOptions);
+    return send(client).catch(async (error: unknown) => {
       // -32042: the server needs the user to complete URL flows first. Once they are done, the call is retried once.
       if (
         error instanceof ProtocolError &&
@@ -332,25 +333,37 @@ export class ServerConnection {
       ) {
         const elicitations = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
         if (Array.isArray(elicitations) && (await this.#onUrlRequired(elicitations, options.signal))) {
-          return send().catch((retryError: unknown) => {
-            throw this.#named(retryError, options.signal);
+          return send(client).catch((retryError: unknown) => {
+            throw this.#failure(retryError, client, options.signal);
           });
         }
       }
-      throw this.#named(error, options.signal);
+      // A 404 for a session means the request never reached the tool: one retry on a new session is safe.
+      if (httpStatusOf(error) === 404 && client.transport?.sessionId !== undefined && !options.signal.aborted) {
+        const fresh = await this.#renewSession(client);
+        if (fresh === undefined) throw unavailableError(this.config.id, this.#state, this.#lastError);
+        return send(fresh).catch((retryError: unknown) => {
+          throw this.#failure(retryError, fresh, options.signal);
+        });
+      }
+      throw this.#failure(error, client, options.signal);
     });
   }
 
-  /**
-   * Names the server in a connection failure, and says why the connection broke when the transport told us (e.g. a
-   * message over the buffer limit), so the card and the model see more than "Connection closed".
-   */
-  #named(error: unknown, signal: AbortSignal): unknown {
-    if (!(error instanceof SdkError) || signal.aborted) return error;
-    const last = this.#lastError !== undefined && this.#lastError !== error.message ? ` (${this.#lastError})` : '';
-    return new SdkError(error.code, `server "${this.config.id}": ${error.message}${last}`, error.data, {
-      cause: error,
+  /** What a failed call rejects with; a 401 puts the server in `needs_auth`, an unreachable one reconnects. */
+  #failure(error: unknown, client: Client, signal: AbortSignal): unknown {
+    const failure = describeCallFailure({
+      id: this.config.id,
+      transport: this.config.transport,
+      error,
+      aborted: signal.aborted,
+      fault: this.#faults.get(client),
+      challenge: this.#http.get(client)?.challenge,
+      lastError: this.#lastError,
     });
+    const server = failure.server;
+    if (server !== undefined) this.#lose(client, server.message, server.becomes === 'lost' ? 'degraded' : 'needs_auth');
+    return failure.error;
   }
 
   async close(): Promise<void> {
@@ -360,20 +373,18 @@ export class ServerConnection {
     this.#setState('closed');
     const client = this.#client;
     this.#client = undefined;
-    await client?.close().catch(() => undefined);
+    if (client !== undefined) await this.#end(client);
+  }
+
+  /** Closes a client, ending its HTTP session first with DELETE (bounded, on the host's clock). */
+  async #end(client: Client): Promise<void> {
+    await this.#http.get(client)?.endSession(this.#clock, SESSION_DELETE_TIMEOUT_MS);
+    await client.close().catch(() => undefined);
   }
 
   #setState(state: ServerState, error?: string): void {
     this.#state = serverTransition(this.#state, state);
     this.#listener.state(state, error);
-  }
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
   }
 }
 

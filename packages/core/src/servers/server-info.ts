@@ -12,6 +12,11 @@ export interface ServerInfo {
   /** What the user sees as the server's origin: the command line or the URL. */
   readonly origin: string;
   readonly error?: string;
+  /**
+   * While the state is `needs_auth`: the `WWW-Authenticate` challenge of the server's 401, as sent (the scheme, and
+   * for OAuth servers `resource_metadata` and `scope`, where a sign-in starts).
+   */
+  readonly authChallenge?: string;
   readonly protocolVersion?: string;
   readonly toolCount: number;
 }
@@ -31,6 +36,7 @@ export function serverInfo(options: { readonly connection: ServerConnection; rea
     identity: c.identity,
     origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),
     ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: c.lastError }),
+    ...(c.state === 'needs_auth' && c.authChallenge !== undefined ? { authChallenge: c.authChallenge } : {}),
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     toolCount: options.toolCount,
   };

@@ -1,0 +1,55 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Clock } from '../clock.js';
+
+/** What a server's last HTTP 401 asked for: the `WWW-Authenticate` challenge, when it sent one. */
+export interface HttpChallenge {
+  readonly wwwAuthenticate: string | undefined;
+}
+
+/**
+ * The SDK's Streamable HTTP transport, built the host's way: the SSE reconnection waits on the host's clock, and the
+ * last HTTP 401 is remembered with its `WWW-Authenticate` header, which the SDK's error drops (it keeps only the
+ * body, e.g. `{"error":"invalid_token"}`), so the connection can say what the server asked for.
+ */
+export class HttpTransport {
+  readonly transport: StreamableHTTPClientTransport;
+  #challenge: HttpChallenge | undefined;
+
+  constructor(options: {
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly clock: Clock;
+  }) {
+    const clock = options.clock;
+    this.transport = new StreamableHTTPClientTransport(new URL(options.url), {
+      requestInit: { headers: { ...options.headers } },
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        if (response.status === 401) {
+          this.#challenge = { wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
+        }
+        return response;
+      },
+      reconnectionScheduler: (reconnect, delay) => clock.setTimer(reconnect, delay),
+    });
+  }
+
+  /** The last 401 this transport met, if any. */
+  get challenge(): HttpChallenge | undefined {
+    return this.#challenge;
+  }
+
+  /**
+   * Ends the session with HTTP DELETE (the spec's SHOULD for a client that is done), waiting at most `timeoutMs` on the
+   * host's clock; a server that does not know the session, refuses (405) or is gone changes nothing.
+   */
+  async endSession(clock: Clock, timeoutMs: number): Promise<void> {
+    if (this.transport.sessionId === undefined) return;
+    let cancel: () => void = () => undefined;
+    const late = new Promise<void>((resolve) => {
+      cancel = clock.setTimer(resolve, timeoutMs);
+    });
+    await Promise.race([this.transport.terminateSession().catch(() => undefined), late]);
+    cancel();
+  }
+}

@@ -1,0 +1,37 @@
+import type { Client, ClientCapabilities, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
+import type { Clock } from '../clock.js';
+import type { ToolProgress } from '../tools/tool.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import type { ServerConfig } from './server-config.js';
+import type { ServerState } from './server-state.js';
+
+/** What a `ServerConnection` is built with: the server, the host's clock and limits, and the host's hooks. */
+export interface ServerConnectionOptions {
+  readonly config: ServerConfig;
+  readonly limits?: Partial<ConnectionLimits>;
+  /** The host's clock: the connect timeout, the reconnect backoff and the SSE reconnection wait on it. */
+  readonly clock: Clock;
+  readonly listener: ConnectionListener;
+  readonly clientInfo?: { name: string; version: string };
+  /** What the client declares, read at each (re)connect: elicitation only while a surface can answer. */
+  readonly capabilities?: () => ClientCapabilities;
+  /** Installs request and notification handlers (elicitation) on each new client. */
+  readonly configure?: (client: Client) => void;
+  /** A call refused with -32042 (URL elicitation required): show the URLs, wait for completion; true means retry. */
+  readonly onUrlElicitationRequired?: (elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>;
+}
+
+/** What a connection tells its owner. */
+export interface ConnectionListener {
+  state(state: ServerState, error?: string): void;
+  tools(tools: readonly McpToolDefinition[]): void;
+  warning(message: string): void;
+}
+
+/** Options of one `tools/call`. Timeouts are the pipeline's; the connection only forwards the signal. */
+export interface ConnectionCallOptions {
+  readonly signal: AbortSignal;
+  readonly onProgress: (progress: ToolProgress) => void;
+  /** The definition as listed (without its outputSchema), so the SDK needs no tools/list of its own. */
+  readonly definition: McpToolDefinition;
+}

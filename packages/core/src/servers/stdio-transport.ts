@@ -1,0 +1,312 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { parseJSONRPCMessage, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { readMessageHead } from './json-rpc-head.js';
+import { LineReader } from './line-reader.js';
+import type { OversizeLine } from './line-reader.js';
+import { describeRefusal, makeRefusal, previewOf, StreamFault } from './stream-fault.js';
+import type { MessageRefusal } from './stream-fault.js';
+
+/**
+ * How to start a stdio server: the fields of the SDK's `StdioServerParameters` this transport uses, kept as given so
+ * the SDK's version negotiation can start a throwaway sibling from them (see {@link StdioTransport}).
+ */
+export interface StdioTransportParams {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The whole environment of the process (the caller adds `getDefaultEnvironment()`). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** `pipe` (the default) exposes stderr through `stderr`; the SDK's probe sibling asks for `ignore`. */
+  readonly stderr?: 'pipe' | 'ignore';
+  /** The largest message accepted, in bytes: `limits.maxMessageBytes`. */
+  readonly maxBufferSize: number;
+}
+
+/** How long a closing server gets after end of input, and then after SIGTERM, before the next step. */
+const CLOSE_GRACE_MS = 2_000;
+/** How much of a server's stderr is kept for failure messages. */
+const STDERR_TAIL_CHARS = 2_000;
+
+/**
+ * The stdio transport the host's client speaks through, in place of the SDK's `StdioClientTransport`, which skips a
+ * line that is not JSON without a word (a server that prints garbage mid-call left the call to its idle timeout) and
+ * buffers a message whole before it looks at its size (see {@link LineReader}).
+ *
+ * - A line that is not a JSON-RPC message, once the server has sent its first message, is a protocol fault: the
+ *   transport reports a fatal {@link StreamFault} quoting the line, stops the process and closes at once, so every
+ *   call in flight fails now and the owner reconnects. Lines before the first message are reported and skipped:
+ *   servers that print a banner on stdout still start.
+ * - A message over `maxBufferSize` is refused the moment it passes the cap, without holding it: the request it answers
+ *   (by its id, or the only request in flight) gets a JSON-RPC error carrying a {@link MessageRefusal}; when neither
+ *   tells, every request in flight does. The stream goes on after the message's newline.
+ *
+ * It spawns as the SDK does (no shell, the given environment only). It keeps the shape the SDK's version negotiation
+ * looks for (`stderr` and `pid`, `_serverParams`, an own `_dispose`), so `negotiation: 'auto'` probes on a throwaway
+ * sibling process as with the SDK's transport. Not the SDK's `cross-spawn`: on Windows a `.cmd` shim must be named
+ * with its extension.
+ */
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Read by the SDK's negotiation to start a probe sibling; the same object this transport was built with. */
+  readonly _serverParams: StdioTransportParams;
+  readonly #stderr: PassThrough | null;
+  readonly #reader: LineReader;
+  /** Requests sent and not yet answered: id to method. */
+  readonly #pending = new Map<string | number, string>();
+  /** Requests already failed by a refusal; their late answers are dropped. */
+  readonly #refused = new Set<string | number>();
+  #process: ChildProcess | undefined;
+  #startedPid: number | undefined;
+  #stderrTail = '';
+  #spoke = false;
+  #closed = false;
+
+  constructor(params: StdioTransportParams) {
+    this._serverParams = params;
+    this.#stderr = params.stderr === 'ignore' ? null : new PassThrough();
+    this.#stderr?.on('data', (chunk: Buffer) => {
+      this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
+    this.#reader = new LineReader({
+      maxLineBytes: params.maxBufferSize,
+      onLine: (line) => this.#onLine(line),
+      onOversize: (line) => this.#onOversize(line),
+    });
+  }
+
+  /** The server's stderr, readable before `start` so no early output is lost; null when it is ignored. */
+  get stderr(): PassThrough | null {
+    return this.#stderr;
+  }
+
+  /** The server's process id, once started. */
+  get pid(): number | null {
+    return this.#process?.pid ?? null;
+  }
+
+  /** The pid the process started with, kept once closed: a failed connect stops the process by it. */
+  get startedPid(): number | undefined {
+    return this.#startedPid;
+  }
+
+  /** The last 2,000 characters the server wrote to stderr, for failure messages. */
+  get stderrTail(): string {
+    return this.#stderrTail;
+  }
+
+  start(): Promise<void> {
+    if (this.#process !== undefined) throw new Error('StdioTransport already started');
+    const params = this._serverParams;
+    return new Promise((resolve, reject) => {
+      const child = spawn(params.command, [...params.args], {
+        env: { ...params.env },
+        stdio: ['pipe', 'pipe', this.#stderr === null ? 'ignore' : 'pipe'],
+        shell: false,
+        windowsHide: true,
+        ...(params.cwd === undefined ? {} : { cwd: params.cwd }),
+      });
+      this.#process = child;
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => {
+        this.#startedPid = child.pid;
+        resolve();
+      });
+      child.on('close', () => {
+        if (this.#process === child) this.#ended();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (this.#process === child) this.#reader.push(chunk);
+      });
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      if (this.#stderr !== null) child.stderr?.pipe(this.#stderr);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#process?.stdin;
+    if (stdin === undefined || stdin === null || this.#closed) {
+      return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    }
+    if ('method' in message) {
+      if ('id' in message) this.#pending.set(message.id, message.method);
+      else if (message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+        if (id !== undefined) this.#pending.delete(id);
+      }
+    }
+    return new Promise((resolve) => {
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Ends input, then waits for the process to leave (SIGTERM, then SIGKILL, after a grace each). */
+  async close(): Promise<void> {
+    const child = this.#process;
+    this.#ended();
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    try {
+      child.stdin?.end();
+    } catch {
+      // the pipe is already gone
+    }
+    if (await within(exited, CLOSE_GRACE_MS)) return;
+    signal(child, 'SIGTERM');
+    if (await within(exited, CLOSE_GRACE_MS)) return;
+    signal(child, 'SIGKILL');
+  }
+
+  /** Sends SIGTERM to the process now (a server that failed to connect), without waiting for it. */
+  kill(): void {
+    if (this.#startedPid === undefined) return;
+    try {
+      process.kill(this.#startedPid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Stops a probe sibling at once (the SDK's negotiation calls it, with no close event wanted). */
+  async _dispose(): Promise<void> {
+    const child = this.#process;
+    this.#process = undefined;
+    this.#closed = true;
+    this.#reader.clear();
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    signal(child, 'SIGTERM');
+    if (!(await within(exited, CLOSE_GRACE_MS))) signal(child, 'SIGKILL');
+  }
+
+  #onLine(line: string): void {
+    // Blank lines are harmless padding; only a short line is checked (trimming a long one would copy it).
+    if (this.#closed || (line.length < 16 && line.trim() === '')) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.#fault(`wrote a line that is not JSON to stdout: ${previewOf(line)}`);
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
+      this.#fault(`wrote JSON that is not a JSON-RPC message to stdout: ${previewOf(line)}`);
+      return;
+    }
+    this.#spoke = true;
+    const id = 'method' in message ? undefined : message.id;
+    if (id !== undefined) {
+      if (this.#refused.delete(id)) return;
+      this.#pending.delete(id);
+    }
+    this.onmessage?.(message);
+  }
+
+  #onOversize(line: OversizeLine): void {
+    if (this.#closed) return;
+    const head = readMessageHead(line.head);
+    if (head.shape === 'not_json') {
+      this.#fault(`wrote a line that is not JSON to stdout: ${previewOf(line.head)} (${line.bytes}+ bytes)`);
+      return;
+    }
+    const cap = this._serverParams.maxBufferSize;
+    if (head.shape === 'request') {
+      this.onerror?.(
+        new StreamFault(
+          'too_large',
+          `sent a request of ${line.bytes}+ bytes, over the ${cap}-byte cap: dropped`,
+          false,
+        ),
+      );
+      return;
+    }
+    const known = head.id !== undefined && this.#pending.has(head.id);
+    const only = this.#pending.size === 1 ? [...this.#pending.keys()] : undefined;
+    const ids = known ? [head.id] : (only ?? [...this.#pending.keys()]);
+    const matched = known ? 'by_id' : only !== undefined ? 'only_request' : 'all_in_flight';
+    for (const id of ids) {
+      const refusal = makeRefusal({ method: this.#pending.get(id), bytes: line.bytes, cap, matched });
+      this.#pending.delete(id);
+      // Which request the refused message answered is unknown: the others' late answers are dropped when they come.
+      if (matched === 'all_in_flight') this.#refused.add(id);
+      this.#answer(id, refusal);
+    }
+    if (ids.length === 0) {
+      this.onerror?.(
+        new StreamFault(
+          'too_large',
+          `sent ${line.bytes}+ bytes, over the ${cap}-byte cap, that answered no request`,
+          false,
+        ),
+      );
+    }
+  }
+
+  #answer(id: string | number, refusal: MessageRefusal): void {
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: describeRefusal(refusal), data: refusal } });
+  }
+
+  /**
+   * A line that is not JSON-RPC. Before the server's first message it is reported and skipped (a banner); after it,
+   * the stream cannot be trusted: report, stop the process, and close now so calls in flight fail at once.
+   */
+  #fault(message: string): void {
+    if (!this.#spoke) {
+      this.onerror?.(new StreamFault('not_json_rpc', `${message} (skipped: the server has not spoken yet)`, false));
+      return;
+    }
+    const child = this.#process;
+    this.onerror?.(new StreamFault('not_json_rpc', message, true));
+    this.#ended();
+    if (child !== undefined) {
+      signal(child, 'SIGTERM');
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      void within(exited, CLOSE_GRACE_MS).then((gone) => {
+        if (!gone) signal(child, 'SIGKILL');
+      });
+    }
+  }
+
+  /** Closes this transport once: later output and the process's own close are ignored. */
+  #ended(): void {
+    if (this.#closed && this.#process === undefined) return;
+    this.#process = undefined;
+    this.#closed = true;
+    this.#reader.clear();
+    this.#pending.clear();
+    this.#refused.clear();
+    this.onclose?.();
+  }
+}
+
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    child.kill(name);
+  } catch {
+    // already gone
+  }
+}
+
+/** Whether `done` settles within `ms` (a real, unreferenced timer: process teardown is not the host's time). */
+function within(done: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+    void done.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
