@@ -125,6 +125,22 @@ export async function auditCommand(
   return 0;
 }
 
+/**
+ * `airlock retention [--dry-run]`: removes what the default windows say has aged out (whole results after 7 days,
+ * history after 90, audit events after 400, behind a checkpoint), or with `--dry-run` only says what would go.
+ */
+export async function retentionCommand(host: Host, dryRun: boolean, io: Out): Promise<number> {
+  const r = await host.retention.sweep({ dryRun });
+  const more = r.capped ? ' (at least)' : '';
+  const verb = dryRun ? 'would remove' : 'removed';
+  io.stdout.write(
+    `${verb}${more}: ${r.results} whole result${r.results === 1 ? '' : 's'}, ` +
+      `${r.invocations} history row${r.invocations === 1 ? '' : 's'}, ` +
+      `${r.auditEvents} audit event${r.auditEvents === 1 ? '' : 's'}\n`,
+  );
+  return 0;
+}
+
 function describeDecision(d: StoredDecision): string {
   const expires = d.expiresAt === null ? 'never expires' : `expires ${new Date(d.expiresAt).toISOString()}`;
   const scope = d.argsHash === null ? 'any arguments' : `arguments ${d.argsHash.slice(0, 12)}…`;

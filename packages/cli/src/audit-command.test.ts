@@ -70,4 +70,19 @@ describe('airlock audit: the seed format and anchors', () => {
     expect(truncated.code).toBe(8);
     expect(truncated.stdout).toMatch(new RegExp(`BROKEN at event ${head} .*the newest events were removed`));
   });
+
+  it('retention --dry-run says what would go and changes nothing; retention removes it', async () => {
+    const w = workspace();
+    const common = ['--config', w.config, '--store', w.store];
+    expect((await run(['call', 'demo/echo', '--args', '{"text":"hi"}', '--allow', ...common])).code).toBe(0);
+    const db = new Database(w.store);
+    db.prepare('UPDATE invocations SET updated_at = updated_at - ?').run(10 * 24 * 60 * 60 * 1000);
+    db.close();
+    const dry = await run(['retention', '--dry-run', ...common]);
+    expect(dry.stdout).toBe('would remove: 1 whole result, 0 history rows, 0 audit events\n');
+    expect((await run(['retention', '--dry-run', ...common])).stdout).toBe(dry.stdout);
+    const real = await run(['retention', ...common]);
+    expect(real.stdout).toBe('removed: 1 whole result, 0 history rows, 0 audit events\n');
+    expect((await run(['retention', '--dry-run', ...common])).stdout).toMatch(/would remove: 0 whole results/);
+  });
 });

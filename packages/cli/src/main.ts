@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { Host, HostStore, InvocationRecord, Surface, Tool } from '@airlock/core';
 import { createHost, HostError, MemoryStore } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
-import { auditCommand, permissionsCommand } from './admin-commands.js';
+import { auditCommand, permissionsCommand, retentionCommand } from './admin-commands.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
 import { runConsoleCommand } from './console-command.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -26,6 +26,7 @@ Usage:
   airlock audit --export --format seed              decisions in seed 003 R6's schema (default: ndjson)
   airlock audit --verify --anchor FILE              also checks the chain still reaches every anchored head
   airlock audit anchor FILE                         appends the chain head to FILE (outside the data directory)
+  airlock retention [--dry-run]                     removes what aged out (results 7 d, history 90 d, audit 400 d)
   airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
 
 Options:
@@ -65,6 +66,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         verify: { type: 'boolean', default: false },
         format: { type: 'string' },
         anchor: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
         store: { type: 'string' },
         workspace: { type: 'string' },
         negotiation: { type: 'string' },
@@ -94,7 +96,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     io.stderr.write(`airlock: --negotiation must be legacy or auto, not ${negotiation}\n`);
     return EXIT_CODES.usage;
   }
-  if (!['overview', 'servers', 'tools', 'call', 'history', 'permissions', 'audit'].includes(command)) {
+  if (!['overview', 'servers', 'tools', 'call', 'history', 'permissions', 'audit', 'retention'].includes(command)) {
     io.stderr.write(`airlock: unknown command ${command}\n\n${USAGE}`);
     return EXIT_CODES.usage;
   }
@@ -118,7 +120,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       ...(values.rules === undefined ? {} : { rules: values.rules }),
       ...(negotiation === undefined ? {} : { negotiation }),
     });
-    const needsStore = ['call', 'history', 'permissions', 'audit'].includes(command);
+    const needsStore = ['call', 'history', 'permissions', 'audit', 'retention'].includes(command);
     const store: HostStore = needsStore
       ? new SqliteStore({ database: new Database(storePath(values.store)) })
       : new MemoryStore();
@@ -136,7 +138,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     }
     // Servers a command does not need stay configured but are not started (rules naming them still make sense).
     const needsServers =
-      command !== 'history' && command !== 'audit' && !(command === 'permissions' && rest[0] !== 'explain');
+      command !== 'history' &&
+      command !== 'audit' &&
+      command !== 'retention' &&
+      !(command === 'permissions' && rest[0] !== 'explain');
     const wanted = new Set(needsServers ? selected.map((s) => s.id) : []);
     host = createHost({
       servers: servers.map((s) => (wanted.has(s.id) ? s : { ...s, disabled: true })),
@@ -160,6 +165,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         return await permissionsCommand(host, scope, rest, values, io);
       case 'audit':
         return await auditCommand(host, scope, rest, values, io);
+      case 'retention':
+        return await retentionCommand(host, values['dry-run'], io);
       default:
         return await call(host, scope, rest[0], values, io);
     }

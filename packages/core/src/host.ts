@@ -13,6 +13,8 @@ import type { PreCallHook } from './invocations/pre-call-chain.js';
 import type { TimeoutLimits } from './invocations/run-with-timeouts.js';
 import { AuditLog } from './audit/audit-log.js';
 import type { AuditAnchorConfig } from './audit/audit-log.js';
+import { startRetention } from './retention/retention-schedule.js';
+import type { RetentionConfig, RetentionRunner } from './retention/retention-schedule.js';
 import { hashJson } from './audit/canonical-json.js';
 import { PermissionEngine } from './permissions/permission-engine.js';
 import type { PermissionConfig, PermissionExplanation } from './permissions/permission-engine.js';
@@ -86,6 +88,8 @@ export interface HostConfig {
   readonly durability?: Durability;
   /** Audit anchoring: `anchorFile` (outside the data directory) gets the chain head every `anchorEveryMs`. */
   readonly audit?: AuditAnchorConfig;
+  /** Days results, history and audit events are kept (null: forever); given, sweeps run at start and periodically. */
+  readonly retention?: RetentionConfig;
 }
 
 /** The one object an application holds. */
@@ -129,6 +133,8 @@ export interface Host {
     warnings(): readonly string[];
   };
   readonly audit: AuditLog;
+  /** Retention sweeps: `sweep({ dryRun })` now; `sweeping()` the running or last one. */
+  readonly retention: Pick<RetentionRunner, 'sweep' | 'sweeping'>;
   readonly elicitations: {
     /** The tenant's open questions from servers, oldest first. */
     pending(options: { scope: Scope }): ElicitationRequest[];
@@ -297,6 +303,9 @@ export function createHost(config: HostConfig = {}): Host {
   const stopAnchoring = audit.startAnchoring((error) =>
     events.emit('server.warning', { serverId: 'audit', message: `could not anchor the audit chain: ${String(error)}` }),
   );
+  const retention = startRetention({ store, writes, audit, clock }, config.retention, (error) =>
+    events.emit('server.warning', { serverId: 'retention', message: `the retention sweep failed: ${String(error)}` }),
+  );
   let closed = false;
 
   return {
@@ -366,6 +375,7 @@ export function createHost(config: HostConfig = {}): Host {
       warnings: () => [...ruleWarnings],
     },
     audit,
+    retention: { sweep: (options) => retention.sweep(options), sweeping: () => retention.sweeping() },
     elicitations: {
       pending: ({ scope }) => broker.pending(assertScope(scope)),
       respond: ({ scope, id, answer }) => broker.respond(assertScope(scope), id, answer),
@@ -379,6 +389,7 @@ export function createHost(config: HostConfig = {}): Host {
       if (closed) return;
       closed = true;
       stopAnchoring();
+      await retention.stop();
       await Promise.all([...connections.values()].map((c) => c.close()));
       await writes.drain().catch(() => undefined);
       await audit.anchoring();

@@ -99,6 +99,10 @@ export { SYSTEM_TENANT } from './audit/audit-checkpoint.js';
 export type { CheckpointData } from './audit/audit-checkpoint.js';
 export { SEED_DECISIONS, SEED_ORIGINS, seedDecisionEvent } from './audit/seed-decision-event.js';
 export type { SeedDecisionEvent } from './audit/seed-decision-event.js';
+export { DAY_MS, RETENTION_DEFAULTS, resolveRetention } from './retention/retention-config.js';
+export type { ResolvedRetention, RetentionConfig, RetentionWindows } from './retention/retention-config.js';
+export type { RetentionReport } from './retention/retention-sweep.js';
+export type { RetentionCandidate, RetentionQuery } from './storage/host-store.js';
 export { chainEvent, GENESIS_HASH, verifyChain } from './audit/audit-event.js';
 export type {
   AuditEvent,

@@ -155,6 +155,17 @@ export class AuditLog {
     return { pruned, throughSeq: last?.throughSeq ?? null, checkpointSeq: last?.checkpointSeq ?? null };
   }
 
+  /** How many events are stamped before `before`, counting at most `cap` (a dry run of a prune). */
+  async countBefore(before: number, cap: number): Promise<number> {
+    await this.writes.drain();
+    let count = 0;
+    for await (const page of this.#pages({ until: before - 1 })) {
+      count += page.length;
+      if (count >= cap) return cap;
+    }
+    return count;
+  }
+
   /** The chain head now, `{ seq, hash, at }`; appended to `anchorFile` when configured (or to `file` when given). */
   async anchor(options: { file?: string } = {}): Promise<AuditAnchor> {
     await this.writes.drain();

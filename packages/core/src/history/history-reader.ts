@@ -86,6 +86,14 @@ export class HistoryReader {
     if (result === undefined || resultHandle(id) !== handle) {
       throw new HostError('not_found', `no result behind ${handle}`);
     }
+    if (result.expiredAt !== undefined) {
+      throw new HostError(
+        'result_expired',
+        `the whole result behind ${handle} expired on ${new Date(result.expiredAt).toISOString()} (retention); ` +
+          'what the model and the screen were given is still in history',
+        { data: { invocationId: id, expiredAt: result.expiredAt } },
+      );
+    }
     const text = result.fullText.slice(offset, offset + length);
     return { text, offset, totalChars: result.fullText.length, done: offset + length >= result.fullText.length };
   }

@@ -52,6 +52,11 @@ export interface ResultRecord {
   readonly screen: ScreenPayload;
   readonly fullText: string;
   readonly rawJson: string;
+  /**
+   * Set when retention removed the whole text (`fullText` and `rawJson` are then empty; the model and screen payloads
+   * stay): when it did, so reading the handle can answer "expired on ..." rather than "not found".
+   */
+  readonly expiredAt?: number;
 }
 
 /** A page of history, newest first. */

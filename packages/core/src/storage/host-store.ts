@@ -58,7 +58,41 @@ export type StoreWrite =
    * is never without the hash its first kept event links to. Refused when event `throughSeq` is absent or its hash
    * or the count differ from the checkpoint's.
    */
-  | { readonly kind: 'audit.prune'; readonly throughSeq: number; readonly checkpoint: AuditEventInput };
+  | { readonly kind: 'audit.prune'; readonly throughSeq: number; readonly checkpoint: AuditEventInput }
+  /**
+   * One batch of a retention sweep, with its `retention.sweep` audit event: empties the whole text of these calls'
+   * results (`fullText`, `rawJson`; the model and screen payloads stay, `expiredAt` is set to `at`), and deletes these
+   * calls with their transitions and results. A call that has not ended (pending or running) is left alone, as are
+   * unknown ids and results already expired: a sweep never takes what a running call needs.
+   */
+  | {
+      readonly kind: 'retention.delete';
+      readonly expireResults: readonly string[];
+      readonly deleteInvocations: readonly string[];
+      readonly at: number;
+      readonly audit: AuditEventInput;
+    };
+
+/** Which ended calls a retention sweep may touch: every tenant's, in one workspace or outside some. */
+export interface RetentionQuery {
+  /** `results`: calls whose result still has its whole text; `invocations`: the calls themselves. */
+  readonly kind: 'results' | 'invocations';
+  /** Calls that ended (last updated) before this time, in milliseconds. */
+  readonly before: number;
+  readonly workspaceId?: string;
+  /** Workspaces to leave out (those with their own retention windows). */
+  readonly exceptWorkspaces?: readonly string[];
+  /** At most this many, oldest first. */
+  readonly limit: number;
+}
+
+/** A call a retention sweep may touch. */
+export interface RetentionCandidate {
+  readonly invocationId: string;
+  readonly userId: string;
+  readonly workspaceId: string;
+  readonly endedAt: number;
+}
 
 /** Which audit events to read. `userId` and `workspaceId` scope a tenant's own view; absent, every tenant's. */
 export interface AuditQuery {
@@ -108,6 +142,8 @@ export interface HostStore {
   listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]>;
   /** Events matching a query, oldest first. */
   queryAudit(query: AuditQuery): Promise<AuditEvent[]>;
+  /** Ended calls (never pending or running) a retention sweep may touch, oldest first: an operator's read. */
+  listRetention(query: RetentionQuery): Promise<RetentionCandidate[]>;
   /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

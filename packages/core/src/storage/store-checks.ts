@@ -5,7 +5,7 @@ import { HostError } from '../errors/host-error.js';
 import { isTerminalState, transition as checkMove } from '../invocations/invocation-state.js';
 import type { RiskTier } from '../permissions/risk.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
-import type { AuditQuery } from './host-store.js';
+import type { AuditQuery, RetentionQuery } from './host-store.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -292,4 +292,32 @@ export function auditPage(query: AuditQuery): AuditPage {
     if (query[field] !== undefined) requireText(query[field], field, false);
   }
   return { limit: Math.min(limit, MAX_AUDIT_PAGE_SIZE), afterSeq };
+}
+
+/** The most candidates one retention read returns. */
+export const MAX_RETENTION_PAGE = 1_000;
+
+/**
+ * Checks a retention query (refused as `invalid_arguments`, naming the field) and returns its limit, cut to
+ * `MAX_RETENTION_PAGE`.
+ */
+export function retentionLimit(query: RetentionQuery): number {
+  if (query.kind !== 'results' && query.kind !== 'invocations') {
+    throw invalid(`a retention query's kind must be results or invocations, not ${String(query.kind)}`);
+  }
+  if (!isTime(query.before)) throw invalid("a retention query's before must be a time in milliseconds");
+  if (!Number.isInteger(query.limit) || query.limit < 1) {
+    throw invalid(`a retention query's limit must be an integer of at least 1, not ${String(query.limit)}`);
+  }
+  if (query.workspaceId !== undefined) requireText(query.workspaceId, 'workspaceId', false);
+  for (const w of query.exceptWorkspaces ?? []) requireText(w, 'exceptWorkspaces', false);
+  return Math.min(query.limit, MAX_RETENTION_PAGE);
+}
+
+/** True when a call of this workspace is in the query's workspaces. */
+export function inRetentionWorkspaces(workspaceId: string, query: RetentionQuery): boolean {
+  return (
+    (query.workspaceId === undefined || workspaceId === query.workspaceId) &&
+    !(query.exceptWorkspaces ?? []).includes(workspaceId)
+  );
 }

@@ -3,6 +3,7 @@ import { describeAuditContract } from './host-store-audit-contract.js';
 import { describeDecisionContract } from './host-store-decision-contract.js';
 import { describeHistoryContract } from './host-store-history-contract.js';
 import { describePruneContract } from './host-store-prune-contract.js';
+import { describeRetentionContract } from './host-store-retention-contract.js';
 import { describeWriteContract } from './host-store-write-contract.js';
 
 /** What a backend's test hands the contract: a fresh, empty store, and how to reopen and dispose of it. */
@@ -40,4 +41,5 @@ export function describeHostStoreContract(options: HostStoreContractOptions): vo
   describeAuditContract(options);
   describeDecisionContract(options);
   describePruneContract(options);
+  describeRetentionContract(options);
 }

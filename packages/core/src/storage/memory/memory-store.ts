@@ -6,7 +6,16 @@ import { decisionKey } from '../../permissions/stored-decision.js';
 import type { StoredDecision } from '../../permissions/stored-decision.js';
 import { sameScope } from '../../scope.js';
 import type { Scope } from '../../scope.js';
-import type { AuditQuery, DecisionTenant, HostStore, StoreWrite } from '../host-store.js';
+import type {
+  AuditQuery,
+  DecisionTenant,
+  HostStore,
+  RetentionCandidate,
+  RetentionQuery,
+  StoreWrite,
+} from '../host-store.js';
+import { isTerminalState } from '../../invocations/invocation-state.js';
+import { retentionCandidates } from './memory-retention.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -130,6 +139,9 @@ export class MemoryStore implements HostStore {
       case 'audit.prune':
         undo.push(this.#prune(w.throughSeq, w.checkpoint));
         return;
+      case 'retention.delete':
+        undo.push(this.#retain(w.expireResults, w.deleteInvocations, w.at));
+        break;
       default:
         throw unknownWrite(w);
     }
@@ -148,6 +160,42 @@ export class MemoryStore implements HostStore {
       this.#events.unshift(...removed);
       this.#pruned -= deleting;
     };
+  }
+
+  /** Empties ended calls' whole results and deletes ended calls (running ones: nothing); returns what undoes it. */
+  #retain(expire: readonly string[], remove: readonly string[], at: number): () => void {
+    const ended = (id: string) => {
+      const entry = this.#byId.get(id);
+      return entry !== undefined && isTerminalState(entry.record.state) ? entry : undefined;
+    };
+    const emptied: [Entry, ResultRecord][] = [];
+    for (const id of expire) {
+      const entry = ended(id);
+      const result = entry?.result;
+      if (entry === undefined || result === undefined || result.expiredAt !== undefined) continue;
+      emptied.push([entry, result]);
+      entry.result = { ...result, fullText: '', rawJson: '', expiredAt: at };
+    }
+    const removed = remove.map(ended).filter((entry) => entry !== undefined);
+    for (const entry of removed) this.#remove(entry.record.id);
+    return () => {
+      for (const entry of removed) this.#restore(entry);
+      for (const [entry, result] of emptied) entry.result = result;
+    };
+  }
+
+  /** Ended calls a sweep may touch, oldest first. */
+  listRetention(query: RetentionQuery): Promise<RetentionCandidate[]> {
+    return this.#call(() => retentionCandidates(this.#byId.values(), query));
+  }
+
+  /** Puts a removed entry back (an undone retention batch). */
+  #restore(entry: Entry): void {
+    this.#byId.set(entry.record.id, entry);
+    const key = scopeKey(entry.record.scope);
+    const list = this.#byScope.get(key);
+    if (list === undefined) this.#byScope.set(key, [entry]);
+    else list.push(entry);
   }
 
   /** Replaces the decision of the same key (its id included); returns what takes it back. */

@@ -100,6 +100,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX audit_events_by_invocation ON audit_events (invocation_id, seq);
     `,
   },
+  {
+    version: 3,
+    name: 'retention: when a result lost its whole text',
+    // NULL while the whole text is kept; the time retention emptied full_text and raw_json, so reading the handle can
+    // answer "expired on ..." rather than "not found".
+    sql: `ALTER TABLE invocation_results ADD COLUMN expired_at INTEGER;`,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -63,6 +63,7 @@ export interface ResultRow {
   readonly screen: string;
   readonly full_text: string;
   readonly raw_json: string;
+  readonly expired_at?: number | null;
 }
 
 /** The stored text of an error column: JSON, or NULL for none. */
@@ -161,6 +162,7 @@ export function resultFromRow(row: ResultRow): ResultRecord {
     screen: JSON.parse(row.screen) as ScreenPayload,
     fullText: row.full_text,
     rawJson: row.raw_json,
+    ...(row.expired_at === null || row.expired_at === undefined ? {} : { expiredAt: row.expired_at }),
   };
 }
 

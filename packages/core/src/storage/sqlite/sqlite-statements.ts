@@ -1,3 +1,4 @@
+import { isTerminalState } from '../../invocations/invocation-state.js';
 import type { Scope } from '../../scope.js';
 import {
   AUDIT_COLUMNS,
@@ -26,6 +27,12 @@ function prefixed(alias: string, columns: string): string {
     .map((column) => `${alias}.${column}`)
     .join(', ');
 }
+
+/** The states of a call that has ended, as SQL: a sweep never touches a pending or running call. */
+export const ENDED = `state IN (${(['pending', 'running', 'success', 'error', 'cancelled'] as const)
+  .filter(isTerminalState)
+  .map((state) => `'${state}'`)
+  .join(', ')})`;
 
 /** The three scope keys in the order `inScope` binds them. */
 export function scopeParams(scope: Scope): [string, string, string] {
@@ -59,6 +66,8 @@ export interface SqliteStatements {
   readonly auditAt: SqliteStatement;
   readonly countAuditThrough: SqliteStatement;
   readonly deleteAuditThrough: SqliteStatement;
+  readonly expireResult: SqliteStatement;
+  readonly deleteEnded: SqliteStatement;
 }
 
 /** Prepares every statement on `db` (whose schema is migrated). */
@@ -84,7 +93,7 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
         `ON i.id = t.invocation_id WHERE t.invocation_id = ? AND ${inScope('i')} ORDER BY t.seq`,
     ),
     getResult: db.prepare(
-      `SELECT ${prefixed('r', RESULT_COLUMNS)} FROM invocation_results r JOIN invocations i ` +
+      `SELECT ${prefixed('r', RESULT_COLUMNS)}, r.expired_at FROM invocation_results r JOIN invocations i ` +
         `ON i.id = r.invocation_id WHERE r.invocation_id = ? AND ${inScope('i')}`,
     ),
     // Only the key's conflict is resolved here: an id that another key's row holds still fails its PRIMARY KEY.
@@ -105,5 +114,10 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
     auditAt: db.prepare('SELECT seq, hash FROM audit_events WHERE seq = ?'),
     countAuditThrough: db.prepare('SELECT COUNT(*) AS n FROM audit_events WHERE seq <= ?'),
     deleteAuditThrough: db.prepare('DELETE FROM audit_events WHERE seq <= ?'),
+    expireResult: db.prepare(
+      "UPDATE invocation_results SET full_text = '', raw_json = '', expired_at = ? " +
+        `WHERE invocation_id = ? AND expired_at IS NULL AND invocation_id IN (SELECT id FROM invocations WHERE ${ENDED})`,
+    ),
+    deleteEnded: db.prepare(`DELETE FROM invocations WHERE id = ? AND ${ENDED}`),
   };
 }

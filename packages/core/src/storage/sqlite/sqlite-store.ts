@@ -3,7 +3,14 @@ import type { AuditEvent, AuditEventInput, SealedAuditInput } from '../../audit/
 import { HostError } from '../../errors/host-error.js';
 import type { StoredDecision } from '../../permissions/stored-decision.js';
 import type { Scope } from '../../scope.js';
-import type { AuditQuery, DecisionTenant, HostStore, StoreWrite } from '../host-store.js';
+import type {
+  AuditQuery,
+  DecisionTenant,
+  HostStore,
+  RetentionCandidate,
+  RetentionQuery,
+  StoreWrite,
+} from '../host-store.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -12,6 +19,7 @@ import type {
 } from '../../invocations/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
+import { sqliteRetentionCandidates } from './sqlite-retention.js';
 import {
   auditFromRow,
   auditParams,
@@ -196,6 +204,10 @@ export class SqliteStore implements HostStore {
             sql.deleteAuditThrough.run(w.throughSeq);
             continue;
           }
+          case 'retention.delete':
+            for (const id of w.expireResults) sql.expireResult.run(w.at, id);
+            for (const id of w.deleteInvocations) sql.deleteEnded.run(id);
+            break;
           default:
             throw unknownWrite(w);
         }
@@ -235,6 +247,10 @@ export class SqliteStore implements HostStore {
       const page = auditPage(query);
       return this.#auditQueries.rows(query, page).map(auditFromRow);
     });
+  }
+
+  listRetention(query: RetentionQuery): Promise<RetentionCandidate[]> {
+    return this.#call('list what retention may remove', () => sqliteRetentionCandidates(this.#database, query));
   }
 
   /** Counts a committed write and schedules the WAL checkpoint for when writes pause (or runs it after many). */

@@ -15,6 +15,7 @@ const METHODS = [
   'getResult',
   'listDecisions',
   'queryAudit',
+  'listRetention',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
 
@@ -112,6 +113,7 @@ export class WorkerStore implements HostStore {
   getResult: HostStore['getResult'] = (...args) => this.#call('getResult', args);
   listDecisions: HostStore['listDecisions'] = (...args) => this.#call('listDecisions', args);
   queryAudit: HostStore['queryAudit'] = (...args) => this.#call('queryAudit', args);
+  listRetention: HostStore['listRetention'] = (...args) => this.#call('listRetention', args);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
   async close(): Promise<void> {
