@@ -1,4 +1,5 @@
 import type { Host, Scope, StoredDecision } from '@airlock/core';
+import { existsSync } from 'node:fs';
 import { HostError, readAnchors } from '@airlock/core';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -74,15 +75,20 @@ export async function auditCommand(
   io: Out,
 ): Promise<number> {
   if (rest[0] === 'anchor') {
-    const file = rest[1] ?? values.anchor;
-    if (file === undefined) throw new HostError('invalid_arguments', 'audit anchor needs a FILE to append the head to');
+    const file = rest[1] ?? values.anchor ?? host.audit.anchorFile;
+    if (file === undefined) {
+      throw new HostError('invalid_arguments', 'audit anchor needs a FILE, or audit.anchorFile in the config');
+    }
     const anchor = await host.audit.anchor({ file });
     io.stdout.write(`anchored event ${anchor.seq} (${anchor.hash}) in ${file}\n`);
     return 0;
   }
   if (rest.length > 0) throw new HostError('invalid_arguments', `unknown audit action ${rest[0]}: use anchor`);
   if (values.verify) {
-    const anchors = values.anchor === undefined ? [] : await readAnchors(values.anchor);
+    // --anchor FILE, else the config's audit.anchorFile once something was anchored there.
+    const configured = host.audit.anchorFile;
+    const anchorPath = values.anchor ?? (configured !== undefined && existsSync(configured) ? configured : undefined);
+    const anchors = anchorPath === undefined ? [] : await readAnchors(anchorPath);
     const verdict = await host.audit.verify({ anchors });
     const from =
       verdict.checkpointSeq === null

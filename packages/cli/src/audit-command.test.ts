@@ -85,4 +85,33 @@ describe('airlock audit: the seed format and anchors', () => {
     expect(real.stdout).toBe('removed: 1 whole result, 0 history rows, 0 audit events\n');
     expect((await run(['retention', '--dry-run', ...common])).stdout).toMatch(/would remove: 0 whole results/);
   });
+
+  it('reads retention windows and the anchor file from the config: its windows, its anchors', async () => {
+    const w = workspace();
+    writeFileSync(
+      w.config,
+      JSON.stringify({
+        mcpServers: { demo: { command: process.execPath, args: [DEMO] } },
+        retention: { results: 30, history: 5 },
+        audit: { anchorFile: w.anchors },
+      }),
+    );
+    const common = ['--config', w.config, '--store', w.store];
+    expect((await run(['call', 'demo/echo', '--args', '{"text":"hi"}', '--allow', ...common])).code).toBe(0);
+    const db = new Database(w.store);
+    db.prepare('UPDATE invocations SET updated_at = updated_at - ?').run(10 * 24 * 60 * 60 * 1000);
+    db.close();
+    // Results kept 30 days: not yet; history kept 5 days: the row goes.
+    const dry = await run(['retention', '--dry-run', ...common]);
+    expect(dry.stdout).toBe('would remove: 0 whole results, 1 history row, 0 audit events\n');
+    expect((await run(['audit', 'anchor', ...common])).stdout).toMatch(
+      new RegExp(`anchored event \\d+ .* in ${w.anchors}`),
+    );
+    expect((await run(['audit', '--verify', ...common])).stdout).toMatch(/1 anchor reached/);
+
+    writeFileSync(w.config, JSON.stringify({ retention: { results: -1 } }));
+    expect((await run(['retention', '--dry-run', ...common])).stderr).toMatch(
+      /retention\.results must be a number of days/,
+    );
+  });
 });

@@ -2,7 +2,15 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExpiryDays, PermissionRule, ProtocolNegotiation, Scope, ServerConfig } from '@airlock/core';
+import type {
+  AuditAnchorConfig,
+  ExpiryDays,
+  PermissionRule,
+  ProtocolNegotiation,
+  RetentionConfig,
+  Scope,
+  ServerConfig,
+} from '@airlock/core';
 import { parseRulesText, parseServersConfig, readConfigFile, readConfigText } from '@airlock/core';
 
 /** The file `airlock` reads when no `--config` is given, in the current directory. */
@@ -20,6 +28,9 @@ export interface LoadedConfig {
   readonly source: string;
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
+  /** The config's retention windows and audit anchoring (`airlock retention`, `airlock audit anchor`). */
+  readonly retention?: RetentionConfig;
+  readonly audit?: AuditAnchorConfig;
 }
 
 /**
@@ -45,17 +56,21 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   source: string;
   rules: PermissionRule[];
   expiryDays?: Partial<ExpiryDays>;
+  retention?: RetentionConfig;
+  audit?: AuditAnchorConfig;
 } {
   const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
   const loaded =
     path === undefined
       ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }
-      : (({ file, servers, rules, expiryDays, settingsOnly }) => ({
+      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit }) => ({
           // A file of settings only (rules, limits) runs on the embedded default, as the console does.
           servers: settingsOnly ? demoServerConfig() : servers,
           source: file,
           rules,
           ...(expiryDays === undefined ? {} : { expiryDays }),
+          ...(retention === undefined ? {} : { retention }),
+          ...(audit === undefined ? {} : { audit }),
         }))(readConfigFile(path));
   if (options.negotiation === undefined) return loaded;
   return { ...loaded, servers: loaded.servers.map((s) => ({ ...s, negotiation: options.negotiation })) };

@@ -115,7 +115,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
 
   let host: Host | undefined;
   try {
-    const { servers, source, rules, expiryDays } = loadConfig({
+    const { servers, source, rules, expiryDays, retention, audit } = loadConfig({
       ...(values.config === undefined ? {} : { config: values.config }),
       ...(values.rules === undefined ? {} : { rules: values.rules }),
       ...(negotiation === undefined ? {} : { negotiation }),
@@ -148,6 +148,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       store,
       surface,
       permissions: { rules, ...(expiryDays === undefined ? {} : { expiryDays }) },
+      // A CLI run is short: the config's windows apply to `airlock retention`, never as a sweep of every command;
+      // the anchor file to `airlock audit anchor`, never on a schedule.
+      retention: { ...retention, schedule: false },
+      ...(audit?.anchorFile === undefined ? {} : { audit: { anchorFile: audit.anchorFile } }),
     });
     host.on('server.warning', ({ message }) => io.stderr.write(`warning: ${message}\n`));
     await host.servers.settled();

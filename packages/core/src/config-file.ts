@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HostError } from './errors/host-error.js';
 import type { ExpiryDays } from './permissions/permission-engine.js';
+import { readRetentionSettings } from './retention/retention-settings.js';
+import type { RetentionSettings } from './retention/retention-settings.js';
 import type { PermissionRule } from './permissions/permission-rules.js';
 import { parseRulesText } from './permissions/permission-rules.js';
 import type { ServerConfig } from './servers/server-config.js';
@@ -17,11 +19,14 @@ export interface ConfigFile {
   readonly settingsOnly: boolean;
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
+  /** `retention` and `audit` (anchoring), checked. */
+  readonly retention?: RetentionSettings['retention'];
+  readonly audit?: RetentionSettings['audit'];
   readonly json: Readonly<Record<string, unknown>>;
 }
 
 /** Top-level keys of a config file that are settings, not servers. */
-const HOST_KEYS = new Set(['permissions', 'limits', 'store', 'console', 'model']);
+const HOST_KEYS = new Set(['permissions', 'limits', 'store', 'console', 'model', 'retention', 'audit']);
 
 /** Reads a file for the host, naming the file (and what it was meant to be) when it cannot. */
 export function readConfigText(file: string, what: string): string {
@@ -58,6 +63,7 @@ export function readConfigFile(path: string): ConfigFile {
     settingsOnly,
     rules: parseRulesText(text, file, ['permissions', 'rules']),
     ...(expiryDays === undefined ? {} : { expiryDays }),
+    ...readRetentionSettings(json as Record<string, unknown>, file),
     json: json as Record<string, unknown>,
   };
 }

@@ -166,6 +166,11 @@ export class AuditLog {
     return count;
   }
 
+  /** The configured anchor file, if any: where `anchor()` appends by default. */
+  get anchorFile(): string | undefined {
+    return this.#config.anchorFile;
+  }
+
   /** The chain head now, `{ seq, hash, at }`; appended to `anchorFile` when configured (or to `file` when given). */
   async anchor(options: { file?: string } = {}): Promise<AuditAnchor> {
     await this.writes.drain();

@@ -24,6 +24,8 @@ export interface RetentionConfig extends RetentionWindows {
   readonly sweepEveryMs?: number;
   /** Rows per transaction. Default 200: a sweep never holds the store for long. */
   readonly batch?: number;
+  /** False: no sweep at start nor on a schedule, only `sweep()` when asked (a short-lived CLI). Default true. */
+  readonly schedule?: boolean;
 }
 
 /** The windows when the config leaves a kind out: results 7 days, history 90 days, audit events 400 days. */

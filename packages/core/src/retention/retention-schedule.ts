@@ -40,7 +40,7 @@ export function startRetention(
     sweep().catch(onError);
     stopTimer = deps.clock.setTimer(scheduled, retention.sweepEveryMs);
   };
-  if (config !== undefined) scheduled();
+  if (config !== undefined && config.schedule !== false) scheduled();
   return {
     sweep,
     sweeping: () => last,
