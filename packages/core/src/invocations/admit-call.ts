@@ -20,9 +20,10 @@ export class CallRefusal {
 
 /**
  * The first step of the one path: the tool the caller names, resolved for that caller (visibility), and its arguments
- * checked against the tool's inputSchema. An unknown or hidden tool is refused as `tool_not_found` (the error's code
- * says which), arguments that are not a JSON object or fail the schema as `invalid_arguments` with every failing path.
- * Anything else the registry throws is a programmer's error and is thrown on.
+ * checked against the tool's inputSchema. An unknown or hidden tool, or one the host cannot call (`unavailable`), is
+ * refused as `tool_not_found` (the error's code says which: `tool_not_visible`, `tool_unavailable`), arguments that
+ * are not a JSON object or fail the schema as `invalid_arguments` with every failing path. Anything else the
+ * registry throws is a programmer's error and is thrown on.
  */
 export function admitCall(options: {
   readonly registry: ToolRegistry;
@@ -41,6 +42,11 @@ export function admitCall(options: {
     throw error;
   }
   const tool = entry.tool;
+  // A tool the user may see but the host cannot call yet (it requires task augmentation): say why, send nothing.
+  if (tool.unavailable !== undefined) {
+    const message = `${tool.name} cannot be called: it ${tool.unavailable.reason}; nothing was sent`;
+    return new CallRefusal('tool_not_found', { code: 'tool_unavailable', message }, tool);
+  }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return new CallRefusal(
       'invalid_arguments',

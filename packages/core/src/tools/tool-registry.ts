@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
 import { visibilityRefusal } from './visibility-policy.js';
-import type { Audience, Caller, JsonSchema, Tool, ToolRunContext } from './tool.js';
+import type { Audience, Caller, JsonSchema, Tool, ToolRunContext, ToolUnavailable } from './tool.js';
 import { definitionHash } from './definition-hash.js';
 import { isRecommendedToolName, namespacedToolName } from './tool-name.js';
 import { audiencesOf, readToolUiMeta } from './tool-visibility.js';
@@ -97,6 +97,10 @@ export class ToolRegistry {
         continue;
       }
       const ui = readToolUiMeta(definition._meta);
+      const unavailable = unavailableReason(definition);
+      if (unavailable !== undefined) {
+        warnings.push(`${label}: ${unavailable.reason}; listed for the user only, not offered to the model or apps`);
+      }
       // The output schema is left out of what the SDK sees: the pipeline validates structuredContent itself, so a
       // server's bad output is classified invalid_output rather than mistaken for the server's own -32602.
       const callDefinition = { ...definition };
@@ -112,7 +116,8 @@ export class ToolRegistry {
         ...optional('icons', definition.icons),
         ...optional('meta', definition._meta),
         origin: { kind: 'mcp', serverId, originalName: definition.name },
-        visibility: audiencesOf(ui.visibility),
+        visibility: audiencesOf(unavailable === undefined ? ui.visibility : []),
+        ...optional('unavailable', unavailable),
         ...optional('resourceUri', ui.resourceUri),
         definitionHash: definitionHash(definition),
         run: (args, context) =>
@@ -173,6 +178,19 @@ export class ToolRegistry {
     yield* this.#native.values();
     for (const tools of this.#servers.values()) yield* tools.values();
   }
+}
+
+const TASKS_REQUIRED: ToolUnavailable = {
+  code: 'tasks_required',
+  reason: 'needs task augmentation (execution.taskSupport "required"), which this host does not support yet',
+};
+
+/**
+ * Why a listed tool cannot be called by this host, if it cannot: a tool that requires task augmentation fails every
+ * plain call ("requires task augmentation"), so until the host makes task calls it is not offered to the model.
+ */
+function unavailableReason(definition: McpToolDefinition): ToolUnavailable | undefined {
+  return definition.execution?.taskSupport === 'required' ? TASKS_REQUIRED : undefined;
 }
 
 function compiled(tool: Tool): RegisteredTool {

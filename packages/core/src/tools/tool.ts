@@ -49,8 +49,23 @@ export interface Tool {
   readonly resourceUri?: string;
   /** sha256 of the canonical JSON of name, description, schemas and annotations: a changed tool asks again. */
   readonly definitionHash: string;
+  /**
+   * Set when the host cannot call the tool yet, and why: it is then listed for the user only (never offered to the
+   * model or to apps), and a call to it is refused before anything is recorded or sent.
+   */
+  readonly unavailable?: ToolUnavailable;
   /** Runs the tool. Resolves with an MCP-shaped result; throws only for protocol or transport failures. */
   run(args: Readonly<Record<string, unknown>>, context: ToolRunContext): Promise<CallToolResult>;
+}
+
+/**
+ * Why a listed tool cannot be called. `tasks_required`: the server declares `execution.taskSupport: "required"`, so a
+ * plain `tools/call` always fails, and this host does not make task-augmented calls yet.
+ */
+export interface ToolUnavailable {
+  readonly code: 'tasks_required';
+  /** Worded for a person and for the model: what the tool needs and that the host cannot give it. */
+  readonly reason: string;
 }
 
 /** Where a call to a tool goes: its server (null for a native tool) and the name that server knows it by. */

@@ -3,8 +3,12 @@ import type { Caller, Tool } from './tool.js';
 /**
  * Why a caller may not see or call a tool, or null when it may: the one visibility rule for every caller (the user
  * sees everything; the model what is exposed to it; an app only its own server's tools that are callable from apps).
+ * A tool the host cannot call (`unavailable`) is offered to neither the model nor apps, whatever its visibility.
  */
 export function visibilityRefusal(tool: Tool, caller: Caller): string | null {
+  if (caller.kind !== 'user' && tool.unavailable !== undefined) {
+    return `tool ${tool.name} is not offered: it ${tool.unavailable.reason}`;
+  }
   switch (caller.kind) {
     case 'user':
       return null;
