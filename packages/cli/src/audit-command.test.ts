@@ -84,6 +84,14 @@ describe('airlock audit: the seed format and anchors', () => {
     const real = await run(['retention', ...common]);
     expect(real.stdout).toBe('removed: 1 whole result, 0 history rows, 0 audit events\n');
     expect((await run(['retention', '--dry-run', ...common])).stdout).toMatch(/would remove: 0 whole results/);
+    // The card of the call says its whole result expired, and shows what the model was given instead.
+    const reader = new Database(w.store);
+    const { id } = reader.prepare('SELECT id FROM invocations').get() as { id: string };
+    reader.close();
+    const shown = await run(['history', 'show', id, '--full', ...common]);
+    expect(shown.stdout).toMatch(
+      /the whole result expired on \d{4}-\d{2}-\d{2}T.*\(retention\)\n {2}model was given:\n[^]*\bhi\b/,
+    );
   });
 
   it('reads retention windows and the anchor file from the config: its windows, its anchors', async () => {

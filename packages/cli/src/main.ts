@@ -355,8 +355,13 @@ async function history(
         `  ${new Date(t.at).toISOString()} ${t.from ?? '∅'} → ${t.to}${t.outcome ? ` (${t.outcome})` : ''}\n`,
       );
     }
+    const expiredAt = entry.result?.expiredAt;
+    if (entry.result !== undefined && values.full && expiredAt !== undefined) {
+      io.stdout.write(`  the whole result expired on ${new Date(expiredAt).toISOString()} (retention)\n`);
+    }
     if (entry.result !== undefined) {
-      io.stdout.write(values.full ? `${entry.result.fullText}\n` : `  model was given:\n${entry.result.model.text}\n`);
+      const whole = values.full && expiredAt === undefined;
+      io.stdout.write(whole ? `${entry.result.fullText}\n` : `  model was given:\n${entry.result.model.text}\n`);
     }
     return 0;
   }
