@@ -4,7 +4,7 @@ import type { RegisteredTool } from '../tools/tool-registry.js';
 import { toolDisplayName, toolTarget } from '../tools/tool.js';
 import type { CallRefusal } from './admit-call.js';
 import type { BoundLimits } from './bound-result.js';
-import { boundResult, DEFAULT_BOUND_LIMITS, fitText, resultHandle } from './bound-result.js';
+import { boundResult, DEFAULT_BOUND_LIMITS, fitText, resultHandle, serverErrorText } from './bound-result.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { InvokeOptions, ToolResult } from './invoke-options.js';
 import type { InvocationError, InvocationRecord, ResultRecord } from './invocation-record.js';
@@ -97,7 +97,12 @@ export function settleFailure(options: {
   readonly modelChars: number;
 }): ToolResult {
   const { call, outcome, error } = options;
-  const text = `${failureFrame(outcome, toolDisplayName(call.tool), call.serverId)} ${error.message}`;
+  const frame = failureFrame(outcome, toolDisplayName(call.tool), call.serverId);
+  // A protocol error's message is the server's text: framed as untrusted data, like any server text.
+  const text =
+    outcome === 'protocol_error' && call.serverId !== null
+      ? `${frame}${serverErrorText(call.serverId, error.code, error.message)}`
+      : `${frame} ${error.message}`;
   const handle = resultHandle(call.id);
   const fitted = fitText(text, options.modelChars, handle);
   const stored: ResultRecord = {
