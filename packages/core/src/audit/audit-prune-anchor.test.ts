@@ -90,6 +90,19 @@ describe.each([
     expect(await log.verify()).toMatchObject({ ok: false, seq: 5, startedAfter: 3 });
   });
 
+  it('reports an edited checkpoint as a break, not a throw', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1));
+    const { store, file } = open();
+    if (file === undefined) return; // editing in place needs the file
+    const log = logOver(store, clock);
+    await daily(store, 4, clock.t);
+    await log.prune({ throughSeq: 2 });
+    const db = new Database(file);
+    db.prepare("UPDATE audit_events SET data = json_set(data, '$.throughSeq', 'one') WHERE seq = 5").run();
+    db.close();
+    expect(await log.verify()).toMatchObject({ ok: false, seq: 3, startedAfter: 0 });
+  });
+
   it('anchors the head to a file outside the store, and verify reports the newest events removed after it', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
     const { store, file } = open();

@@ -4,13 +4,22 @@ import { checkpointData } from './audit-checkpoint.js';
 import type { AuditEvent, AuditVerification } from './audit-event.js';
 import { verifyChain } from './audit-event.js';
 
-/** The latest checkpoint of the chain and its own number, or undefined when the chain was never pruned. */
+/**
+ * The latest checkpoint of the chain and its own number, or undefined when the chain was never pruned. A checkpoint
+ * whose data is not a checkpoint's (an edited one) is not started from: the walk then starts at genesis and reports
+ * the break, rather than verify throwing.
+ */
 export async function findCheckpoint(
   checkpoints: AsyncIterable<AuditEvent[]>,
 ): Promise<(CheckpointData & { readonly seq: number }) | undefined> {
   let latest: AuditEvent | undefined;
   for await (const page of checkpoints) latest = page.at(-1) ?? latest;
-  return latest === undefined ? undefined : { ...checkpointData(latest), seq: latest.seq };
+  if (latest === undefined) return undefined;
+  try {
+    return { ...checkpointData(latest), seq: latest.seq };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A walk's verdict, and the hash found at each anchored seq the walk passed. */
