@@ -39,6 +39,7 @@ const DOMAIN_FOLDERS = [
   'history',
   'i18n',
   'errors',
+  'retention',
 ];
 
 export default tseslint.config(
