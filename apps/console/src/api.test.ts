@@ -26,7 +26,7 @@ interface TestConsole {
   close(): Promise<void>;
 }
 
-async function startTestConsole(): Promise<TestConsole> {
+async function startTestConsole(retention: ConsoleConfig['retention'] = {}): Promise<TestConsole> {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-console-api-'));
   const log = join(dir, 'calls.ndjson');
   const config: ConsoleConfig = {
@@ -41,6 +41,7 @@ async function startTestConsole(): Promise<TestConsole> {
     port: 0,
     auth: 'local',
     users: [],
+    retention,
   };
   const running = await startConsole(config);
   await running.host.servers.settled();

@@ -81,6 +81,7 @@ describe('loadConsoleConfig', () => {
       port: 7410,
       auth: 'local',
       users: [],
+      retention: { results: 7, history: 90, audit: 400 },
     });
     const demo = config.servers[0];
     expect(demo?.transport === 'stdio' && existsSync(demo.args[0] ?? '')).toBe(true);
@@ -254,6 +255,46 @@ describe('loadConsoleConfig', () => {
       timeoutMs: 60_000,
       tools: { demo__echo: { timeoutMs: 5 } },
     });
+  });
+});
+
+describe('retention: the console owns its history file, so it sweeps by default', () => {
+  it('applies the default windows when the config says nothing; null keeps forever; audit anchoring is read', async () => {
+    const none = loadConsoleConfig({ config: await withKeys({}), store: ':memory:' }, {});
+    expect(none.retention).toEqual({ results: 7, history: 90, audit: 400 });
+    expect(none.audit).toBeUndefined();
+    const forever = loadConsoleConfig({ config: await withKeys({ retention: null }), store: ':memory:' }, {});
+    expect(forever.retention).toEqual({ results: null, history: null, audit: null });
+    const anchors = join(dir, 'anchors.ndjson');
+    const some = loadConsoleConfig(
+      {
+        config: await withKeys({ retention: { results: null, audit: 30 }, audit: { anchorFile: anchors } }),
+        store: ':memory:',
+      },
+      {},
+    );
+    expect(some.retention).toEqual({ results: null, audit: 30 });
+    expect(some.audit).toEqual({ anchorFile: anchors });
+    const bad = await withKeys({ retention: { history: 0 } });
+    expect(loadError(bad).message).toBe(
+      `${bad}: retention.history must be a number of days above 0, or null to keep forever`,
+    );
+  });
+
+  it('a console started without retention in its config sweeps at start', async () => {
+    const running = await startConsole(loadConsoleConfig({ port: 0, store: ':memory:' }, {}));
+    try {
+      // A sweep ran at start (undefined: none ever ran); nothing had aged out yet.
+      expect(await running.host.retention.sweeping()).toEqual({
+        dryRun: false,
+        results: 0,
+        invocations: 0,
+        auditEvents: 0,
+        capped: false,
+      });
+    } finally {
+      await running.close();
+    }
   });
 });
 

@@ -2,8 +2,15 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExpiryDays, HostLimits, PermissionRule, ServerConfig } from '@airlock/core';
-import { HostError, parseServersConfig, readConfigFile } from '@airlock/core';
+import type {
+  AuditAnchorConfig,
+  ExpiryDays,
+  HostLimits,
+  PermissionRule,
+  RetentionConfig,
+  ServerConfig,
+} from '@airlock/core';
+import { HostError, RETENTION_DEFAULTS, parseServersConfig, readConfigFile } from '@airlock/core';
 import { NAME } from './check-name.js';
 
 /** The file the console reads when none is given, in the current directory. */
@@ -44,6 +51,14 @@ export interface ConsoleConfig {
   /** Off loopback: the `host:port` names the page may be reached by (DNS rebinding); absent, any. */
   readonly allowedHosts?: readonly string[];
   readonly model?: ModelConfig;
+  /**
+   * What the console's host keeps and for how long: the config's `retention`, else `RETENTION_DEFAULTS` (whole
+   * results 7 days, history 90, audit events 400). The console owns its data directory, so unlike a bare `createHost`
+   * it sweeps by default; `"retention": null` (or a kind set to null) keeps forever.
+   */
+  readonly retention: RetentionConfig;
+  /** The config's `audit` key: the anchor file and how often the chain head is written to it. */
+  readonly audit?: AuditAnchorConfig;
 }
 
 /** The embedded default server: the demo server of this installation, run by this Node. */
@@ -181,7 +196,8 @@ function readConsole(
 /**
  * Loads the console's config: `--config FILE`, else ./airlock.config.json, else the embedded defaults (the demo
  * server, a SQLite file under the user's data directory, local sign-in). Servers, rules and expiry are read as the
- * CLI reads them; `limits`, `store`, `console` and `model` are the console's own keys. Every error names the file and
+ * CLI reads them, and `retention` and `audit` as the core reads them (the default windows when `retention` is absent);
+ * `limits`, `store`, `console` and `model` are the console's own keys. Every error names the file and
  * the field at fault.
  */
 export function loadConsoleConfig(
@@ -215,5 +231,7 @@ export function loadConsoleConfig(
     ...consoleSection,
     port: options.port ?? consoleSection.port,
     ...(model === undefined ? {} : { model }),
+    retention: file?.retention ?? { ...RETENTION_DEFAULTS },
+    ...(file?.audit === undefined ? {} : { audit: file.audit }),
   };
 }

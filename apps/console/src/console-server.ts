@@ -69,6 +69,9 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
         ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }),
       },
       clientInfo: { name: 'airlock-console', version: '0.1.0' },
+      // The console owns its history file: retention sweeps at start and hourly (the defaults unless configured).
+      retention: config.retention,
+      ...(config.audit === undefined ? {} : { audit: config.audit }),
     });
   } catch (error) {
     // The history's worker thread would keep the process alive.

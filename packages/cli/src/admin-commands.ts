@@ -132,8 +132,9 @@ export async function auditCommand(
 }
 
 /**
- * `airlock retention [--dry-run]`: removes what the default windows say has aged out (whole results after 7 days,
- * history after 90, audit events after 400, behind a checkpoint), or with `--dry-run` only says what would go.
+ * `airlock retention [--dry-run]`: removes what the config's `retention` windows, else the defaults (whole results
+ * after 7 days, history after 90, audit events after 400, behind a checkpoint), say has aged out, or with `--dry-run`
+ * only says what would go. `"retention": null` in the config keeps everything, so nothing goes.
  */
 export async function retentionCommand(host: Host, dryRun: boolean, io: Out): Promise<number> {
   const r = await host.retention.sweep({ dryRun });

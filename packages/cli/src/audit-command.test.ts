@@ -122,4 +122,28 @@ describe('airlock audit: the seed format and anchors', () => {
       /retention\.results must be a number of days/,
     );
   });
+
+  it('with no retention in the config applies the defaults; "retention": null or a kind set to null keeps forever', async () => {
+    const w = workspace();
+    const common = ['--config', w.config, '--store', w.store];
+    expect((await run(['call', 'demo/echo', '--args', '{"text":"hi"}', '--allow', ...common])).code).toBe(0);
+    // Older than every default window: results 7 days, history 90, audit events 400.
+    const age = 500 * 24 * 60 * 60 * 1000;
+    const db = new Database(w.store);
+    db.prepare('UPDATE invocations SET updated_at = updated_at - ?').run(age);
+    db.close();
+    const servers = { mcpServers: { demo: { command: process.execPath, args: [DEMO] } } };
+    writeFileSync(w.config, JSON.stringify({ ...servers, retention: null }));
+    const forever = await run(['retention', '--dry-run', ...common]);
+    expect(forever.stderr).toBe('');
+    expect(forever.stdout).toBe('would remove: 0 whole results, 0 history rows, 0 audit events\n');
+    writeFileSync(w.config, JSON.stringify({ ...servers, retention: { history: null } }));
+    expect((await run(['retention', '--dry-run', ...common])).stdout).toBe(
+      'would remove: 1 whole result, 0 history rows, 0 audit events\n',
+    );
+    writeFileSync(w.config, JSON.stringify(servers));
+    expect((await run(['retention', '--dry-run', ...common])).stdout).toBe(
+      'would remove: 1 whole result, 1 history row, 0 audit events\n',
+    );
+  });
 });

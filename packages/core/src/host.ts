@@ -88,7 +88,12 @@ export interface HostConfig {
   readonly durability?: Durability;
   /** Audit anchoring: `anchorFile` (outside the data directory) gets the chain head every `anchorEveryMs`. */
   readonly audit?: AuditAnchorConfig;
-  /** Days results, history and audit events are kept (null: forever); given, sweeps run at start and periodically. */
+  /**
+   * Days results, history and audit events are kept (null: forever); given, sweeps run at start and periodically.
+   * Absent, nothing is swept by itself: a library does not delete a user's data unasked (`host.retention.sweep()`
+   * applies `RETENTION_DEFAULTS` when called). The products that own a data directory, the console and
+   * `airlock retention`, pass the defaults when their config says nothing.
+   */
   readonly retention?: RetentionConfig;
 }
 

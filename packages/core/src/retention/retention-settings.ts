@@ -16,13 +16,19 @@ function object(value: unknown, field: string, file: string): Record<string, unk
   return value as Record<string, unknown>;
 }
 
+/** `"retention": null` in a config: every kind kept forever (a product's defaults do not apply either). */
+export const KEEP_FOREVER: RetentionConfig = { results: null, history: null, audit: null };
+
 /**
- * Reads a config file's `retention` (windows in days, `null` forever, `workspaces`) and `audit` (`anchorFile`,
- * `anchorEveryMs`). Every error names the file and the field.
+ * Reads a config file's `retention` (windows in days, `null` forever, `workspaces`; `"retention": null` keeps
+ * everything forever, read as {@link KEEP_FOREVER}) and `audit` (`anchorFile`, `anchorEveryMs`). Every error names
+ * the file and the field. A file without `retention` gives none: whether defaults apply is the product's choice.
  */
 export function readRetentionSettings(json: Readonly<Record<string, unknown>>, file: string): RetentionSettings {
   const out: { retention?: RetentionConfig; audit?: AuditAnchorConfig } = {};
-  if (json['retention'] !== undefined) {
+  if (json['retention'] === null) {
+    out.retention = KEEP_FOREVER;
+  } else if (json['retention'] !== undefined) {
     const retention = object(json['retention'], 'retention', file) as RetentionConfig;
     try {
       resolveRetention(retention);
