@@ -795,3 +795,74 @@ describe("a server's questions (elicitation) are answered over the API", () => {
     );
   });
 });
+
+describe('retention and the seed export over the API', () => {
+  let tc: TestConsole;
+  beforeAll(async () => {
+    // Whole results kept a tiny window (86 µs): a call's whole text ages out by the time a sweep is asked for.
+    tc = await startTestConsole({ results: 1e-9 });
+  });
+  afterAll(async () => {
+    await tc.close();
+  });
+
+  /** Runs demo__echo for `client`, allowed once, and waits for it to end. */
+  async function echo(client: ConsoleClient, text: string): Promise<string> {
+    const tab = await tc.open(client);
+    const id = await client.startCall('demo__echo', { text });
+    await tab.waitForPermission(id);
+    await answerPermission(client, id, 'allow_once');
+    await tab.waitForEnd(id);
+    return id;
+  }
+
+  it('exports the decisions in the seed schema with format=seed; NDJSON of every event stays the default', async () => {
+    const a = await tc.signIn(userId('seed'));
+    await echo(a, `seed ${a.userId}`);
+    const seed = await a.get('/api/audit/export?format=seed');
+    expect(seed.status).toBe(200);
+    expect(seed.headers.get('content-disposition')).toBe('attachment; filename="airlock-audit-default.seed.ndjson"');
+    const lines = String(seed.body)
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([
+      {
+        event_type: 'mcp.permission.decision',
+        decision: 'ALLOW_ONCE',
+        koder_user_id: a.userId,
+        workspace_id: 'default',
+        server_id: 'demo',
+        tool_name: 'demo__echo',
+        args_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        risk_tier: expect.stringMatching(/^(low|medium|high)$/),
+        timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        origin: 'user_prompt',
+      },
+    ]);
+    const ndjson = await a.get('/api/audit/export');
+    expect(ndjson.headers.get('content-disposition')).toBe('attachment; filename="airlock-audit-default.ndjson"');
+    expect(String(ndjson.body)).toContain('"type":"invocation.transition"');
+    expectApiError(await a.get('/api/audit/export?format=csv'), 400, 'invalid_request');
+  });
+
+  it('answers 410 result_expired, with the date, for a result whose whole text the retention sweep removed', async () => {
+    const a = await tc.signIn(userId('expired'));
+    const text = `expires ${a.userId}`;
+    const id = await echo(a, text);
+    const kept = await a.get(`/api/invocations/${id}/full`);
+    expect((kept.body as { text: string }).text).toContain(text);
+    expect((await tc.running.host.retention.sweep()).results).toBeGreaterThanOrEqual(1);
+    const gone = await a.get(`/api/invocations/${id}/full`);
+    expect(gone).toMatchObject({ status: 410, body: { error: { code: 'result_expired', invocationId: id } } });
+    const error = (gone.body as { error: { message: string; expiredAt: unknown } }).error;
+    expect(typeof error.expiredAt).toBe('number');
+    expect(error.message).toBe(
+      `the whole result of invocation ${id} was removed on ${new Date(error.expiredAt as number).toISOString()} ` +
+        'by the retention policy; what the model was given is kept',
+    );
+    // What the model was given stays with the card.
+    const card = await a.get(`/api/invocations/${id}`);
+    expect(screenText((card.body as { result?: Parameters<typeof screenText>[0] }).result)).toBe(text);
+  });
+});

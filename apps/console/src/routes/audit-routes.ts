@@ -21,7 +21,8 @@ function numberParam(c: Context, name: string): number | undefined {
 }
 
 /**
- * The audit trail of the session's tenant: events filtered and paged, one event, the export as NDJSON, and a check
+ * The audit trail of the session's tenant: events filtered and paged, one event, the export (NDJSON of every event,
+ * or `format=seed`: decisions in seed 003 R6's schema), and a check
  * of the hash chain (which is one for every tenant, so it says where it breaks, never how much others did).
  */
 export function mountAuditRoutes({ app, host }: AuditRoutesOptions): void {
@@ -50,10 +51,17 @@ export function mountAuditRoutes({ app, host }: AuditRoutesOptions): void {
   });
   app.get('/api/audit/export', async (c) => {
     const s = c.get('session');
-    const ndjson = await host.audit.export({ scope: { userId: s.userId, workspaceId: s.workspaceId } });
+    // ?format=seed: the permission decisions in seed 003 R6's schema; the default stays NDJSON of every event.
+    const format = c.req.query('format') || 'ndjson';
+    if (format !== 'ndjson' && format !== 'seed') {
+      throw new ApiError(400, 'invalid_request', `format must be ndjson or seed, not "${format}"`);
+    }
+    const ndjson = await host.audit.export({ scope: { userId: s.userId, workspaceId: s.workspaceId }, format });
+    const name =
+      format === 'seed' ? `airlock-audit-${s.workspaceId}.seed.ndjson` : `airlock-audit-${s.workspaceId}.ndjson`;
     return c.body(ndjson, 200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
-      'content-disposition': `attachment; filename="airlock-audit-${s.workspaceId}.ndjson"`,
+      'content-disposition': `attachment; filename="${name}"`,
     });
   });
   app.post('/api/audit/verify', async (c) => {

@@ -36,6 +36,8 @@ export const CONSOLE_MESSAGES = {
     'console.cards.title': 'Tool calls',
     'console.cards.empty': 'No calls yet in this conversation.',
     'console.cards.cancel': 'Cancel call',
+    'console.cards.result_expired':
+      'The whole result was removed on {date} by the retention policy; what the model was given is kept.',
     'console.launcher.title': 'Call a tool by hand',
     'console.launcher.tool': 'Tool',
     'console.launcher.choose': 'Choose a tool…',
@@ -81,6 +83,9 @@ export const CONSOLE_MESSAGES = {
     'console.audit.server': 'Server',
     'console.audit.filter': 'Filter',
     'console.audit.export': 'Export NDJSON',
+    'console.audit.export_seed': 'Export decisions (seed schema)',
+    'console.audit.export_seed_hint':
+      "Permission decisions only, in seed 003 R6's schema: event_type, the decision in capitals, args_hash, risk_tier, an ISO 8601 timestamp, origin",
     'console.audit.verify': 'Verify the chain',
     'console.audit.intact': 'The chain is intact: no event was edited, removed or reordered.',
     'console.audit.broken': 'The chain is broken at event #{seq}: {problem}',
@@ -119,6 +124,8 @@ export const CONSOLE_MESSAGES = {
     'console.cards.title': 'Chamadas de ferramentas',
     'console.cards.empty': 'Nenhuma chamada ainda nesta conversa.',
     'console.cards.cancel': 'Cancelar chamada',
+    'console.cards.result_expired':
+      'O resultado completo foi removido em {date} pela política de retenção; o que o modelo recebeu está guardado.',
     'console.launcher.title': 'Chamar uma ferramenta à mão',
     'console.launcher.tool': 'Ferramenta',
     'console.launcher.choose': 'Escolha uma ferramenta…',
@@ -164,6 +171,9 @@ export const CONSOLE_MESSAGES = {
     'console.audit.server': 'Servidor',
     'console.audit.filter': 'Filtrar',
     'console.audit.export': 'Exportar NDJSON',
+    'console.audit.export_seed': 'Exportar decisões (esquema da seed)',
+    'console.audit.export_seed_hint':
+      'Só as decisões de permissão, no esquema da seed 003 R6: event_type, a decisão em maiúsculas, args_hash, risk_tier, um horário ISO 8601, origin',
     'console.audit.verify': 'Verificar a cadeia',
     'console.audit.intact': 'A cadeia está íntegra: nenhum evento foi editado, removido ou reordenado.',
     'console.audit.broken': 'A cadeia está quebrada no evento #{seq}: {problem}',

@@ -32,6 +32,9 @@ export function auditView(state: PageState, actions: Actions): TemplateResult {
       <label>${t('console.audit.server')} <input name="serverId" size="10" /></label>
       <button type="submit">${t('console.audit.filter')}</button>
       <a href="/api/audit/export" download>${t('console.audit.export')}</a>
+      <a href="/api/audit/export?format=seed" download data-export="seed" title=${t('console.audit.export_seed_hint')}
+        >${t('console.audit.export_seed')}</a
+      >
       <button type="button" data-action="verify" @click=${actions.verifyAudit}>${t('console.audit.verify')}</button>
     </form>
     ${
