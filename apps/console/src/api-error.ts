@@ -1,7 +1,7 @@
 import { HostError } from '@airlock/core';
 import type { HostErrorCode } from '@airlock/core';
 
-export type ApiStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 500 | 503;
+export type ApiStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 500 | 503;
 
 /** An error the API answers with: an HTTP status and `{ error: { code, message } }`. */
 export class ApiError extends Error {
@@ -21,6 +21,8 @@ const STATUS: Partial<Record<HostErrorCode, ApiStatus>> = {
   tool_not_visible: 404,
   server_not_found: 404,
   server_unavailable: 503,
+  // Retention removed it: it existed and will not come back, which is not "not found".
+  result_expired: 410,
   invalid_arguments: 400,
   invalid_scope: 400,
   store_error: 503,

@@ -59,12 +59,25 @@ export class PageData {
     return cards;
   }
 
-  /** The whole result text behind a card (what "copy" copies), read through the result handle in slices. */
+  /**
+   * The whole result text behind a card (what "copy" copies). One whose whole text retention removed answers 410
+   * `result_expired` with `expiredAt`, so the card says when it went rather than showing an empty text.
+   */
   async fullText(scope: Scope, invocationId: string): Promise<string> {
     const entry = await this.#host.history.get({ scope, invocationId });
     if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
     if (entry.result === undefined)
       throw new ApiError(409, 'no_result', `invocation ${invocationId} has no result yet`);
+    const { expiredAt } = entry.result;
+    if (expiredAt !== undefined) {
+      throw new ApiError(
+        410,
+        'result_expired',
+        `the whole result of invocation ${invocationId} was removed on ${new Date(expiredAt).toISOString()} by ` +
+          'the retention policy; what the model was given is kept',
+        { invocationId, expiredAt },
+      );
+    }
     return entry.result.fullText;
   }
 

@@ -256,7 +256,7 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
     loadFullText(card) {
       const id = card.invocation.id;
       const cut = card.result?.blocks.some((b) => 'truncated' in b && b.truncated === true) ?? false;
-      if (!cut || store.state.fullTexts.has(id)) return;
+      if (!cut || store.state.fullTexts.has(id) || store.state.expiredResults.has(id)) return;
       const fullTexts = (change: (texts: Map<string, string>) => void) =>
         store.update((s) => {
           const texts = new Map(s.fullTexts);
@@ -269,7 +269,15 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
           fullTexts((texts) => texts.set(id, text));
           store.render();
         },
-        () => fullTexts((texts) => texts.delete(id)),
+        (error: unknown) => {
+          fullTexts((texts) => texts.delete(id));
+          // Retention removed the whole text: the card says when, instead of offering a text that is gone.
+          const expiredAt = error instanceof ApiFailure ? error.body['expiredAt'] : undefined;
+          if (error instanceof ApiFailure && error.code === 'result_expired' && typeof expiredAt === 'number') {
+            store.update((s) => ({ ...s, expiredResults: new Map(s.expiredResults).set(id, expiredAt) }));
+            store.render();
+          }
+        },
       );
     },
   };

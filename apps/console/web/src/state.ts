@@ -36,6 +36,8 @@ export interface PageState {
   readonly cards: ReadonlyMap<string, Card>;
   /** The whole text behind each cut result ("" while it is being fetched), so "copy" copies all of it. */
   readonly fullTexts: ReadonlyMap<string, string>;
+  /** Cut results whose whole text retention removed, and when (the full-text route answered 410 result_expired). */
+  readonly expiredResults: ReadonlyMap<string, number>;
   readonly permissionRequests: readonly PermissionRequest[];
   readonly questions: readonly ElicitationRequest[];
   /** Accepted URL flows still waiting for the server (or for "done, retry"). */
@@ -54,6 +56,7 @@ export function initialState(): PageState {
   return {
     cards: new Map(),
     fullTexts: new Map(),
+    expiredResults: new Map(),
     permissionRequests: [],
     questions: [],
     urlFlows: [],

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
-import { t } from '../i18n.js';
+import { locale, t } from '../i18n.js';
 import type { PageState } from '../state.js';
 import type { Card, Snapshot } from '../types.js';
 
@@ -13,6 +13,7 @@ export function cardView(state: PageState, snapshot: Snapshot, card: Card, actio
     snapshot.modelTools.find((t) => t.tool.name === invocation.tool);
   const server = snapshot.servers.find((s) => s.id === invocation.serverId);
   const fullText = state.fullTexts.get(invocation.id);
+  const expiredAt = state.expiredResults.get(invocation.id);
   const active = invocation.state === 'pending' || invocation.state === 'running';
   return html`<li data-invocation=${invocation.id} data-state=${invocation.state}>
     <airlock-tool-card
@@ -24,6 +25,13 @@ export function cardView(state: PageState, snapshot: Snapshot, card: Card, actio
       .fullText=${fullText === '' ? undefined : fullText}
       @airlock-tool-retry=${() => actions.retry(invocation)}
     ></airlock-tool-card>
+    ${
+      expiredAt === undefined
+        ? nothing
+        : html`<p class="note" data-expired>
+            ${t('console.cards.result_expired', { date: new Date(expiredAt).toLocaleString(locale) })}
+          </p>`
+    }
     ${
       active
         ? html`<div class="card-actions">
