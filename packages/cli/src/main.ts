@@ -148,8 +148,9 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       store,
       surface,
       permissions: { rules, ...(expiryDays === undefined ? {} : { expiryDays }) },
-      // A CLI run is short: the config's windows apply to `airlock retention`, never as a sweep of every command;
-      // the anchor file to `airlock audit anchor`, never on a schedule.
+      // A CLI run is short: the config's windows (the defaults when it has none; null keeps forever) apply to
+      // `airlock retention`, never as a sweep of every command; the anchor file to `airlock audit anchor`, never on a
+      // schedule.
       retention: { ...retention, schedule: false },
       ...(audit?.anchorFile === undefined ? {} : { audit: { anchorFile: audit.anchorFile } }),
     });
