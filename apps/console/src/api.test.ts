@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent, ElicitationRequest, PermissionRequest, StoredDecision } from '@airlock/core';
 import { demoServers, startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
+import { FakeClock } from '@airlock/core/testing';
 import { ConsoleClient, consoleRequest, rawConsoleRequest, screenText } from './testing/console-client.js';
 import type { ApiAnswer, ConsoleEventStream } from './testing/console-client.js';
 
@@ -26,7 +27,7 @@ interface TestConsole {
   close(): Promise<void>;
 }
 
-async function startTestConsole(retention: ConsoleConfig['retention'] = {}): Promise<TestConsole> {
+async function startTestConsole(retention: ConsoleConfig['retention'] = {}, clock?: FakeClock): Promise<TestConsole> {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-console-api-'));
   const log = join(dir, 'calls.ndjson');
   const config: ConsoleConfig = {
@@ -43,7 +44,7 @@ async function startTestConsole(retention: ConsoleConfig['retention'] = {}): Pro
     users: [],
     retention,
   };
-  const running = await startConsole(config);
+  const running = await startConsole(config, clock === undefined ? {} : { clock });
   await running.host.servers.settled();
   expect(running.host.servers.list().map((s) => [s.id, s.state])).toEqual([['demo', 'ready']]);
   const streams: ConsoleEventStream[] = [];
@@ -798,9 +799,11 @@ describe("a server's questions (elicitation) are answered over the API", () => {
 
 describe('retention and the seed export over the API', () => {
   let tc: TestConsole;
+  /** The console's clock: time moves only when the test says. */
+  const clock = new FakeClock();
   beforeAll(async () => {
-    // Whole results kept a tiny window (86 µs): a call's whole text ages out by the time a sweep is asked for.
-    tc = await startTestConsole({ results: 1e-9 });
+    // Whole results kept a tiny window (86 µs): a call's whole text ages out once the clock moves a millisecond.
+    tc = await startTestConsole({ results: 1e-9 }, clock);
   });
   afterAll(async () => {
     await tc.close();
@@ -852,6 +855,7 @@ describe('retention and the seed export over the API', () => {
     const id = await echo(a, text);
     const kept = await a.get(`/api/invocations/${id}/full`);
     expect((kept.body as { text: string }).text).toContain(text);
+    clock.advance(1);
     expect((await tc.running.host.retention.sweep()).results).toBeGreaterThanOrEqual(1);
     const gone = await a.get(`/api/invocations/${id}/full`);
     expect(gone).toMatchObject({ status: 410, body: { error: { code: 'result_expired', invocationId: id } } });

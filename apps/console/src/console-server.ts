@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Host } from '@airlock/core';
+import type { Clock, Host } from '@airlock/core';
 import { createHost } from '@airlock/core';
 import { WorkerStore } from '@airlock/core/worker';
 import { createApi } from './api.js';
@@ -50,7 +50,13 @@ async function openHistory(path: string): Promise<WorkerStore> {
  * streams, and the page. On loopback (the default) it answers only to loopback host names, so a web page elsewhere
  * cannot reach it by DNS rebinding.
  */
-export async function startConsole(config: ConsoleConfig): Promise<RunningConsole> {
+export async function startConsole(
+  config: ConsoleConfig,
+  options: {
+    /** The host's clock; tests that age data on purpose pass a fake one. Default: the system clock. */
+    readonly clock?: Clock;
+  } = {},
+): Promise<RunningConsole> {
   if (!existsSync(join(WEB_DIR, 'index.html'))) {
     throw new Error(`the console's page is missing from ${WEB_DIR}: run "npm run build" first`);
   }
@@ -69,6 +75,7 @@ export async function startConsole(config: ConsoleConfig): Promise<RunningConsol
         ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }),
       },
       clientInfo: { name: 'airlock-console', version: '0.1.0' },
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       // The console owns its history file: retention sweeps at start and hourly (the defaults unless configured).
       retention: config.retention,
       ...(config.audit === undefined ? {} : { audit: config.audit }),
