@@ -5,6 +5,7 @@ import { createHost, HostError, MemoryStore } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
 import { auditCommand, permissionsCommand, retentionCommand } from './admin-commands.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
+import { cliVersion } from './cli-version.js';
 import { runConsoleCommand } from './console-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { cardArguments, cardHeader, cardResult, progressLine } from './terminal-card.js';
@@ -38,6 +39,7 @@ Options:
   --lang LOCALE        en-US or pt-BR (default from LANG)
   --allow              allow this one call without asking (otherwise asked in a terminal, denied elsewhere)
   --json               machine-readable output
+  -V, --version        the version of this CLI
 `;
 
 interface Io {
@@ -79,6 +81,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         full: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'V', default: false },
       },
     });
   } catch (error) {
@@ -88,6 +91,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout.write(USAGE);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout.write(`${cliVersion()}\n`);
     return 0;
   }
   const [command = 'overview', ...rest] = positionals;
