@@ -40,6 +40,7 @@ const DOMAIN_FOLDERS = [
   'i18n',
   'errors',
   'retention',
+  'telemetry',
 ];
 
 export default tseslint.config(

@@ -12,6 +12,7 @@ import type { ConnectionLimits } from './servers/server-connection.js';
 import type { HostStore } from './storage/host-store.js';
 import type { Surface } from './surface.js';
 import type { NativeToolDefinition } from './tools/tool-registry.js';
+import type { TelemetryConfig } from './telemetry/tool-spans.js';
 
 /** How long a server's question waits for the user when the limits do not say: 5 minutes. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 5 * 60_000;
@@ -63,4 +64,9 @@ export interface HostConfig {
    * `airlock retention`, pass the defaults when their config says nothing.
    */
   readonly retention?: RetentionConfig;
+  /**
+   * OpenTelemetry spans for every tool call (`execute_tool`, with permission and elicitation children), through the
+   * global tracer provider or the `tracer` given. Arguments stay off the spans unless `recordArguments` is true.
+   */
+  readonly telemetry?: TelemetryConfig;
 }

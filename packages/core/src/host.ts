@@ -34,6 +34,7 @@ import type { Audience, Tool } from './tools/tool.js';
 import { toolTarget } from './tools/tool.js';
 import type { NativeToolDefinition } from './tools/tool-registry.js';
 import { ToolRegistry } from './tools/tool-registry.js';
+import { attachToolSpans } from './telemetry/tool-spans.js';
 
 export type { ServerInfo } from './servers/server-info.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS } from './host-config.js';
@@ -181,6 +182,7 @@ export function createHost(config: HostConfig = {}): Host {
       progress: (invocation, progress) => events.emit('invocation.progress', { invocation, progress }),
     },
   });
+  attachToolSpans(events, clock, config.telemetry);
   for (const tool of config.tools ?? []) registry.registerNative(tool);
   for (const hook of config.hooks ?? []) pipeline.addHook(hook);
 

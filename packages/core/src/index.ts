@@ -3,6 +3,7 @@
 // serveStore), and test doubles '@airlock/core/testing'.
 export { createHost } from './host.js';
 export type { Host, HostConfig, HostLimits, ServerInfo } from './host.js';
+export type { TelemetryConfig } from './telemetry/tool-spans.js';
 export { DEFAULT_RESULT_SLICE_CHARS } from './history/history-reader.js';
 export type { HistoryEntry, ResultSlice } from './history/history-reader.js';
 export { HISTORY_LOSS_BOUND } from './history/history-writer.js';
