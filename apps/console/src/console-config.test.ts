@@ -109,7 +109,7 @@ describe('loadConsoleConfig', () => {
 
   it('names the file when it is not JSON, or cannot be read', async () => {
     const path = await configFile('{ "mcpServers": {}, ');
-    expect(loadError(path).message).toMatch(new RegExp(`^${literal(path)} is not valid JSON`));
+    expect(loadError(path).message).toMatch(new RegExp(`^${literal(path)}:1:\\d+: not valid JSON: expected`));
     const missing = join(dir, 'no-such.config.json');
     expect(loadError(missing).message).toContain(`cannot read config file ${missing}`);
     expect(loadError(await configFile('[1, 2]')).message).toMatch(/must hold a JSON object$/);

@@ -206,6 +206,8 @@ export function loadConsoleConfig(
 ): ConsoleConfig {
   const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
   const file = path === undefined ? undefined : readConfigFile(path);
+  // Keys of another host's format (VS Code's `envFile`) are ignored, and said so on stderr.
+  for (const warning of file?.warnings ?? []) process.stderr.write(`airlock console: warning: ${warning}\n`);
   const source = file?.file ?? 'embedded default';
   const json = file?.json ?? {};
   const store = objectAt(json, 'store', source);

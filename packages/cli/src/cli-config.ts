@@ -71,9 +71,15 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
           ...(expiryDays === undefined ? {} : { expiryDays }),
           ...(retention === undefined ? {} : { retention }),
           ...(audit === undefined ? {} : { audit }),
-        }))(readConfigFile(path));
+        }))(warnIgnoredKeys(readConfigFile(path)));
   if (options.negotiation === undefined) return loaded;
   return { ...loaded, servers: loaded.servers.map((s) => ({ ...s, negotiation: options.negotiation })) };
+}
+
+/** Keys the config carries that Airlock ignores (another host's, e.g. VS Code's `envFile`): said on stderr. */
+function warnIgnoredKeys<T extends { readonly warnings: readonly string[] }>(file: T): T {
+  for (const warning of file.warnings) process.stderr.write(`airlock: warning: ${warning}\n`);
+  return file;
 }
 
 /** The SQLite file history goes to: `--store`, else $AIRLOCK_STORE, else the user's data directory. */

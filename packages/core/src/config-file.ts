@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import jsonc from 'jsonc-parser';
+import type { Node as JsonNode } from 'jsonc-parser';
+import { PERMISSIONS_KEYS, SERVER_KEYS, TOP_LEVEL_KEYS } from './config/config-definition.js';
+import { parseJsoncTree } from './config/json-position.js';
+import { checkKeys } from './config/unknown-keys.js';
+import { nearestKey } from './config/nearest-key.js';
 import { HostError } from './errors/host-error.js';
 import type { ExpiryDays } from './permissions/permission-engine.js';
 import { readRetentionSettings } from './retention/retention-settings.js';
@@ -23,6 +29,8 @@ export interface ConfigFile {
   readonly retention?: RetentionSettings['retention'];
   readonly audit?: RetentionSettings['audit'];
   readonly json: Readonly<Record<string, unknown>>;
+  /** Keys Airlock does not know and ignored (e.g. VS Code's `envFile`), each with its line and column. */
+  readonly warnings: readonly string[];
 }
 
 /** Top-level keys of a config file that are settings, not servers. */
@@ -39,20 +47,18 @@ export function readConfigText(file: string, what: string): string {
 
 /**
  * Reads an `airlock.config.json`: servers in the `mcpServers` format, `permissions.rules` and
- * `permissions.expiryDays`. Every error names the file and the field (rules also the line and column).
+ * `permissions.expiryDays`. Comments and trailing commas are allowed (as in VS Code's `mcp.json`). Every error names
+ * the file and the field; syntax errors, misspelt keys (with the key meant) and rules also the line and column.
  */
 export function readConfigFile(path: string): ConfigFile {
   const file = resolve(path);
   const text = readConfigText(file, 'config file');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new HostError('config_invalid', `${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+  const tree = parseJsoncTree(text, file);
+  const json: unknown = tree === undefined ? undefined : jsonc.getNodeValue(tree);
+  if (tree === undefined || typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new HostError('config_invalid', `${file} must hold a JSON object`);
   }
+  const warnings = checkConfigKeys(tree, text, file);
   const expiryDays = readExpiry(json, file);
   // A file of host settings only (no server list at all) configures no servers; a bare map of servers still does.
   const settingsOnly =
@@ -65,7 +71,36 @@ export function readConfigFile(path: string): ConfigFile {
     ...(expiryDays === undefined ? {} : { expiryDays }),
     ...readRetentionSettings(json as Record<string, unknown>, file),
     json: json as Record<string, unknown>,
+    warnings,
   };
+}
+
+/**
+ * Known keys at the top, in each server entry and in `permissions`, from the one definition the JSON Schema is
+ * generated from. A file that is a bare map of servers (no `mcpServers`) has server ids at the top: only a near miss
+ * of `mcpServers` is flagged there.
+ */
+function checkConfigKeys(tree: JsonNode, text: string, file: string): string[] {
+  const warnings: string[] = [];
+  const serversKey = jsonc.findNodeAtLocation(tree, ['mcpServers']) !== undefined ? 'mcpServers' : 'servers';
+  const servers = jsonc.findNodeAtLocation(tree, [serversKey]);
+  const topKeys = (tree.children ?? []).map((p) => p.children?.[0]?.value as string);
+  const bareMap = servers === undefined && !topKeys.every((key) => HOST_KEYS.has(key) || key === '$schema');
+  if (bareMap) {
+    // Server ids at the top: only a near miss of `mcpServers` (`mcpServer`) is a typo.
+    const ids = topKeys.filter((key) => nearestKey(key, ['mcpServers']) === undefined);
+    checkKeys(tree, Object.fromEntries(['mcpServers', ...ids].map((key) => [key, true])), '', text, file, []);
+  } else {
+    checkKeys(tree, TOP_LEVEL_KEYS, '', text, file, warnings);
+  }
+  const entries = bareMap ? tree : servers;
+  for (const property of entries?.type === 'object' ? (entries.children ?? []) : []) {
+    const id = property.children?.[0]?.value as string;
+    if (bareMap && Object.hasOwn(TOP_LEVEL_KEYS, id)) continue;
+    checkKeys(property.children?.[1], SERVER_KEYS, bareMap ? id : `${serversKey}.${id}`, text, file, warnings);
+  }
+  checkKeys(jsonc.findNodeAtLocation(tree, ['permissions']), PERMISSIONS_KEYS, 'permissions', text, file, warnings);
+  return warnings;
 }
 
 function readExpiry(json: object, file: string): Partial<ExpiryDays> | undefined {

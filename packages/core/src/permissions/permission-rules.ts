@@ -1,6 +1,8 @@
 import picomatch from 'picomatch';
 import jsonc from 'jsonc-parser';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
+import { RULE_KEYS } from '../config/config-definition.js';
+import { nearestKey } from '../config/nearest-key.js';
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import type { RiskTier } from './risk.js';
@@ -46,7 +48,7 @@ export interface RuleTarget {
   readonly hostName: string;
 }
 
-const KEYS = new Set(['effect', 'layer', 'server', 'tool', 'name', 'workspaceId', 'userId', 'risk']);
+const KEYS = new Set(Object.keys(RULE_KEYS));
 
 /**
  * Reads rules from a JSON file's text: `{ "rules": [ ... ] }` or a bare array. Every problem is a `config_invalid`
@@ -54,7 +56,7 @@ const KEYS = new Set(['effect', 'layer', 'server', 'tool', 'name', 'workspaceId'
  */
 export function parseRulesText(text: string, file: string, path: readonly string[] = ['rules']): PermissionRule[] {
   const errors: ParseError[] = [];
-  const root = jsonc.parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const root = jsonc.parseTree(text, errors, { allowTrailingComma: true }); // as airlock.config.json: comments allowed
   const where = (offset: number) => {
     const { line, column } = lineColumn(text, offset);
     return `${file}:${line}:${column}`;
@@ -101,7 +103,14 @@ function parseRuleNode(node: JsonNode, index: number, where: (offset: number) =>
     const [keyNode, valueNode] = property.children ?? [];
     if (keyNode === undefined || valueNode === undefined) continue;
     const key = String(keyNode.value);
-    if (!KEYS.has(key)) fail(keyNode, key, `is not a rule field (use ${[...KEYS].join(', ')})`);
+    if (!KEYS.has(key)) {
+      const meant = nearestKey(key, [...KEYS]);
+      fail(
+        keyNode,
+        key,
+        `is not a rule field (${meant === undefined ? '' : `did you mean "${meant}"? `}use ${[...KEYS].join(', ')})`,
+      );
+    }
     fields[key] = { value: jsonValue(valueNode), node: valueNode };
   }
   const string = (key: string): string | undefined => {

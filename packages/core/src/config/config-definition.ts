@@ -1,0 +1,130 @@
+/**
+ * The one definition of `airlock.config.json`: every key we know, its JSON Schema type and what it is for. The
+ * runtime check (`unknown-keys.ts`: which keys exist, "did you mean") and the JSON Schema shipped as
+ * `@airlock/core/config-schema.json` (what editors complete and check) are both derived from it, so they cannot drift.
+ * Value checks stay in the readers (`parseServersConfig`, `parseRulesText`, the surfaces' own sections), which give
+ * the precise messages; the schema's types mirror them.
+ */
+
+/** One known key: its JSON Schema fragment, description included. */
+export type KeySchema = Readonly<Record<string, unknown>> & { readonly description: string };
+
+const stringMap = (description: string): KeySchema => ({
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description,
+});
+const section = (description: string): KeySchema => ({ type: 'object', description });
+
+/** Keys of one server entry (`mcpServers.<id>`), as Claude Desktop, VS Code and Cursor write them plus ours. */
+export const SERVER_KEYS: Readonly<Record<string, KeySchema>> = {
+  command: { type: 'string', minLength: 1, description: 'The program to start (stdio server).' },
+  args: { type: 'array', items: { type: 'string' }, description: 'Arguments given to the command.' },
+  env: stringMap('Environment variables for the command; hashed into the server identity, never stored in clear.'),
+  cwd: { type: 'string', description: 'Working directory for the command.' },
+  url: { type: 'string', format: 'uri', description: 'Streamable HTTP endpoint (http or https); excludes command.' },
+  headers: stringMap('HTTP headers sent with every request (e.g. Authorization).'),
+  type: {
+    type: 'string',
+    enum: ['stdio', 'http', 'sse'],
+    description: "VS Code's transport hint; accepted and ignored: the transport follows command or url.",
+  },
+  trusted: { type: 'boolean', description: "Believe this server's tool annotations (default false: hints only)." },
+  negotiation: {
+    type: 'string',
+    enum: ['legacy', 'auto'],
+    description: '"legacy" speaks 2025-11-25; "auto" probes for 2026-07-28 first.',
+  },
+  disabled: { type: 'boolean', description: 'Listed but never started.' },
+};
+
+const glob = (what: string): KeySchema => ({ type: 'string', minLength: 1, description: `A glob over ${what}.` });
+
+/** Keys of one permission rule (`permissions.rules[i]`, or a `--rules` file's); any other key is an error. */
+export const RULE_KEYS: Readonly<Record<string, KeySchema>> = {
+  effect: { type: 'string', enum: ['allow', 'deny', 'ask'], description: 'What the rule does to a call it matches.' },
+  layer: {
+    type: 'string',
+    enum: ['host', 'workspace', 'user'],
+    description: "Whose rule it is (default host): host outranks workspace, which outranks a user's own.",
+  },
+  server: glob('the server id'),
+  tool: glob("the tool's own name"),
+  name: glob('the host tool name (demo__*)'),
+  workspaceId: { type: 'string', minLength: 1, description: 'A workspace rule applies in this workspace only.' },
+  userId: { type: 'string', minLength: 1, description: 'A user rule applies to this user only.' },
+  risk: { type: 'string', enum: ['low', 'medium', 'high'], description: 'Overrides the risk of the tools it matches.' },
+};
+
+/** Keys of `permissions`. */
+export const PERMISSIONS_KEYS: Readonly<Record<string, KeySchema>> = {
+  rules: {
+    type: 'array',
+    items: { type: 'object', properties: RULE_KEYS, required: ['effect'], additionalProperties: false },
+    description: 'Allow/deny/ask rules matching a server, tool or risk; see the README, Permissions.',
+  },
+  expiryDays: {
+    type: 'object',
+    properties: Object.fromEntries(
+      ['low', 'medium', 'high'].map((tier) => [
+        tier,
+        {
+          type: ['number', 'null'],
+          exclusiveMinimum: 0,
+          description: `Days a ${tier}-risk grant lasts; null: never expires.`,
+        },
+      ]),
+    ),
+    additionalProperties: false,
+    description: 'How long a remembered decision lasts, per risk tier.',
+  },
+};
+
+const serversMap = (description: string): KeySchema => ({
+  type: 'object',
+  propertyNames: { pattern: '^[A-Za-z0-9_-]{1,32}$' },
+  additionalProperties: { $ref: '#/$defs/server' },
+  description,
+});
+
+/** Top-level keys. `servers` is VS Code's name for `mcpServers`. */
+export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySchema>> = {
+  $schema: { type: 'string', description: 'The JSON Schema this file follows (for editors).' },
+  mcpServers: serversMap('The servers, keyed by id (1-32 letters, digits, "_" or "-").'),
+  servers: serversMap("VS Code's name for mcpServers; read when mcpServers is absent."),
+  permissions: {
+    type: 'object',
+    properties: PERMISSIONS_KEYS,
+    description: 'Permission rules and how long decisions last.',
+  },
+  limits: section('Host limits (e.g. timeoutMs).'),
+  store: section('Where history is kept: { "path": FILE or ":memory:" }.'),
+  console: section('The console: port, host, auth ("local" or "token"), users, allowedHosts.'),
+  model: section('The chat model: baseURL, model, apiKeyEnv (the environment variable holding the key).'),
+  retention: {
+    type: ['object', 'null'],
+    description: 'Days kept: results, history, audit, workspaces; null keeps everything forever.',
+  },
+  audit: section('Audit chain anchoring: anchorFile, anchorEveryMs.'),
+};
+
+/** The JSON Schema (draft 2020-12) of `airlock.config.json`, generated from the definition above. */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://airlock.dev/schema/airlock.config.schema.json',
+    title: 'airlock.config.json',
+    description: 'Servers, permissions and settings of an Airlock host (comments and trailing commas allowed).',
+    type: 'object',
+    properties: TOP_LEVEL_KEYS,
+    additionalProperties: true,
+    $defs: {
+      server: {
+        type: 'object',
+        properties: SERVER_KEYS,
+        additionalProperties: true,
+        description: 'One server: command (stdio) or url (HTTP).',
+      },
+    },
+  };
+}

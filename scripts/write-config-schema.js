@@ -1,0 +1,11 @@
+// Writes packages/core/schema/airlock.config.schema.json (shipped as @airlock/core/config-schema.json) from the one
+// config definition, packages/core/src/config/config-definition.ts, once `tsc -b` has built it:
+// `npx tsc -b && node scripts/write-config-schema.js`. The file is checked in; config-file.test.ts fails when it
+// differs from what the definition generates, so a key added to the definition without rerunning this is caught.
+import { writeFileSync } from 'node:fs';
+import { configJsonSchema } from '../packages/core/dist/config/config-definition.js';
+
+writeFileSync(
+  new URL('../packages/core/schema/airlock.config.schema.json', import.meta.url),
+  `${JSON.stringify(configJsonSchema(), null, 2)}\n`,
+);
