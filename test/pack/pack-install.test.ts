@@ -1,0 +1,190 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// What a user gets from npm, tried as a user would: each package packed (`npm pack`, from the built tree: `npm test`
+// builds first) and installed into an empty project outside the repository, where nothing of the workspace can be
+// found. Slow (better-sqlite3 compiles from source, about a minute), hence its own timeouts.
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SLOW = 600_000;
+
+/** The published packages, by folder. The CLI's install must not need the last two (the console's dependencies). */
+const PACKAGES = {
+  core: 'packages/core',
+  demoServer: 'packages/demo-server',
+  cli: 'packages/cli',
+  elements: 'packages/elements',
+  console: 'apps/console',
+} as const;
+
+/** What the console and the elements bring, which a CLI user must not have to install. */
+const CONSOLE_ONLY = ['hono', '@hono/node-server', 'ai', '@ai-sdk/openai-compatible', 'lit', '@airlock/console'];
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * The environment without what `npm test` sets for its own scripts (npm_config_local_prefix and the like would point
+ * a nested npm back at the repository).
+ */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
+  return env;
+}
+
+function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
+  return new Promise((resolvePromise) => {
+    execFile(command, [...args], { cwd, env: cleanEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs a command that must succeed, failing with its output when it does not. */
+async function ok(command: string, args: readonly string[], cwd: string): Promise<Run> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  }
+  return result;
+}
+
+const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'];
+
+describe('the packed packages, installed outside the repository', { timeout: SLOW }, () => {
+  let work: string;
+  let project: string;
+  const tarballs = {} as Record<keyof typeof PACKAGES, string>;
+  let firstInstall: { readonly seconds: number; readonly present: readonly string[] };
+  const started = Date.now();
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'airlock-pack-'));
+    const packs = join(work, 'tarballs');
+    project = join(work, 'project');
+    mkdirSync(packs);
+    mkdirSync(project);
+    for (const [key, folder] of Object.entries(PACKAGES)) {
+      if (!existsSync(join(ROOT, folder, 'dist'))) throw new Error(`${folder} is not built: run npm run build first`);
+      const packed = await ok('npm', ['pack', '--json', '--pack-destination', packs], join(ROOT, folder));
+      const [info] = JSON.parse(packed.stdout) as { filename: string }[];
+      tarballs[key as keyof typeof PACKAGES] = join(packs, info!.filename);
+    }
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'airlock-user-project', private: true, type: 'module' }, null, 2),
+    );
+    // First what a CLI and library user installs; the console and the elements come after, in the test for them.
+    const before = Date.now();
+    await ok('npm', [...INSTALL, tarballs.core, tarballs.demoServer, tarballs.cli, 'better-sqlite3@^12.11.1'], project);
+    firstInstall = {
+      seconds: (Date.now() - before) / 1000,
+      present: CONSOLE_ONLY.filter((name) => existsSync(join(project, 'node_modules', name))),
+    };
+  }, SLOW);
+
+  afterAll(() => {
+    console.log(
+      `pack-install: ${((Date.now() - started) / 1000).toFixed(0)} s in all (first install ${firstInstall?.seconds.toFixed(0)} s)`,
+    );
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('installs @airlock/cli without the console, Hono, the AI SDK or Lit', () => {
+    expect(firstInstall.present).toEqual([]);
+    expect(existsSync(join(project, 'node_modules/@airlock/cli/LICENSE'))).toBe(true);
+    // The CLI's @airlock/core is the packed one, not a copy from the registry.
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string }>;
+    };
+    expect(lock.packages['node_modules/@airlock/core']?.resolved).toMatch(/^file:/);
+    expect(Object.keys(lock.packages).filter((path) => /node_modules\/@airlock\/.*node_modules/.test(path))).toEqual(
+      [],
+    );
+  });
+
+  it("runs the README's sample, examples/quick-start.mjs, as written: it prints success and exits 0", async () => {
+    copyFileSync(join(ROOT, 'examples/quick-start.mjs'), join(project, 'quick-start.mjs'));
+    const result = await run(process.execPath, ['quick-start.mjs'], project);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('demo__echo');
+    expect(result.stdout).toContain('outcome: success');
+    expect(result.code).toBe(0);
+  });
+
+  it("imports @airlock/core's subpaths from the installed package", async () => {
+    const script = [
+      "import * as core from '@airlock/core';",
+      "import { MESSAGES } from '@airlock/core/i18n';",
+      "import { SqliteStore } from '@airlock/core/sqlite';",
+      "import { WorkerStore } from '@airlock/core/worker';",
+      'console.log([typeof core.createHost, typeof MESSAGES, typeof SqliteStore, typeof WorkerStore].join());',
+    ].join('\n');
+    const result = await ok(process.execPath, ['--input-type=module', '-e', script], project);
+    expect(result.stdout).toBe('function,object,function,function\n');
+  });
+
+  it('npx airlock --version prints the installed version', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, PACKAGES.cli, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const result = await ok('npx', ['--no-install', 'airlock', '--version'], project);
+    expect(result.stdout).toBe(`${version}\n`);
+  });
+
+  it('npx airlock tools lists the installed demo server tools', async () => {
+    writeFileSync(
+      join(project, 'airlock.config.json'),
+      JSON.stringify({
+        mcpServers: { demo: { command: process.execPath, args: ['node_modules/@airlock/demo-server/dist/bin.js'] } },
+      }),
+    );
+    const result = await ok(
+      'npx',
+      ['--no-install', 'airlock', 'tools', '--config', 'airlock.config.json', '--store', 'cli.db'],
+      project,
+    );
+    expect(result.stdout).toContain('demo__echo');
+  });
+
+  it('adds @airlock/elements (module, bundle, types for both) and @airlock/console, which airlock console finds', async () => {
+    await ok('npm', [...INSTALL, tarballs.elements, tarballs.console], project);
+    const elements = join(project, 'node_modules/@airlock/elements');
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/bundle/airlock-elements.js', 'LICENSE']) {
+      expect(existsSync(join(elements, file)), file).toBe(true);
+    }
+    // Types for both entries of the elements and for core's subpaths, as TypeScript finds them (noImplicitAny: an
+    // entry without types fails).
+    writeFileSync(
+      join(project, 'types-check.ts'),
+      [
+        "import * as elements from '@airlock/elements';",
+        "import * as bundle from '@airlock/elements/bundle';",
+        "import type { Host } from '@airlock/core';",
+        "import type { SqliteStore } from '@airlock/core/sqlite';",
+        "import type { WorkerStore } from '@airlock/core/worker';",
+        'export const same: typeof elements = bundle;',
+        'export type Used = [Host, SqliteStore, WorkerStore];',
+      ].join('\n'),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const types = await run(
+      process.execPath,
+      [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--lib', 'es2023,dom', 'types-check.ts'],
+      project,
+    );
+    expect(types.stdout).toBe('');
+    expect(types.code).toBe(0);
+    const consoleHelp = await ok('npx', ['--no-install', 'airlock', 'console', '--help'], project);
+    expect(consoleHelp.stdout).toContain('usage: airlock console');
+  });
+});
