@@ -76,7 +76,7 @@ describe('loadConsoleConfig', () => {
       ],
       rules: [],
       limits: {},
-      storePath: join(dataHome, 'airlock', 'console.db'),
+      storePath: join(dataHome, 'airlock', 'airlock.db'), // the CLI's default file too
       host: '127.0.0.1',
       port: 7410,
       auth: 'local',

@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
@@ -10,7 +9,7 @@ import type {
   RetentionConfig,
   ServerConfig,
 } from '@airlock/core';
-import { HostError, RETENTION_DEFAULTS, parseServersConfig, readConfigFile } from '@airlock/core';
+import { HostError, RETENTION_DEFAULTS, defaultStorePath, parseServersConfig, readConfigFile } from '@airlock/core';
 import { NAME } from './check-name.js';
 
 /** The file the console reads when none is given, in the current directory. */
@@ -215,11 +214,8 @@ export function loadConsoleConfig(
   if (configured !== undefined && (typeof configured !== 'string' || configured === '')) {
     fail(source, 'store.path', 'must be a file path or ":memory:"');
   }
-  const storePath =
-    options.store ??
-    env['AIRLOCK_STORE'] ??
-    configured ??
-    join(env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'airlock', 'console.db');
+  // The default is the CLI's file too: `airlock history` shows the console's calls.
+  const storePath = options.store ?? env['AIRLOCK_STORE'] ?? configured ?? defaultStorePath(env);
   if (storePath !== ':memory:') mkdirSync(dirname(resolve(storePath)), { recursive: true });
   const consoleSection = readConsole(json, source);
   const model = readModel(json, source, env);

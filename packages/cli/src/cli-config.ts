@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
@@ -11,7 +11,7 @@ import type {
   Scope,
   ServerConfig,
 } from '@airlock/core';
-import { parseRulesText, parseServersConfig, readConfigFile, readConfigText } from '@airlock/core';
+import { defaultStorePath, parseRulesText, parseServersConfig, readConfigFile, readConfigText } from '@airlock/core';
 
 /** The file `airlock` reads when no `--config` is given, in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'airlock.config.json';
@@ -82,12 +82,9 @@ function warnIgnoredKeys<T extends { readonly warnings: readonly string[] }>(fil
   return file;
 }
 
-/** The SQLite file history goes to: `--store`, else $AIRLOCK_STORE, else the user's data directory. */
+/** The SQLite file history goes to: `--store`, else $AIRLOCK_STORE, else the one the console uses too. */
 export function storePath(option: string | undefined): string {
-  const path =
-    option ??
-    process.env['AIRLOCK_STORE'] ??
-    join(process.env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'airlock', 'airlock.db');
+  const path = option ?? process.env['AIRLOCK_STORE'] ?? defaultStorePath(process.env);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   return path;
 }

@@ -38,6 +38,7 @@ export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';
 export { parseServersConfig, serverIdentity } from './servers/server-config.js';
 export { readConfigFile, readConfigText } from './config-file.js';
 export type { ConfigFile } from './config-file.js';
+export { defaultStorePath } from './config/default-store-path.js';
 export type {
   HttpServerConfig,
   ProtocolNegotiation,
