@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { storePath } from './cli-config.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig, storePath } from './cli-config.js';
 
 const saved = { XDG_DATA_HOME: process.env['XDG_DATA_HOME'], AIRLOCK_STORE: process.env['AIRLOCK_STORE'] };
 afterEach(() => {
@@ -20,5 +20,21 @@ describe('storePath', () => {
     // apps/console/src/console-config.test.ts expects the same file from loadConsoleConfig.
     expect(storePath(undefined)).toBe(join(dataHome, 'airlock', 'airlock.db'));
     expect(storePath('mine.db')).toBe('mine.db');
+  });
+});
+
+describe('loadConfig', () => {
+  it("says on stderr which keys of another host's format it ignores, and loads the rest", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'airlock-config-')), 'mcp.json');
+    writeFileSync(file, '{ "servers": { "demo": { "type": "stdio", "command": "node", "envFile": ".env" } } }');
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(loadConfig({ config: file }).servers).toMatchObject([{ id: 'demo', command: 'node' }]);
+      expect(stderr.mock.calls.map(([text]) => String(text))).toEqual([
+        `airlock: warning: ${file}:1:62: servers.demo.envFile is not a key Airlock knows; ignored\n`,
+      ]);
+    } finally {
+      stderr.mockRestore();
+    }
   });
 });
