@@ -4,6 +4,7 @@ import type { Host } from '@airlock/core';
 import { ApiError, toApiError } from './api-error.js';
 import type { Chat } from './chat.js';
 import type { AuthMode } from './console-config.js';
+import type { ConsoleLogger } from './console-logger.js';
 import type { ConsoleSurface } from './console-surface.js';
 import type { HostEventRelay } from './host-event-relay.js';
 import type { PageData } from './page-data.js';
@@ -26,6 +27,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** What the routes work with; the console server builds it. */
 export interface ApiParts {
   readonly host: Host;
+  /** Where a request that failed on our side (a 500) is logged, with its method and path, never its body. */
+  readonly logger: ConsoleLogger;
   readonly sessions: Sessions;
   readonly surface: ConsoleSurface;
   readonly hub: TabHub;
@@ -48,7 +51,8 @@ export function createApi(parts: ApiParts): ApiApp {
 
   app.onError((error, c) => {
     const api = toApiError(error);
-    if (api.status === 500) console.error('airlock console:', error);
+    if (api.status === 500)
+      parts.logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
     return c.json({ error: { ...(api.data ?? {}), code: api.code, message: api.message } }, api.status);
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));

@@ -5,12 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Clock, Host } from '@airlock/core';
-import { createHost } from '@airlock/core';
+import { createHost, logHostEvents } from '@airlock/core';
 import { WorkerStore } from '@airlock/core/worker';
 import { createApi } from './api.js';
 import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
 import { LOOPBACK_HOSTS } from './console-config.js';
+import { createConsoleLogger } from './console-logger.js';
+import type { ConsoleLogger } from './console-logger.js';
 import { ConsoleSurface } from './console-surface.js';
 import { HostEventRelay } from './host-event-relay.js';
 import { PageData } from './page-data.js';
@@ -55,11 +57,14 @@ export async function startConsole(
   options: {
     /** The host's clock; tests that age data on purpose pass a fake one. Default: the system clock. */
     readonly clock?: Clock;
+    /** The structured log (server lifecycle, server states, request errors). Default: JSON lines on stderr. */
+    readonly logger?: ConsoleLogger;
   } = {},
 ): Promise<RunningConsole> {
   if (!existsSync(join(WEB_DIR, 'index.html'))) {
     throw new Error(`the console's page is missing from ${WEB_DIR}: run "npm run build" first`);
   }
+  const logger = options.logger ?? createConsoleLogger();
   const store = await openHistory(config.storePath);
   const hub = new TabHub();
   const surface = new ConsoleSurface(hub);
@@ -87,6 +92,7 @@ export async function startConsole(
   }
   // Each part gets what it needs when it is built: the calls started here first (the chat's model tracks its calls
   // there), then the relay of the host's events, the chat, and what pages read.
+  logHostEvents(host, logger);
   const running = new RunningCalls({ host });
   const relay = new HostEventRelay({ host, hub, surface });
   const chat =
@@ -101,6 +107,7 @@ export async function startConsole(
   let port = config.port;
   const app = createApi({
     host,
+    logger,
     sessions: new Sessions(config.auth, config.users),
     surface,
     hub,
@@ -146,8 +153,10 @@ export async function startConsole(
   }
   port = (server.address() as AddressInfo).port;
   const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${shown}:${port}/`;
+  logger.info({ url, servers: config.servers.length }, 'console listening');
   return {
-    url: `http://${shown}:${port}/`,
+    url,
     host,
     close: async () => {
       closeParts();
@@ -157,6 +166,7 @@ export async function startConsole(
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await host.close();
+      logger.info({ url }, 'console stopped');
     },
   };
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { HostError } from '@airlock/core';
 import { loadConsoleConfig } from './console-config.js';
+import { createConsoleLogger } from './console-logger.js';
 import { startConsole } from './console-server.js';
 
 const USAGE = `usage: airlock console [--config FILE] [--port N] [--store FILE]
@@ -9,6 +10,7 @@ Starts the Airlock console: a web page with live tool cards, consent and elicita
   --config FILE   airlock.config.json (default: ./airlock.config.json, else the embedded demo server)
   --port N        the port to listen on (default 7410; 0 picks a free one)
   --store FILE    the SQLite history file (default: under ~/.local/share/airlock; ":memory:" keeps nothing)
+  --verbose       debug logs (JSON lines on stderr; default level info, or AIRLOCK_LOG_LEVEL)
 `;
 
 /** `airlock console` and `airlock-console`: loads the config, starts the console, prints where it listens. */
@@ -21,6 +23,7 @@ export async function runConsole(argv: readonly string[]): Promise<number> {
         config: { type: 'string' },
         port: { type: 'string' },
         store: { type: 'string' },
+        verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -45,7 +48,10 @@ export async function runConsole(argv: readonly string[]): Promise<number> {
       ...(port === undefined ? {} : { port }),
       ...(values.store === undefined ? {} : { store: values.store }),
     });
-    running = await startConsole(config);
+    running = await startConsole(
+      config,
+      values.verbose === true ? { logger: createConsoleLogger({ level: 'debug' }) } : {},
+    );
     process.stdout.write(
       `Airlock console listening on ${running.url}\n` +
         `  servers: ${config.source}\n  history: ${config.storePath}\n` +

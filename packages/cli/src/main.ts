@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Host, HostStore, InvocationRecord, Surface, Tool } from '@airlock/core';
-import { createHost, HostError, MemoryStore } from '@airlock/core';
+import { createHost, HostError, logHostEvents, MemoryStore } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
 import { auditCommand, permissionsCommand, retentionCommand } from './admin-commands.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
+import { createCliLogger } from './cli-logger.js';
 import { cliVersion } from './cli-version.js';
 import { runConsoleCommand } from './console-command.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -39,6 +40,7 @@ Options:
   --lang LOCALE        en-US or pt-BR (default from LANG)
   --allow              allow this one call without asking (otherwise asked in a terminal, denied elsewhere)
   --json               machine-readable output
+  --verbose            debug logs on stderr (JSON lines; by default only warnings and errors)
   -V, --version        the version of this CLI
 `;
 
@@ -80,6 +82,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         limit: { type: 'string' },
         full: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'V', default: false },
       },
@@ -161,7 +164,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       retention: { ...retention, schedule: false },
       ...(audit?.anchorFile === undefined ? {} : { audit: { anchorFile: audit.anchorFile } }),
     });
-    host.on('server.warning', ({ message }) => io.stderr.write(`warning: ${message}\n`));
+    logHostEvents(host, createCliLogger({ verbose: values.verbose, destination: io.stderr }));
     await host.servers.settled();
     const scope = cliScope(values.workspace);
     switch (command) {

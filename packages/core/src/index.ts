@@ -4,6 +4,8 @@
 export { createHost } from './host.js';
 export type { Host, HostConfig, HostLimits, ServerInfo } from './host.js';
 export type { TelemetryConfig } from './telemetry/tool-spans.js';
+export { LOG_REDACT_PATHS, logHostEvents } from './telemetry/host-log.js';
+export type { LogSink } from './telemetry/host-log.js';
 export { DEFAULT_RESULT_SLICE_CHARS } from './history/history-reader.js';
 export type { HistoryEntry, ResultSlice } from './history/history-reader.js';
 export { HISTORY_LOSS_BOUND } from './history/history-writer.js';
