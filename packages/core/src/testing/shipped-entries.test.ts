@@ -9,12 +9,18 @@ import { describe, expect, it } from 'vitest';
 
 const PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as {
-  exports: Record<string, { types: string; import: string }>;
+  /** A module entry has its types and code; a data file (the config schema) is exported as a plain path. */
+  exports: Record<string, { types: string; import: string } | string>;
 };
+
+/** The module entries of package.json: everything but the exported data files. */
+const moduleEntries = Object.fromEntries(
+  Object.entries(manifest.exports).flatMap(([subpath, entry]) => (typeof entry === 'string' ? [] : [[subpath, entry]])),
+) as Record<string, { types: string; import: string }>;
 
 /** Imports a built entry by the path package.json gives it. */
 async function built(subpath: string): Promise<Record<string, unknown>> {
-  const entry = manifest.exports[subpath];
+  const entry = moduleEntries[subpath];
   if (entry === undefined) throw new Error(`package.json exports no ${subpath}`);
   const file = join(PACKAGE, entry.import);
   if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
@@ -37,10 +43,21 @@ function moduleGraph(file: string, seen = new Set<string>()): Set<string> {
 describe('the shipped entries', () => {
   it('point every export of package.json at built files that exist', () => {
     for (const [subpath, entry] of Object.entries(manifest.exports)) {
+      if (typeof entry === 'string') {
+        expect(existsSync(join(PACKAGE, entry)), `${subpath} file`).toBe(true);
+        continue;
+      }
       expect(existsSync(join(PACKAGE, entry.import)), `${subpath} import`).toBe(true);
       expect(existsSync(join(PACKAGE, entry.types)), `${subpath} types`).toBe(true);
     }
-    expect(Object.keys(manifest.exports)).toEqual(['.', './i18n', './testing', './sqlite', './worker']);
+    expect(Object.keys(manifest.exports)).toEqual([
+      '.',
+      './i18n',
+      './testing',
+      './sqlite',
+      './worker',
+      './config-schema.json',
+    ]);
   });
 
   it('ship the store contract suite and the test doubles under ./testing', async () => {
@@ -62,7 +79,7 @@ describe('the shipped entries', () => {
 
   it('keep the root and testing entries free of the Node-only stores', () => {
     for (const subpath of ['.', './testing']) {
-      const graph = [...moduleGraph(join(PACKAGE, manifest.exports[subpath]!.import))];
+      const graph = [...moduleGraph(join(PACKAGE, moduleEntries[subpath]!.import))];
       expect(graph.filter((m) => /storage[\\/](sqlite|worker)[\\/]/.test(m) || m === 'node:worker_threads')).toEqual(
         [],
       );
