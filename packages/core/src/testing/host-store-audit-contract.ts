@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openStorePerTest } from './open-store-per-test.js';
 import { GENESIS_HASH, chainEvent, verifyChain } from '../audit/audit-event.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
 import type { AuditQuery, HostStore } from '../storage/host-store.js';
@@ -24,13 +25,12 @@ export function describeAuditContract(options: HostStoreContractOptions): void {
   describe(`${name} (HostStore contract: audit chain)`, () => {
     let opened: OpenedStore;
     let store: HostStore;
-
-    beforeEach(async () => {
-      opened = await open();
-      store = opened.store;
-    });
-    afterEach(async () => {
-      await opened.cleanup();
+    openStorePerTest({
+      open,
+      use: (next) => {
+        opened = next;
+        store = next.store;
+      },
     });
 
     it('chains appended events from the genesis hash and on across writes', async () => {

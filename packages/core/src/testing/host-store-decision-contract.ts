@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openStorePerTest } from './open-store-per-test.js';
 import { verifyChain } from '../audit/audit-event.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { HostStore } from '../storage/host-store.js';
@@ -24,13 +25,12 @@ export function describeDecisionContract(options: HostStoreContractOptions): voi
   describe(`${name} (HostStore contract: permission decisions)`, () => {
     let opened: OpenedStore;
     let store: HostStore;
-
-    beforeEach(async () => {
-      opened = await open();
-      store = opened.store;
-    });
-    afterEach(async () => {
-      await opened.cleanup();
+    openStorePerTest({
+      open,
+      use: (next) => {
+        opened = next;
+        store = next.store;
+      },
     });
 
     /** Stores each decision with its own audit event, labelled `put <id>`. */

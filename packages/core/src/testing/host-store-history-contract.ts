@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openStorePerTest } from './open-store-per-test.js';
 import type { Scope } from '../scope.js';
 import type { HostStore } from '../storage/host-store.js';
 import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
@@ -29,13 +30,12 @@ export function describeHistoryContract(options: HostStoreContractOptions): void
   describe(`${name} (HostStore contract: history)`, () => {
     let opened: OpenedStore;
     let store: HostStore;
-
-    beforeEach(async () => {
-      opened = await open();
-      store = opened.store;
-    });
-    afterEach(async () => {
-      await opened.cleanup();
+    openStorePerTest({
+      open,
+      use: (next) => {
+        opened = next;
+        store = next.store;
+      },
     });
 
     /** Creates `record` and runs it pending -> running -> success with a result, one millisecond apart. */

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openStorePerTest } from './open-store-per-test.js';
 import { checkpointInput } from '../audit/audit-checkpoint.js';
 import { chainEvent, verifyChain } from '../audit/audit-event.js';
 import type { AuditEvent } from '../audit/audit-event.js';
 import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import type { HostStoreContractOptions } from './host-store-contract.js';
 import { auditInput, auditWrites, expectRejection, labels, move, invocation } from './host-store-fixtures.js';
 
 const AT = 1_700_000_100_000;
@@ -21,16 +22,13 @@ function pruneWrite(through: Pick<AuditEvent, 'seq' | 'hash'>, pruned: number): 
 export function describePruneContract(options: HostStoreContractOptions): void {
   const { name, open } = options;
   describe(`${name} (HostStore contract: audit prune)`, () => {
-    let opened: OpenedStore;
     let store: HostStore;
-
-    beforeEach(async () => {
-      opened = await open();
-      store = opened.store;
-      await store.write(auditWrites(['a', 'b', 'c', 'd'].map((label) => auditInput(label))));
-    });
-    afterEach(async () => {
-      await opened.cleanup();
+    openStorePerTest({
+      open,
+      use: async (next) => {
+        store = next.store;
+        await store.write(auditWrites(['a', 'b', 'c', 'd'].map((label) => auditInput(label))));
+      },
     });
 
     it('appends a checkpoint, deletes through the event named, and the kept chain verifies from the checkpoint', async () => {

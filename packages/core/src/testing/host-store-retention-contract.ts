@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openStorePerTest } from './open-store-per-test.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
 import type { InvocationRecord } from '../invocations/invocation-record.js';
 import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import type { HostStoreContractOptions } from './host-store-contract.js';
 import {
   SCOPE,
   auditInput,
@@ -29,16 +30,8 @@ function sweep(expire: readonly string[], remove: readonly string[], audit: Audi
 export function describeRetentionContract(options: HostStoreContractOptions): void {
   const { name, open } = options;
   describe(`${name} (HostStore contract: retention)`, () => {
-    let opened: OpenedStore;
     let store: HostStore;
-
-    beforeEach(async () => {
-      opened = await open();
-      store = opened.store;
-    });
-    afterEach(async () => {
-      await opened.cleanup();
-    });
+    openStorePerTest({ open, use: (next) => void (store = next.store) });
 
     /** A call created at `createdAt` in `workspaceId`, run to success with a result (or left running). */
     async function call(createdAt: number, workspaceId = SCOPE.workspaceId, end = true): Promise<InvocationRecord> {

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openStorePerTest } from './open-store-per-test.js';
 import { verifyChain } from '../audit/audit-event.js';
 import type { AuditEventInput } from '../audit/audit-event.js';
 import type { HostErrorCode } from '../errors/host-error.js';
@@ -6,7 +7,7 @@ import type { InvocationRecord } from '../invocations/invocation-record.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Scope } from '../scope.js';
 import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import type { HostStoreContractOptions } from './host-store-contract.js';
 import {
   SCOPE,
   TENANT,
@@ -162,16 +163,8 @@ const BAD_WRITES: readonly [string, HostErrorCode, (before: Before) => StoreWrit
 export function describeWriteContract(options: HostStoreContractOptions): void {
   const { name, open } = options;
   describe(`${name} (HostStore contract: write)`, () => {
-    let opened: OpenedStore;
     let store: HostStore;
-
-    beforeEach(async () => {
-      opened = await open();
-      store = opened.store;
-    });
-    afterEach(async () => {
-      await opened.cleanup();
-    });
+    openStorePerTest({ open, use: (next) => void (store = next.store) });
 
     /** Stores `Before`, with an event labelled `setup ...` for each write. */
     async function setUp(): Promise<Before> {
