@@ -6,6 +6,7 @@ import { nearestKey } from '../config/nearest-key.js';
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import type { RiskTier } from './risk.js';
+import { lineColumn } from '../config/json-position.js';
 
 /** What a rule does to a call it matches. */
 export type RuleEffect = 'allow' | 'deny' | 'ask';
@@ -234,18 +235,6 @@ function glob(pattern: string): (value: string) => boolean {
 
 function jsonValue(node: JsonNode): unknown {
   return node.type === 'object' || node.type === 'array' ? { complex: true } : node.value;
-}
-
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 function optionalField<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
