@@ -1,5 +1,6 @@
 import { HostError } from '../errors/host-error.js';
 import type { AuditEvent, AuditEventInput } from './audit-event.js';
+import { auditEvent } from './audit-event-builder.js';
 
 /**
  * The tenant of the log's own upkeep events (checkpoints, retention sweeps): no user's, so no tenant's query or
@@ -24,19 +25,12 @@ export function checkpointInput(
   pruned: number,
   at: number,
 ): AuditEventInput {
-  return {
+  return auditEvent({
     type: 'audit.checkpoint',
     at,
-    userId: SYSTEM_TENANT.userId,
-    workspaceId: SYSTEM_TENANT.workspaceId,
-    conversationId: null,
-    serverId: null,
-    tool: null,
-    argsHash: null,
-    riskTier: null,
-    invocationId: null,
+    scope: SYSTEM_TENANT,
     data: { throughSeq: through.seq, throughHash: through.hash, pruned },
-  };
+  });
 }
 
 /** A checkpoint event's data, checked; refused as `invalid_arguments` naming the field at fault. */

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { HostStore, RetentionQuery, StoreWrite } from '../storage/host-store.js';
 import { DAY_MS } from './retention-config.js';
 import type { ResolvedRetention } from './retention-config.js';
+import { auditEvent } from '../audit/audit-event-builder.js';
 
 /** What a sweep removed (or, dry, would remove). */
 export interface RetentionReport {
@@ -43,19 +44,7 @@ interface Group {
 }
 
 function sweepEvent(at: number, data: Record<string, unknown>): AuditEventInput {
-  return {
-    type: 'retention.sweep',
-    at,
-    userId: SYSTEM_TENANT.userId,
-    workspaceId: SYSTEM_TENANT.workspaceId,
-    conversationId: null,
-    serverId: null,
-    tool: null,
-    argsHash: null,
-    riskTier: null,
-    invocationId: null,
-    data,
-  };
+  return auditEvent({ type: 'retention.sweep', at, scope: SYSTEM_TENANT, data });
 }
 
 /**
