@@ -58,6 +58,43 @@ describe('allow always answered by a surface for an effectively destructive tool
     expect(readCallLog(log).filter((l) => l.tool === 'delete_note')).toHaveLength(2);
   });
 
+  it("keeps the offer out of a surface's reach: writing offered = true into it changes nothing", async () => {
+    const surface = new AlwaysAllow((request) => {
+      try {
+        (request.allowAlways as { offered: boolean }).offered = true;
+      } catch {
+        // The offer is frozen; a surface that ignores the failure still answers allow always.
+      }
+    });
+    const { host } = await start(surface);
+    const decided = nextEvent(host, 'permission.decided');
+    expect((await del(host)).outcome).toBe('success');
+    expect(await decided).toMatchObject({ decision: 'allow_once', allowAlwaysRefused: true });
+    expect(surface.asked[0]?.allowAlways.offered).toBe(false);
+    expect(host.permissions.list({ scope: SCOPE })).toEqual([]);
+  });
+
+  it('denies a native tool answered deny always once, audited deny_once, and stores nothing', async () => {
+    const answers: Surface = { askPermission: () => Promise.resolve('deny_always') };
+    const { host } = await start(answers);
+    let ran = 0;
+    host.tools.register({
+      name: 'clock',
+      inputSchema: { type: 'object', properties: {} },
+      run: () => {
+        ran += 1;
+        return Promise.resolve({ content: [{ type: 'text', text: 'noon' }] });
+      },
+    });
+    const result = await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'clock' });
+    expect(result.outcome).toBe('permission_denied');
+    expect(result.text).toMatch(/the user denied clock/);
+    expect(ran).toBe(0);
+    expect(host.permissions.list({ scope: SCOPE })).toEqual([]);
+    const audit = await host.audit.query({ scope: SCOPE, type: 'permission.decision' });
+    expect(audit.map((event) => event.data)).toEqual([{ decision: 'deny_once', origin: 'user_prompt' }]);
+  });
+
   it("keeps the tool's risk out of a surface's reach: changing it in place fails the prompt, and nothing runs", async () => {
     const surface = new AlwaysAllow((request) => {
       (request.risk as { destructive: boolean }).destructive = false;

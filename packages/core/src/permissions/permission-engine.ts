@@ -213,6 +213,8 @@ export class PermissionEngine {
     // changed it. Refused allow always runs the call once, audited as allow_once with allowAlwaysRefused.
     const refused = decision === 'allow_always' && !allowAlwaysOffer(toolTarget(tool).serverId, risk).offered;
     if (refused) decision = 'allow_once';
+    // A native tool is asked each time: nothing is stored for it, so deny always denies this call, audited deny_once.
+    if (decision === 'deny_always' && toolTarget(tool).serverId === null) decision = 'deny_once';
     const data = { decision, origin: resolution.origin, ...(refused ? { allowAlwaysRefused: true } : {}) };
     if (decision === 'allow_always' || decision === 'deny_always') {
       await this.#store(scope, tool, null, decision, risk.tier, audit(data));

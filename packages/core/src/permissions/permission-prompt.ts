@@ -55,12 +55,14 @@ export function permissionRequest(options: {
   };
 }
 
-const NATIVE_ASKED_EACH_TIME = { offered: false, reason: 'native tools are asked each time' } as const;
-const DESTRUCTIVE_NOT_OFFERED = {
+// Frozen: the request hands these very objects to the surface, and the engine reads them again to judge the answer,
+// so a surface that wrote `offered = true` into one must not change what the engine decides.
+const NATIVE_ASKED_EACH_TIME = Object.freeze({ offered: false, reason: 'native tools are asked each time' } as const);
+const DESTRUCTIVE_NOT_OFFERED = Object.freeze({
   offered: false,
   reason: 'allow always is not offered for tools that may modify or delete data',
-} as const;
-const OFFERED = { offered: true } as const;
+} as const);
+const OFFERED = Object.freeze({ offered: true } as const);
 
 /**
  * Whether allow always may be kept for a tool: never for a native tool (asked each time), nor for one that is
