@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { parseJSONRPCMessage, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { readMessageHead } from './json-rpc-head.js';
@@ -62,6 +63,10 @@ export class StdioTransport implements Transport {
   readonly #refused = new Set<string | number>();
   #process: ChildProcess | undefined;
   #startedPid: number | undefined;
+  /** The process started, kept after it ends: `kill` signals it through Node, never by a pid that may be reused. */
+  #started: ChildProcess | undefined;
+  /** One decoder for the whole stream, so a character split across two chunks is not garbled. */
+  readonly #stderrDecoder = new StringDecoder('utf8');
   #stderrTail = '';
   #spoke = false;
   #closed = false;
@@ -70,7 +75,7 @@ export class StdioTransport implements Transport {
     this._serverParams = params;
     this.#stderr = params.stderr === 'ignore' ? null : new PassThrough();
     this.#stderr?.on('data', (chunk: Buffer) => {
-      this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+      this.#stderrTail = (this.#stderrTail + this.#stderrDecoder.write(chunk)).slice(-STDERR_TAIL_CHARS);
     });
     this.#reader = new LineReader({
       maxLineBytes: params.maxBufferSize,
@@ -117,6 +122,7 @@ export class StdioTransport implements Transport {
       });
       child.on('spawn', () => {
         this.#startedPid = child.pid;
+        this.#started = child;
         resolve();
       });
       child.on('close', () => {
@@ -168,9 +174,9 @@ export class StdioTransport implements Transport {
 
   /** Sends SIGTERM to the process now (a server that failed to connect), without waiting for it. */
   kill(): void {
-    if (this.#startedPid === undefined) return;
     try {
-      process.kill(this.#startedPid, 'SIGTERM');
+      // A no-op once Node has seen the process exit, so a reused pid is never signalled.
+      this.#started?.kill('SIGTERM');
     } catch {
       // already gone
     }
