@@ -3,10 +3,7 @@ import { DASHBOARD_URI } from './demo-resources.js';
 import { defineTool, textResult } from './demo-tool.js';
 import type { DemoTool } from './demo-tool.js';
 
-/**
- * MCP Apps tools, one per way a tool can point at a view or hide from the model: the current `_meta.ui` form with
- * default and app-only visibility, the deprecated flat `ui/resourceUri` key, and the early "apps" misspelling.
- */
+/** MCP Apps tools in the current `_meta.ui` form: a view with default visibility, and an app-only tool. */
 export const appTools: readonly DemoTool[] = [
   defineTool({
     name: 'show_dashboard',
@@ -26,6 +23,14 @@ export const appTools: readonly DemoTool[] = [
     _meta: { ui: { resourceUri: DASHBOARD_URI, visibility: ['app'] } },
     run: (_args, { state }) => textResult(`Dashboard refreshed: ${state.notes.size} notes.`),
   }),
+];
+
+/**
+ * The same cases written in forms the spec deprecated: the flat `ui/resourceUri` key and the early "apps" misspelling.
+ * A host reads them and warns, so they are served only when asked for (`--legacy-forms`): a user of the demo should
+ * not see deprecation warnings about our own server on every command.
+ */
+export const legacyFormTools: readonly DemoTool[] = [
   defineTool({
     name: 'legacy_view',
     title: 'Legacy view',

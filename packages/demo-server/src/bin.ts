@@ -26,6 +26,7 @@ const demo = {
   ...(logPath !== undefined && logPath !== '' && { callLog: fileCallLog(logPath) }),
   ...(args.garbageOnCall === true && { swallowCall: () => void process.stdout.write(GARBAGE) }),
   ...(args.hugeListMb !== undefined && { hugeListMb: args.hugeListMb }),
+  ...(args.legacyForms === true && { legacyForms: true }),
 };
 const onerror = (error: Error) => process.stderr.write(`airlock-demo-server: ${error.message}\n`);
 

@@ -21,6 +21,13 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(['--page-size', '2.5'])).toMatchObject({ ok: false });
   });
 
+  it('serves the deprecated _meta forms only with --legacy-forms', () => {
+    expect(parseDemoArgs(['--legacy-forms'])).toEqual({
+      ok: true,
+      args: { transport: 'stdio', port: 0, legacyForms: true, help: false },
+    });
+  });
+
   it('takes the misbehaving modes a host is tested against', () => {
     expect(
       parseDemoArgs(['--http', '--modern-only', '--bearer-token', 't0k', '--garbage-on-call', '--huge-list-mb', '50']),

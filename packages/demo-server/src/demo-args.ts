@@ -17,6 +17,8 @@ export interface DemoArgs {
   readonly garbageOnCall?: boolean;
   /** Misbehave: pad every tools/list reply with this many million characters. */
   readonly hugeListMb?: number;
+  /** Also serve the tools written in deprecated forms (a host's compatibility cases); off by default. */
+  readonly legacyForms?: boolean;
   readonly help: boolean;
 }
 
@@ -24,7 +26,7 @@ export interface DemoArgs {
 export type DemoArgsResult = { ok: true; args: DemoArgs } | { ok: false; error: string };
 
 /** The `--help` text; also printed after a usage error. */
-export const DEMO_USAGE = `usage: airlock-demo-server [--http [--port N] [--bearer-token T]] [--page-size N] [--modern-only]
+export const DEMO_USAGE = `usage: airlock-demo-server [--http [--port N] [--bearer-token T]] [--page-size N] [--modern-only] [--legacy-forms]
 
 Serves the Airlock demo MCP server (protocol 2025-11-25 and 2026-07-28).
 
@@ -40,6 +42,9 @@ Serves the Airlock demo MCP server (protocol 2025-11-25 and 2026-07-28).
   --garbage-on-call  answer every tools/call with a line of garbage on stdout
                   instead of its result (a broken stdio server)
   --huge-list-mb N  pad every tools/list reply with N million characters
+  --legacy-forms  also serve legacy_view and old_app_tool, written in the
+                  deprecated _meta forms a host must still read (and warns
+                  about); without it every tool uses the current forms
   --help          print this help
 
 Environment:
@@ -57,6 +62,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
     'bearer-token'?: string;
     'garbage-on-call'?: boolean;
     'huge-list-mb'?: string;
+    'legacy-forms'?: boolean;
     help?: boolean;
   };
   try {
@@ -73,6 +79,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
         'bearer-token': { type: 'string' },
         'garbage-on-call': { type: 'boolean' },
         'huge-list-mb': { type: 'string' },
+        'legacy-forms': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -109,6 +116,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
       ...(values['bearer-token'] !== undefined && { bearerToken: values['bearer-token'] }),
       ...(values['garbage-on-call'] === true && { garbageOnCall: true }),
       ...(hugeListMb !== undefined && { hugeListMb }),
+      ...(values['legacy-forms'] === true && { legacyForms: true }),
       help: values.help === true,
     },
   };

@@ -7,6 +7,7 @@ import {
   closeAll,
   connectStdio,
   freshLogPath,
+  LEGACY_FORM_TOOL_NAMES,
   readCallLog,
   TOOL_NAMES,
   waitForLogLine,
@@ -51,7 +52,7 @@ describe.each<Negotiation>(['legacy', 'auto'])('the demo server over stdio, nego
       page = await client.listTools({ cursor: page.nextCursor });
       pages.push(page.tools);
     }
-    expect(pages.map((tools) => tools.length)).toEqual([3, 3, 3, 3, 3, 3, 3, 3, 1]);
+    expect(pages.map((tools) => tools.length)).toEqual([3, 3, 3, 3, 3, 3, 3, 2]);
     expect(
       pages
         .flat()
@@ -89,8 +90,19 @@ describe.each<Negotiation>(['legacy', 'auto'])('the demo server over stdio, nego
     expect(tools.get('app_refresh')?._meta).toEqual({
       ui: { resourceUri: 'ui://demo/dashboard', visibility: ['app'] },
     });
-    expect(tools.get('legacy_view')?._meta).toEqual({ 'ui/resourceUri': 'ui://demo/dashboard' });
-    expect(tools.get('old_app_tool')?._meta).toEqual({ ui: { visibility: ['apps'] } });
+    expect(tools.has('legacy_view')).toBe(false);
+    expect(tools.has('old_app_tool')).toBe(false);
+  });
+
+  it('serves the deprecated _meta forms only with --legacy-forms, after every other tool', async () => {
+    const { client } = await connectStdio({ negotiation, args: ['--legacy-forms'] });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([...TOOL_NAMES]));
+    expect(tools.slice(-2).map((tool) => tool.name)).toEqual([...LEGACY_FORM_TOOL_NAMES]);
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('legacy_view')?._meta).toEqual({ 'ui/resourceUri': 'ui://demo/dashboard' });
+    expect(byName.get('old_app_tool')?._meta).toEqual({ ui: { visibility: ['apps'] } });
+    expect(firstText(await client.callTool({ name: 'legacy_view', arguments: {} }))).toBe('Legacy view shown.');
   });
 
   it('serves the dashboard view as an MCP App resource', async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
-import { appTools } from './app-tools.js';
+import { appTools, legacyFormTools } from './app-tools.js';
 import { basicTools } from './basic-tools.js';
 import type { CallLog } from './call-log.js';
 import { contentTools } from './content-tools.js';
@@ -21,7 +21,7 @@ export const DEMO_SERVER_NAME = 'airlock-demo';
 /** The demo server's `serverInfo.version`, kept equal to the package version. */
 export const DEMO_SERVER_VERSION = '0.1.0';
 
-/** Every demo tool, in `tools/list` order. Host tests depend on these names. */
+/** Every demo tool served by default, in `tools/list` order. Host tests depend on these names. */
 export const DEMO_TOOLS: readonly DemoTool[] = [
   ...basicTools,
   ...noteTools,
@@ -32,6 +32,9 @@ export const DEMO_TOOLS: readonly DemoTool[] = [
   ...stateTools,
   ...failureTools,
 ];
+
+/** The tools `legacyForms` adds at the end of the list: cases written in deprecated `_meta` forms. */
+export const LEGACY_FORM_TOOLS: readonly DemoTool[] = legacyFormTools;
 
 /** How to build one demo server instance. Every field is optional. */
 export interface DemoServerOptions {
@@ -63,6 +66,8 @@ export interface DemoServerOptions {
   readonly swallowCall?: (tool: string) => void;
   /** Misbehave: every `tools/list` reply carries this many million characters of padding in its `_meta`. */
   readonly hugeListMb?: number;
+  /** Also serve {@link LEGACY_FORM_TOOLS}, the deprecated `_meta` forms a host must still read. Off by default. */
+  readonly legacyForms?: boolean;
 }
 
 /**
@@ -83,7 +88,8 @@ export function createDemoServer(options: DemoServerOptions = {}): Server {
       instructions: 'A demo server with one tool per case an MCP host must handle. It never runs commands or fetches.',
     },
   );
-  const tools = new Map(DEMO_TOOLS.map((tool) => [tool.name, tool]));
+  const served = options.legacyForms === true ? [...DEMO_TOOLS, ...LEGACY_FORM_TOOLS] : DEMO_TOOLS;
+  const tools = new Map(served.map((tool) => [tool.name, tool]));
   const context = (request: ServerContext): DemoToolContext => ({
     request,
     server,
@@ -99,7 +105,7 @@ export function createDemoServer(options: DemoServerOptions = {}): Server {
     if (lists++ > 0 && options.slowListMs !== undefined) {
       await delay(options.slowListMs, undefined, { signal: ctx.mcpReq.signal }).catch(() => undefined);
     }
-    const page = toolPage({ items: DEMO_TOOLS, cursor: request.params?.cursor, pageSize: options.pageSize });
+    const page = toolPage({ items: served, cursor: request.params?.cursor, pageSize: options.pageSize });
     return {
       tools: page.items.map((tool) => tool.definition(state)),
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),

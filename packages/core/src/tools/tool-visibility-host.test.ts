@@ -14,7 +14,8 @@ afterEach(async () => {
 describe('tool visibility and namespacing across servers', () => {
   it('hides app-only tools from the model and limits apps to their own server', async () => {
     const warnings: string[] = [];
-    const a = demoServer('demo');
+    // The deprecated forms (legacy_view, old_app_tool) are read with a warning; the demo serves them when asked.
+    const a = demoServer('demo', { args: ['--legacy-forms'] });
     const b = demoServer('other');
     host = createHost({ servers: [a.config, b.config], surface: new ScriptedSurface('allow_once') });
     host.on('server.warning', ({ message }) => warnings.push(message));
@@ -36,6 +37,7 @@ describe('tool visibility and namespacing across servers', () => {
     expect(host.tools.list({ audience: 'user' }).map((t) => t.name)).toContain('demo__app_refresh');
     expect(warnings.some((w) => /old_app_tool.*"apps"/.test(w))).toBe(true);
     expect(warnings.some((w) => /legacy_view.*deprecated/.test(w))).toBe(true);
+    expect(warnings.filter((w) => w.includes('"other"'))).toEqual([]);
     const legacy = host.tools.list({ audience: 'model' }).find((t) => t.name === 'demo__legacy_view');
     expect(legacy?.resourceUri).toBe('ui://demo/dashboard');
 

@@ -38,13 +38,14 @@ export const TOOL_NAMES = [
   'connect_required',
   'show_dashboard',
   'app_refresh',
-  'legacy_view',
-  'old_app_tool',
   'shape_shifter',
   'change_definition',
   'stats',
   'crash',
 ] as const;
+
+/** What `--legacy-forms` adds: the deprecated `_meta` forms a host must still read. */
+export const LEGACY_FORM_TOOL_NAMES = ['legacy_view', 'old_app_tool'] as const;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
