@@ -5,10 +5,13 @@
 #
 # - Debian's Chromium: the web components and the console are tested in a real browser, driven by playwright-core
 #   (Playwright's own browser download cannot work on these machines).
+# - Debian's PostgreSQL server: the PostgreSQL store is tested against a real server that the tests start as a
+#   throwaway cluster (test/support/postgres); any installed major version does (Debian 12's is 15).
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 
 if [ "${#missing[@]}" -eq 0 ]; then
   exit 0

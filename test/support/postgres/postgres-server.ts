@@ -1,0 +1,187 @@
+// A real PostgreSQL server for the tests and the bench: a throwaway cluster in a temporary directory, listening only
+// on a unix socket there, removed by stop(). Debian's server binaries refuse to run as root, so when the tests run as
+// root the cluster runs as an unprivileged user (the `postgres` account Debian's package creates, else `airlock-pg`,
+// created here). `scripts/provision-test-deps.sh` (npm test's pretest) installs the binaries on a fresh machine.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Where Debian puts each installed major version's server binaries. */
+const DEBIAN_ROOT = '/usr/lib/postgresql';
+
+/** A running throwaway cluster. */
+export interface PostgresServer {
+  /** The directory holding the server's unix socket. */
+  readonly socketDir: string;
+  readonly port: number;
+  /** The major version running, e.g. 15. */
+  readonly version: number;
+  /** A connection URL for `database` over the unix socket. */
+  url(database: string): string;
+  /** Creates a fresh, empty database (named, or `test_<n>`) and returns its URL. */
+  createDatabase(name?: string): Promise<string>;
+  /** Stops the server and removes the cluster. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** The user every test connects as; the cluster trusts local connections, so it needs no password. */
+const SUPERUSER = 'airlock';
+
+/** The newest installed server's bin directory: AIRLOCK_PG_BIN, else /usr/lib/postgresql/<newest>/bin. */
+export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): { bin: string; version: number } {
+  const given = env['AIRLOCK_PG_BIN'];
+  if (given !== undefined && given !== '') {
+    if (!existsSync(join(given, 'initdb'))) throw new Error(`AIRLOCK_PG_BIN=${given} holds no initdb`);
+    return { bin: given, version: 0 };
+  }
+  const versions = existsSync(DEBIAN_ROOT)
+    ? readdirSync(DEBIAN_ROOT)
+        .filter((v) => /^\d+$/.test(v) && existsSync(join(DEBIAN_ROOT, v, 'bin', 'initdb')))
+        .map(Number)
+        .sort((a, b) => b - a)
+    : [];
+  const newest = versions[0];
+  if (newest === undefined) {
+    throw new Error(
+      `the PostgreSQL tests need a PostgreSQL server: no ${DEBIAN_ROOT}/*/bin/initdb on this machine. ` +
+        'Run `bash scripts/provision-test-deps.sh` (npm test runs it first), or `apt-get install postgresql`, ' +
+        'or set AIRLOCK_PG_BIN to a directory holding initdb and postgres.',
+    );
+  }
+  return { bin: join(DEBIAN_ROOT, String(newest), 'bin'), version: newest };
+}
+
+function idOf(user: string, flag: '-u' | '-g'): number | undefined {
+  const found = spawnSync('id', [flag, user], { encoding: 'utf8' });
+  return found.status === 0 ? Number(found.stdout.trim()) : undefined;
+}
+
+/** Who runs the server: ourselves when not root; else `postgres`, else `airlock-pg` (created when missing). */
+function serverAccount(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (const user of ['postgres', 'airlock-pg']) {
+    const uid = idOf(user, '-u');
+    const gid = idOf(user, '-g');
+    if (uid !== undefined && gid !== undefined) return { uid, gid };
+  }
+  try {
+    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'airlock-pg'], {
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL will not run as root and no unprivileged account could be made (useradd airlock-pg failed: ${
+        (error as Error).message
+      }); create a user named postgres or airlock-pg`,
+      { cause: error },
+    );
+  }
+  const uid = idOf('airlock-pg', '-u');
+  const gid = idOf('airlock-pg', '-g');
+  if (uid === undefined || gid === undefined) throw new Error('useradd airlock-pg made no account');
+  return { uid, gid };
+}
+
+/** Resolves once the server logs that it accepts connections; rejects with its log when it exits first. */
+function whenReady(server: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      if (log.includes('ready to accept connections')) {
+        server.stderr?.off('data', onData);
+        server.off('exit', onExit);
+        server.stderr?.resume();
+        resolve();
+      }
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      reject(new Error(`postgres exited (${code ?? signal}) before it was ready:\n${log}`));
+    server.stderr?.on('data', onData);
+    server.once('exit', onExit);
+  });
+}
+
+let databases = 0;
+
+/**
+ * Starts a throwaway cluster: initdb into a fresh temporary directory (owned by the server's account), then the
+ * server on a unix socket in that directory, no TCP. `fsync: false` (the tests' default) trades crash safety of the
+ * throwaway cluster for speed; the bench keeps it on.
+ */
+export async function startPostgres(options: { readonly fsync?: boolean } = {}): Promise<PostgresServer> {
+  const { bin, version } = findPostgresBin();
+  const account = serverAccount();
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-pg-'));
+  const data = join(dir, 'data');
+  const port = 5432;
+  const as = account === undefined ? {} : { uid: account.uid, gid: account.gid };
+  if (account !== undefined) chownSync(dir, account.uid, account.gid);
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+    { ...as, encoding: 'utf8', cwd: dir },
+  );
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed (${init.status ?? init.signal}): ${init.stderr || init.error?.message}`);
+  }
+  const settings = [
+    ['listen_addresses', ''],
+    ['unix_socket_directories', dir],
+    ['port', String(port)],
+    ['fsync', options.fsync === false || options.fsync === undefined ? 'off' : 'on'],
+    ['max_connections', '200'],
+  ];
+  const server = spawn(join(bin, 'postgres'), ['-D', data, ...settings.flatMap(([k, v]) => ['-c', `${k}=${v}`])], {
+    ...as,
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // A test process that ends without stop() still takes its server down with it.
+  const killOnExit = () => server.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  try {
+    await whenReady(server);
+  } catch (error) {
+    process.off('exit', killOnExit);
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const url = (database: string) =>
+    `postgresql://${SUPERUSER}@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&port=${port}`;
+  let stopped: Promise<void> | undefined;
+  return {
+    socketDir: dir,
+    port,
+    version,
+    url,
+    async createDatabase(name = `test_${process.pid}_${++databases}`) {
+      const client = new pg.Client({ connectionString: url('postgres') });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        process.off('exit', killOnExit);
+        const done = () => {
+          rmSync(dir, { recursive: true, force: true });
+          resolve();
+        };
+        if (server.exitCode !== null || server.signalCode !== null) return done();
+        server.once('exit', done);
+        // Immediate shutdown: the cluster is thrown away, nothing needs a checkpoint.
+        server.kill('SIGQUIT');
+      });
+      return stopped;
+    },
+  };
+}
