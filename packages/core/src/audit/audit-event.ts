@@ -1,12 +1,20 @@
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 
 /**
- * What an audit event records: permission decisions, invocation transitions, elicitations; and the log's own upkeep:
- * a checkpoint written when old events are pruned (it carries the hash of the last pruned event, so the chain stays
- * verifiable), and what a retention sweep removed.
+ * What an audit event records: permission decisions, invocation transitions, elicitations; a user's sign-in to a
+ * remote server, a refresh that failed, a sign-out (never a token: only the server, the issuer, the scopes and the
+ * step); and the log's own upkeep: a checkpoint written when old events are pruned (it carries the hash of the last
+ * pruned event, so the chain stays verifiable), and what a retention sweep removed.
  */
 export type AuditEventType =
-  'permission.decision' | 'invocation.transition' | 'elicitation' | 'audit.checkpoint' | 'retention.sweep';
+  | 'permission.decision'
+  | 'invocation.transition'
+  | 'elicitation'
+  | 'auth.sign_in'
+  | 'auth.refresh_failed'
+  | 'auth.sign_out'
+  | 'audit.checkpoint'
+  | 'retention.sweep';
 
 /** Where a permission decision came from. */
 export type DecisionOrigin =

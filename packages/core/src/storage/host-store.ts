@@ -7,6 +7,7 @@ import type {
 } from '../invocations/invocation-record.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Scope } from '../scope.js';
+import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from './credentials.js';
 
 /** The tenant a permission decision belongs to: decisions are per user and workspace, not per conversation. */
 export interface DecisionTenant {
@@ -71,6 +72,27 @@ export type StoreWrite =
       readonly deleteInvocations: readonly string[];
       readonly at: number;
       readonly audit: AuditEventInput;
+    }
+  /**
+   * Stores a credential (sealed by the token vault: the store never sees a token in the clear), replacing the one
+   * with the same key.
+   */
+  | {
+      readonly kind: 'credential.put';
+      readonly key: CredentialKey;
+      readonly sealed: string;
+      readonly updatedAt: number;
+      readonly audit?: AuditEventInput;
+    }
+  /**
+   * Deletes the credential with `key`, or every credential `match` takes (a user's for one server; an issuer's client
+   * entries). Deleting what is absent deletes nothing; the audit event is stored all the same.
+   */
+  | {
+      readonly kind: 'credential.delete';
+      readonly key?: CredentialKey;
+      readonly match?: CredentialMatch;
+      readonly audit?: AuditEventInput;
     };
 
 /** Which ended calls a retention sweep may touch: every tenant's, in one workspace or outside some. */
@@ -144,6 +166,10 @@ export interface HostStore {
   queryAudit(query: AuditQuery): Promise<AuditEvent[]>;
   /** Ended calls (never pending or running) a retention sweep may touch, oldest first: an operator's read. */
   listRetention(query: RetentionQuery): Promise<RetentionCandidate[]>;
+  /** The credential with exactly this key, or undefined. The auth layer reads only its own user's keys. */
+  getCredential(key: CredentialKey): Promise<CredentialRecord | undefined>;
+  /** Credentials whose key matches every field the filter gives (for `auth status`: a user's tokens). */
+  listCredentials(filter: CredentialFilter): Promise<CredentialRecord[]>;
   /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

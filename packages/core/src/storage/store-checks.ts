@@ -128,6 +128,9 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'permission.decision': true,
   'invocation.transition': true,
   elicitation: true,
+  'auth.sign_in': true,
+  'auth.refresh_failed': true,
+  'auth.sign_out': true,
   'audit.checkpoint': true,
   'retention.sweep': true,
 };

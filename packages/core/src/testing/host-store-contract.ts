@@ -1,5 +1,6 @@
 import type { HostStore } from '../storage/host-store.js';
 import { describeAuditContract } from './host-store-audit-contract.js';
+import { describeCredentialContract } from './host-store-credential-contract.js';
 import { describeDecisionContract } from './host-store-decision-contract.js';
 import { describeHistoryContract } from './host-store-history-contract.js';
 import { describePruneContract } from './host-store-prune-contract.js';
@@ -25,8 +26,8 @@ export interface HostStoreContractOptions {
 
 /**
  * Declares the one contract every `HostStore` keeps, as vitest `describe` blocks named after the backend: history,
- * the store's one write (batches: order, atomicity, every kind of write), the audit chain and permission
- * decisions. Each case gets a fresh store from `open` and disposes of it afterwards. Ship a store only when it passes
+ * the store's one write (batches: order, atomicity, every kind of write), the audit chain, permission decisions and
+ * credentials. Each case gets a fresh store from `open` and disposes of it afterwards. Ship a store only when it passes
  * all of them: the host relies on nothing else.
  *
  * @example
@@ -42,4 +43,5 @@ export function describeHostStoreContract(options: HostStoreContractOptions): vo
   describeDecisionContract(options);
   describePruneContract(options);
   describeRetentionContract(options);
+  describeCredentialContract(options);
 }

@@ -16,6 +16,7 @@ import type {
 } from '../host-store.js';
 import { isTerminalState } from '../../invocations/invocation-state.js';
 import { retentionCandidates } from './memory-retention.js';
+import { MemoryCredentials } from './memory-credentials.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -86,6 +87,7 @@ export class MemoryStore implements HostStore {
   readonly #events: AuditEvent[] = [];
   /** How many events pruning took from the front of the chain. */
   #pruned = 0;
+  readonly #credentials = new MemoryCredentials();
 
   /**
    * Applies the writes in order, all or none: a refused write undoes the ones before it, audit events included. It
@@ -141,6 +143,10 @@ export class MemoryStore implements HostStore {
         return;
       case 'retention.delete':
         undo.push(this.#retain(w.expireResults, w.deleteInvocations, w.at));
+        break;
+      case 'credential.put':
+      case 'credential.delete':
+        undo.push(this.#credentials.apply(w));
         break;
       default:
         throw unknownWrite(w);
@@ -318,6 +324,9 @@ export class MemoryStore implements HostStore {
     if (storedResult !== undefined) entry.result = storedResult;
   }
 
+  getCredential: HostStore['getCredential'] = (key) => this.#call(() => this.#credentials.get(key));
+  listCredentials: HostStore['listCredentials'] = (filter) => this.#call(() => this.#credentials.list(filter));
+
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
     return this.#call(() => {
       const entry = this.#find(scope, id);
@@ -359,6 +368,7 @@ export class MemoryStore implements HostStore {
     this.#byScope.clear();
     this.#decisions.clear();
     this.#decisionKeyOf.clear();
+    this.#credentials.clear();
     this.#events.length = 0;
     this.#pruned = 0;
     return Promise.resolve();

@@ -107,6 +107,24 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     // answer "expired on ..." rather than "not found".
     sql: `ALTER TABLE invocation_results ADD COLUMN expired_at INTEGER;`,
   },
+  {
+    version: 4,
+    name: 'credentials for remote servers',
+    // sealed is the token vault's ciphertext (base64): no token is ever stored in the clear. A client registration
+    // keeps '' in user_id and server_identity (it belongs to an authorization server, keyed by issuer).
+    sql: `
+      CREATE TABLE credentials (
+        kind TEXT NOT NULL CHECK (kind IN ('tokens', 'client', 'pending')),
+        user_id TEXT NOT NULL,
+        server_identity TEXT NOT NULL,
+        issuer TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (kind, user_id, server_identity, issuer)
+      ) WITHOUT ROWID;
+      CREATE INDEX credentials_by_user ON credentials (user_id, server_identity);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -18,6 +18,7 @@ import type {
   TransitionRecord,
 } from '../../invocations/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
+import { SqliteCredentials } from './sqlite-credentials.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
 import {
@@ -104,6 +105,7 @@ export class SqliteStore implements HostStore {
   readonly #database: SqliteDatabase;
   readonly #sql: SqliteStatements;
   readonly #auditQueries: SqliteAuditQueries;
+  readonly #credentials: SqliteCredentials;
   readonly #write: SqliteTransaction<[readonly StoreWrite[]], void>;
   #closed = false;
   readonly #idleCheckpointMs: number;
@@ -129,10 +131,12 @@ export class SqliteStore implements HostStore {
       applySqliteMigrations(db);
       this.#sql = prepareStatements(db);
       this.#auditQueries = new SqliteAuditQueries(db);
+      this.#credentials = new SqliteCredentials(db);
     } catch (error) {
       throw asStoreError('open the SQLite store', error);
     }
     const sql = this.#sql;
+    const credentials = this.#credentials;
 
     const create = (record: InvocationRecord, first: TransitionRecord) => {
       checkFirstTransition(record, first);
@@ -208,6 +212,10 @@ export class SqliteStore implements HostStore {
             for (const id of w.expireResults) sql.expireResult.run(w.at, id);
             for (const id of w.deleteInvocations) sql.deleteEnded.run(id);
             break;
+          case 'credential.put':
+          case 'credential.delete':
+            credentials.apply(w);
+            break;
           default:
             throw unknownWrite(w);
         }
@@ -252,6 +260,12 @@ export class SqliteStore implements HostStore {
   listRetention(query: RetentionQuery): Promise<RetentionCandidate[]> {
     return this.#call('list what retention may remove', () => sqliteRetentionCandidates(this.#database, query));
   }
+
+  getCredential: HostStore['getCredential'] = (key) =>
+    this.#call('read the credential', () => this.#credentials.get(key));
+
+  listCredentials: HostStore['listCredentials'] = (filter) =>
+    this.#call('list credentials', () => this.#credentials.list(filter));
 
   /** Counts a committed write and schedules the WAL checkpoint for when writes pause (or runs it after many). */
   #wrote(): void {

@@ -16,6 +16,8 @@ const METHODS = [
   'listDecisions',
   'queryAudit',
   'listRetention',
+  'getCredential',
+  'listCredentials',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
 
@@ -114,6 +116,8 @@ export class WorkerStore implements HostStore {
   listDecisions: HostStore['listDecisions'] = (...args) => this.#call('listDecisions', args);
   queryAudit: HostStore['queryAudit'] = (...args) => this.#call('queryAudit', args);
   listRetention: HostStore['listRetention'] = (...args) => this.#call('listRetention', args);
+  getCredential: HostStore['getCredential'] = (...args) => this.#call('getCredential', args);
+  listCredentials: HostStore['listCredentials'] = (...args) => this.#call('listCredentials', args);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
   async close(): Promise<void> {

@@ -1,0 +1,94 @@
+import { credentialFilter, storedCredential, storedCredentialDeletion, storedCredentialKey } from '../credentials.js';
+import type { CredentialFilter, CredentialKey, CredentialRecord, CredentialKind } from '../credentials.js';
+import type { StoreWrite } from '../host-store.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
+
+const COLUMNS = 'kind, user_id, server_identity, issuer, sealed, updated_at';
+
+interface CredentialRow {
+  readonly kind: CredentialKind;
+  readonly user_id: string;
+  readonly server_identity: string;
+  readonly issuer: string;
+  readonly sealed: string;
+  readonly updated_at: number;
+}
+
+function fromRow(row: CredentialRow): CredentialRecord {
+  return {
+    key: { kind: row.kind, userId: row.user_id, serverIdentity: row.server_identity, issuer: row.issuer },
+    sealed: row.sealed,
+    updatedAt: row.updated_at,
+  };
+}
+
+function keyParams(key: CredentialKey): [string, string, string, string] {
+  return [key.kind, key.userId, key.serverIdentity, key.issuer];
+}
+
+const BY_KEY = 'kind = ? AND user_id = ? AND server_identity = ? AND issuer = ?';
+
+/**
+ * The credentials table of a `SqliteStore`: its statements, prepared once, and the two writes, which run inside the
+ * store's write transaction (so a refused batch leaves none of them).
+ */
+export class SqliteCredentials {
+  readonly #database: SqliteDatabase;
+  readonly #upsert: SqliteStatement;
+  readonly #deleteKey: SqliteStatement;
+  readonly #deleteOfUser: SqliteStatement;
+  readonly #deleteOfIssuer: SqliteStatement;
+  readonly #get: SqliteStatement;
+
+  constructor(database: SqliteDatabase) {
+    this.#database = database;
+    this.#upsert = database.prepare(
+      `INSERT INTO credentials (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ` +
+        'ON CONFLICT (kind, user_id, server_identity, issuer) DO UPDATE SET ' +
+        'sealed = excluded.sealed, updated_at = excluded.updated_at',
+    );
+    this.#deleteKey = database.prepare(`DELETE FROM credentials WHERE ${BY_KEY}`);
+    this.#deleteOfUser = database.prepare(
+      "DELETE FROM credentials WHERE kind <> 'client' AND user_id = ? AND server_identity = ?",
+    );
+    this.#deleteOfIssuer = database.prepare("DELETE FROM credentials WHERE kind = 'client' AND issuer = ?");
+    this.#get = database.prepare(`SELECT ${COLUMNS} FROM credentials WHERE ${BY_KEY}`);
+  }
+
+  /** Applies a `credential.put` or `credential.delete` write (inside the caller's transaction). */
+  apply(write: Extract<StoreWrite, { kind: 'credential.put' | 'credential.delete' }>): void {
+    if (write.kind === 'credential.put') {
+      const record = storedCredential({ key: write.key, sealed: write.sealed, updatedAt: write.updatedAt });
+      this.#upsert.run(...keyParams(record.key), record.sealed, record.updatedAt);
+      return;
+    }
+    const deletion = storedCredentialDeletion(write);
+    if ('key' in deletion) this.#deleteKey.run(...keyParams(deletion.key));
+    else if ('kind' in deletion.match) this.#deleteOfIssuer.run(deletion.match.issuer);
+    else this.#deleteOfUser.run(deletion.match.userId, deletion.match.serverIdentity);
+  }
+
+  get(key: CredentialKey): CredentialRecord | undefined {
+    const row = this.#get.get(...keyParams(storedCredentialKey(key))) as CredentialRow | undefined;
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Credentials matching the filter, in key order. Built per call: `auth status` is rare, not the call path. */
+  list(filter: CredentialFilter): CredentialRecord[] {
+    const checked = credentialFilter(filter);
+    const where: string[] = [];
+    const params: string[] = [];
+    const columns = { kind: 'kind', userId: 'user_id', serverIdentity: 'server_identity', issuer: 'issuer' } as const;
+    for (const field of ['kind', 'userId', 'serverIdentity', 'issuer'] as const) {
+      const value = checked[field];
+      if (value === undefined) continue;
+      where.push(`${columns[field]} = ?`);
+      params.push(value);
+    }
+    const sql =
+      `SELECT ${COLUMNS} FROM credentials` +
+      (where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`) +
+      ' ORDER BY kind, user_id, server_identity, issuer';
+    return (this.#database.prepare(sql).all(...params) as CredentialRow[]).map(fromRow);
+  }
+}
