@@ -21,7 +21,7 @@ const PACKAGES_NEVER_IMPORT_APPS = [
 /** Domain code talks to storage through the port (storage/host-store.ts) only. */
 const DOMAIN_NEVER_IMPORTS_STORES = [
   {
-    regex: '(^|/)storage/(memory|sqlite|worker)(/|$)',
+    regex: '(^|/)storage/(memory|sqlite|postgres|worker)(/|$)',
     message:
       'Domain folders never import a store implementation: use the HostStore port (storage/host-store.ts); the ' +
       'host (host.ts) or the application picks the store.',

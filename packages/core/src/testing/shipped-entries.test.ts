@@ -55,6 +55,7 @@ describe('the shipped entries', () => {
       './i18n',
       './testing',
       './sqlite',
+      './postgres',
       './worker',
       './config-schema.json',
     ]);
@@ -67,12 +68,24 @@ describe('the shipped entries', () => {
     }
   });
 
-  it('ship the Node-only stores under ./sqlite and ./worker, and not in the root entry', async () => {
-    const [root, sqlite, worker] = await Promise.all([built('.'), built('./sqlite'), built('./worker')]);
+  it('ship the Node-only stores under ./sqlite, ./postgres and ./worker, and not in the root entry', async () => {
+    const [root, sqlite, postgres, worker] = await Promise.all([
+      built('.'),
+      built('./sqlite'),
+      built('./postgres'),
+      built('./worker'),
+    ]);
     expect(Object.keys(sqlite).sort()).toEqual(['SqliteStore']);
+    expect(Object.keys(postgres).sort()).toEqual([
+      'POSTGRES_SCHEMA_VERSION',
+      'PostgresStore',
+      'applyPostgresMigrations',
+    ]);
+    // The pool comes from the caller: the entry loads no driver.
+    expect([...moduleGraph(join(PACKAGE, moduleEntries['./postgres']!.import))]).not.toContain('pg');
     expect(Object.keys(worker).sort()).toEqual(['BACKGROUND_NICENESS', 'WorkerStore', 'serveStore']);
     expect(typeof root['MemoryStore']).toBe('function');
-    for (const name of ['SqliteStore', 'WorkerStore', 'serveStore', 'BACKGROUND_NICENESS']) {
+    for (const name of ['SqliteStore', 'PostgresStore', 'WorkerStore', 'serveStore', 'BACKGROUND_NICENESS']) {
       expect(root, name).not.toHaveProperty(name);
     }
   });
@@ -80,9 +93,9 @@ describe('the shipped entries', () => {
   it('keep the root and testing entries free of the Node-only stores', () => {
     for (const subpath of ['.', './testing']) {
       const graph = [...moduleGraph(join(PACKAGE, moduleEntries[subpath]!.import))];
-      expect(graph.filter((m) => /storage[\\/](sqlite|worker)[\\/]/.test(m) || m === 'node:worker_threads')).toEqual(
-        [],
-      );
+      expect(
+        graph.filter((m) => /storage[\\/](sqlite|postgres|worker)[\\/]/.test(m) || m === 'node:worker_threads'),
+      ).toEqual([]);
     }
   });
 });

@@ -1,0 +1,13 @@
+// @airlock/core/postgres: the store of hosts that run several instances on one PostgreSQL database. A subpath of its
+// own, like the SQLite store: it takes the node-postgres pool (pg 8, an optional peer dependency) from the caller.
+export { PostgresStore } from './postgres-store.js';
+export { POSTGRES_SCHEMA_VERSION, applyPostgresMigrations } from './postgres-migrations.js';
+export type {
+  PgClient,
+  PgNotification,
+  PgPool,
+  PgQueryConfig,
+  PgQueryResult,
+  PgTypeParsers,
+  PostgresStoreConfig,
+} from './postgres-store-config.js';

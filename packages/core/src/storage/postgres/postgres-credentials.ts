@@ -1,0 +1,107 @@
+import { credentialFilter, storedCredential, storedCredentialDeletion, storedCredentialKey } from '../credentials.js';
+import type { CredentialFilter, CredentialKey, CredentialKind, CredentialRecord } from '../credentials.js';
+import type { StoreWrite } from '../host-store.js';
+import { PARSERS } from './postgres-statements.js';
+import type { PgClient, PgPool } from './postgres-store-config.js';
+
+// The credentials table of a PostgresStore (migration 2): the two writes, run inside the batch's transaction, and
+// the two reads. The store keeps the token vault's ciphertext as given, never a token in the clear.
+
+const COLUMNS = 'kind, user_id, server_identity, issuer, sealed, updated_at';
+const BY_KEY = 'kind = $1 AND user_id = $2 AND server_identity = $3 AND issuer = $4';
+
+interface CredentialRow {
+  readonly kind: CredentialKind;
+  readonly user_id: string;
+  readonly server_identity: string;
+  readonly issuer: string;
+  readonly sealed: string;
+  readonly updated_at: number;
+}
+
+function fromRow(row: CredentialRow): CredentialRecord {
+  return {
+    key: { kind: row.kind, userId: row.user_id, serverIdentity: row.server_identity, issuer: row.issuer },
+    sealed: row.sealed,
+    updatedAt: row.updated_at,
+  };
+}
+
+function keyValues(key: CredentialKey): [string, string, string, string] {
+  return [key.kind, key.userId, key.serverIdentity, key.issuer];
+}
+
+/** Applies a `credential.put` or `credential.delete` write on the batch's connection. */
+export async function applyCredentialWrite(
+  client: PgClient,
+  write: Extract<StoreWrite, { kind: 'credential.put' | 'credential.delete' }>,
+): Promise<void> {
+  if (write.kind === 'credential.put') {
+    const record = storedCredential({ key: write.key, sealed: write.sealed, updatedAt: write.updatedAt });
+    await client.query({
+      name: 'airlock_credential_put',
+      text:
+        `INSERT INTO credentials (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ` +
+        'ON CONFLICT (kind, user_id, server_identity, issuer) DO UPDATE SET ' +
+        'sealed = excluded.sealed, updated_at = excluded.updated_at',
+      values: [...keyValues(record.key), record.sealed, record.updatedAt],
+    });
+    return;
+  }
+  const deletion = storedCredentialDeletion(write);
+  if ('key' in deletion) {
+    await client.query({
+      name: 'airlock_credential_delete',
+      text: `DELETE FROM credentials WHERE ${BY_KEY}`,
+      values: keyValues(deletion.key),
+    });
+  } else if ('kind' in deletion.match) {
+    await client.query({
+      name: 'airlock_credential_delete_of_issuer',
+      text: "DELETE FROM credentials WHERE kind = 'client' AND issuer = $1",
+      values: [deletion.match.issuer],
+    });
+  } else {
+    await client.query({
+      name: 'airlock_credential_delete_of_user',
+      text: "DELETE FROM credentials WHERE kind <> 'client' AND user_id = $1 AND server_identity = $2",
+      values: [deletion.match.userId, deletion.match.serverIdentity],
+    });
+  }
+}
+
+/** The credential with exactly this key. */
+export async function getCredential(pool: PgPool, key: CredentialKey): Promise<CredentialRecord | undefined> {
+  const { rows } = await pool.query({
+    name: 'airlock_credential_get',
+    text: `SELECT ${COLUMNS} FROM credentials WHERE ${BY_KEY}`,
+    values: keyValues(storedCredentialKey(key)),
+    types: PARSERS,
+  });
+  const row = rows[0] as CredentialRow | undefined;
+  return row === undefined ? undefined : fromRow(row);
+}
+
+/** Credentials matching the filter, in key order (byte order, as SQLite sorts). */
+export async function listCredentials(pool: PgPool, filter: CredentialFilter): Promise<CredentialRecord[]> {
+  const checked = credentialFilter(filter);
+  const columns = { kind: 'kind', userId: 'user_id', serverIdentity: 'server_identity', issuer: 'issuer' } as const;
+  const where: string[] = [];
+  const values: string[] = [];
+  for (const field of ['kind', 'userId', 'serverIdentity', 'issuer'] as const) {
+    const value = checked[field];
+    if (value === undefined) continue;
+    values.push(value);
+    where.push(`${columns[field]} = $${values.length}`);
+  }
+  const order = ['kind', 'user_id', 'server_identity', 'issuer'].map((c) => `${c} COLLATE "C"`).join(', ');
+  const { rows } = await pool.query({
+    text:
+      `SELECT ${COLUMNS} FROM credentials` +
+      (where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`) +
+      ` ORDER BY ${order}`,
+    values,
+    types: PARSERS,
+  });
+  return (rows as CredentialRow[]).map(fromRow);
+}

@@ -1,0 +1,187 @@
+import { HostError } from '../../errors/host-error.js';
+import type { PgPool } from './postgres-store-config.js';
+
+/** One step of the PostgreSQL schema. Versions only grow; a shipped migration is never edited, only followed. */
+export interface PostgresMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/**
+ * Every schema step, oldest first. The tables and columns are SQLite's (sqlite-migrations.ts), so the row mapping is
+ * shared; what differs: times and sequence numbers are BIGINT, a result's whole text and raw JSON are BYTEA (UTF-8:
+ * any text a tool returns, NUL included, and no TOAST text limits), and `ord` keeps the order calls were created in
+ * (SQLite's rowid).
+ */
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'invocation history, permission decisions and the audit chain',
+    sql: `
+      CREATE TABLE invocations (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        conversation_id TEXT NOT NULL,
+        caller TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        server_id TEXT,
+        original_name TEXT NOT NULL,
+        definition_hash TEXT NOT NULL,
+        args TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        state TEXT NOT NULL,
+        outcome TEXT,
+        error TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        ord BIGINT GENERATED ALWAYS AS IDENTITY
+      );
+      CREATE INDEX invocations_by_scope_and_time
+        ON invocations (user_id, workspace_id, conversation_id, created_at DESC, ord DESC);
+      CREATE INDEX invocations_by_end ON invocations (updated_at, ord);
+      CREATE TABLE invocation_transitions (
+        invocation_id TEXT NOT NULL REFERENCES invocations (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        outcome TEXT,
+        error TEXT,
+        PRIMARY KEY (invocation_id, seq)
+      );
+      CREATE TABLE invocation_results (
+        invocation_id TEXT PRIMARY KEY REFERENCES invocations (id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        screen TEXT NOT NULL,
+        full_text BYTEA NOT NULL,
+        raw_json BYTEA NOT NULL,
+        expired_at BIGINT
+      );
+      CREATE TABLE permission_decisions (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        server_identity TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        definition_hash TEXT NOT NULL,
+        effect TEXT NOT NULL CHECK (effect IN ('allow', 'deny')),
+        risk_tier TEXT NOT NULL CHECK (risk_tier IN ('low', 'medium', 'high')),
+        granted_at BIGINT NOT NULL,
+        expires_at BIGINT,
+        granted_by TEXT NOT NULL,
+        UNIQUE (user_id, workspace_id, server_identity, tool, args_hash)
+      );
+      CREATE INDEX permission_decisions_by_workspace ON permission_decisions (workspace_id);
+      CREATE TABLE audit_events (
+        seq BIGINT PRIMARY KEY CHECK (seq >= 1),
+        type TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        conversation_id TEXT,
+        server_id TEXT,
+        tool TEXT,
+        args_hash TEXT,
+        risk_tier TEXT,
+        invocation_id TEXT,
+        data TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_by_tenant ON audit_events (user_id, workspace_id, seq);
+      CREATE INDEX audit_events_by_invocation ON audit_events (invocation_id, seq);
+    `,
+  },
+  {
+    version: 2,
+    name: 'credentials for remote servers',
+    // sealed is the token vault's ciphertext (base64): no token is ever stored in the clear. A client registration
+    // keeps '' in user_id and server_identity (it belongs to an authorization server, keyed by issuer).
+    sql: `
+      CREATE TABLE credentials (
+        kind TEXT NOT NULL CHECK (kind IN ('tokens', 'client', 'pending')),
+        user_id TEXT NOT NULL,
+        server_identity TEXT NOT NULL,
+        issuer TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (kind, user_id, server_identity, issuer)
+      );
+      CREATE INDEX credentials_by_user ON credentials (user_id, server_identity);
+    `,
+  },
+];
+
+/** The newest schema version this code knows. */
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.reduce((newest, m) => Math.max(newest, m.version), 0);
+
+/**
+ * The session advisory lock every instance takes while it migrates (a constant key, 'airloc' in ASCII), so instances
+ * starting together migrate one after the other and the second finds the work done.
+ */
+export const MIGRATION_LOCK = 0x6169726c6f63;
+
+/**
+ * Brings the database up to `POSTGRES_SCHEMA_VERSION`, holding `MIGRATION_LOCK` throughout: each missing migration
+ * runs in a transaction of its own with its `schema_migrations` row, so a crash mid-way leaves whole steps only. A
+ * database written by a newer version of the code is refused rather than guessed at. Returns the versions it applied
+ * (empty when another instance had already done them).
+ */
+export async function applyPostgresMigrations(pool: PgPool): Promise<number[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query({ text: `SELECT pg_advisory_lock(${MIGRATION_LOCK})` });
+    try {
+      await client.query({
+        text:
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, ' +
+          'applied_at BIGINT NOT NULL)',
+      });
+      const { rows } = await client.query({ text: 'SELECT version FROM schema_migrations' });
+      const already = new Set((rows as { version: number }[]).map((row) => Number(row.version)));
+      const found = Math.max(0, ...already);
+      if (found > POSTGRES_SCHEMA_VERSION) {
+        throw new HostError(
+          'store_error',
+          `the database is at schema version ${found}, newer than version ${POSTGRES_SCHEMA_VERSION} that this ` +
+            'Airlock knows; open it with a newer Airlock (refusing rather than risk damaging it)',
+          { data: { databaseVersion: found, knownVersion: POSTGRES_SCHEMA_VERSION } },
+        );
+      }
+      const applied: number[] = [];
+      for (const migration of [...POSTGRES_MIGRATIONS].sort((a, b) => a.version - b.version)) {
+        if (already.has(migration.version)) continue;
+        await client.query({ text: 'BEGIN' });
+        try {
+          await client.query({ text: migration.sql });
+          await client.query({
+            text: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+            values: [migration.version, migration.name, Date.now()],
+          });
+          await client.query({ text: 'COMMIT' });
+        } catch (error) {
+          await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
+          throw new HostError(
+            'store_error',
+            `schema migration ${migration.version} (${migration.name}) failed: ${error instanceof Error ? error.message : String(error)}`,
+            { data: { version: migration.version }, cause: error },
+          );
+        }
+        applied.push(migration.version);
+      }
+      return applied;
+    } finally {
+      await client.query({ text: `SELECT pg_advisory_unlock(${MIGRATION_LOCK})` }).catch((error: unknown) => {
+        // A connection that cannot unlock is dropped rather than returned to the pool holding the lock.
+        broken = error instanceof Error ? error : new Error(String(error));
+      });
+    }
+  } finally {
+    client.release(broken);
+  }
+}

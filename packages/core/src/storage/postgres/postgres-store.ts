@@ -1,0 +1,206 @@
+import type { AuditEvent } from '../../audit/audit-event.js';
+import { HostError } from '../../errors/host-error.js';
+import type {
+  InvocationRecord,
+  ListInvocationsOptions,
+  ResultRecord,
+  TransitionRecord,
+} from '../../invocations/invocation-record.js';
+import type { StoredDecision } from '../../permissions/stored-decision.js';
+import type { Scope } from '../../scope.js';
+import type { AuditQuery, HostStore, RetentionCandidate, RetentionQuery, StoreWrite } from '../host-store.js';
+import { auditFromRow, decisionFromRow, invocationFromRow, transitionFromRow } from '../sqlite/sqlite-rows.js';
+import type { AuditRow, DecisionRow, InvocationRow, TransitionRow } from '../sqlite/sqlite-rows.js';
+import { auditPage, closedError, pageSize } from '../store-checks.js';
+import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
+import { getCredential, listCredentials } from './postgres-credentials.js';
+import { applyPostgresMigrations } from './postgres-migrations.js';
+import { auditRows, retentionRows } from './postgres-queries.js';
+import { SQL, resultFromPgRow, scopeValues, statement } from './postgres-statements.js';
+import type { PgResultRow } from './postgres-statements.js';
+import type { PgPool, PostgresStoreConfig } from './postgres-store-config.js';
+import { PostgresBatch } from './postgres-write.js';
+
+/**
+ * The `HostStore` of hosts that run several instances: history, permission decisions and the audit chain in one
+ * PostgreSQL database, through a node-postgres pool the caller makes and hands over (core itself loads no driver).
+ *
+ * `PostgresStore.open` applies the schema migrations first, under a session advisory lock, so instances starting
+ * together migrate once. Each write batch is one transaction on one pooled connection: all of it is committed, or
+ * none. Every write transaction takes the chain's advisory transaction lock first, then reads the chain head, so
+ * instances appending at once build one chain, each append linked to the one committed before it (the serializing
+ * is in the database, never in a process). A store's own batches are applied in the order `write` was called (one
+ * after the other), and `write` resolves once the server has committed: with the server's default
+ * `synchronous_commit = on` a committed batch survives a crash of the host and of the server.
+ *
+ * A result's whole text and raw JSON are BYTEA (UTF-8), so any text a tool returns, NUL characters included, is kept
+ * as given. Reads run on any pooled connection, each bounded as every store bounds it (pages of 50 by default, 500 at
+ * most; audit pages of 1000, at most 10000).
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * const store = await PostgresStore.open({ pool: new pg.Pool({ connectionString: process.env.AIRLOCK_DATABASE_URL }) });
+ * ```
+ */
+export class PostgresStore implements HostStore {
+  readonly #pool: PgPool;
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  /** The last batch handed to the database: the next waits for it, so batches commit in the order of the calls. */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  private constructor(pool: PgPool) {
+    this.#pool = pool;
+  }
+
+  /**
+   * Opens the store: migrates the database to this code's schema (waiting for another instance that is migrating)
+   * and resolves with the store. Rejects with `HostError('store_error')` when the database cannot be reached or its
+   * schema is newer than this code knows; the pool is then ended.
+   */
+  static async open(config: PostgresStoreConfig): Promise<PostgresStore> {
+    try {
+      await applyPostgresMigrations(config.pool);
+    } catch (error) {
+      await config.pool.end().catch(() => undefined);
+      throw asStoreError('open the PostgreSQL store', error);
+    }
+    return new PostgresStore(config.pool);
+  }
+
+  /** Applies the batch in one transaction, after the batches called before it. */
+  write(batch: readonly StoreWrite[]): Promise<void> {
+    if (this.#closed) return Promise.reject(closedError('PostgreSQL store'));
+    if (batch.length === 0) return Promise.resolve();
+    const run = this.#tail.then(() => this.#transaction(batch));
+    this.#tail = run.catch(() => undefined);
+    return run.catch((error: unknown) => {
+      throw asStoreError('store the batch', error);
+    });
+  }
+
+  async #transaction(batch: readonly StoreWrite[]): Promise<void> {
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query({ text: `BEGIN; ${SQL.lockChain}` });
+      try {
+        await new PostgresBatch(client).apply(batch);
+        await client.query({ text: 'COMMIT' });
+      } catch (error) {
+        await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {
+          // A connection that cannot roll back is not given back to the pool.
+          broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+        });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
+    return this.#read('read the invocation', async () => {
+      const rows = await this.#rows<InvocationRow>('getInvocation', [id, ...scopeValues(scope)]);
+      return rows[0] === undefined ? undefined : invocationFromRow(rows[0]);
+    });
+  }
+
+  listInvocations(scope: Scope, options?: ListInvocationsOptions): Promise<InvocationRecord[]> {
+    return this.#read('list invocations', async () => {
+      const limit = pageSize(options);
+      const before = options?.before;
+      const rows =
+        before === undefined
+          ? await this.#rows<InvocationRow>('listInvocations', [...scopeValues(scope), limit])
+          : await this.#rows<InvocationRow>('listInvocationsBefore', [...scopeValues(scope), before, limit]);
+      return rows.map(invocationFromRow);
+    });
+  }
+
+  listTransitions(scope: Scope, invocationId: string): Promise<TransitionRecord[]> {
+    return this.#read('list transitions', async () => {
+      const rows = await this.#rows<TransitionRow>('listTransitions', [invocationId, ...scopeValues(scope)]);
+      return rows.map(transitionFromRow);
+    });
+  }
+
+  getResult(scope: Scope, invocationId: string): Promise<ResultRecord | undefined> {
+    return this.#read('read the result', async () => {
+      const rows = await this.#rows<PgResultRow>('getResult', [invocationId, ...scopeValues(scope)]);
+      return rows[0] === undefined ? undefined : resultFromPgRow(rows[0]);
+    });
+  }
+
+  listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]> {
+    return this.#read('list decisions', async () => {
+      const { userId, workspaceId } = filter;
+      const rows =
+        userId !== undefined && workspaceId !== undefined
+          ? await this.#rows<DecisionRow>('listDecisionsOfTenant', [userId, workspaceId])
+          : userId !== undefined
+            ? await this.#rows<DecisionRow>('listDecisionsOfUser', [userId])
+            : workspaceId !== undefined
+              ? await this.#rows<DecisionRow>('listDecisionsOfWorkspace', [workspaceId])
+              : await this.#rows<DecisionRow>('listDecisions', []);
+      return rows.map(decisionFromRow);
+    });
+  }
+
+  queryAudit(query: AuditQuery): Promise<AuditEvent[]> {
+    return this.#read('query the audit log', async () => {
+      const page = auditPage(query);
+      return (await auditRows(this.#pool, query, page)).map((row: AuditRow) => auditFromRow(row));
+    });
+  }
+
+  listRetention(query: RetentionQuery): Promise<RetentionCandidate[]> {
+    return this.#read('list what retention may remove', () => retentionRows(this.#pool, query));
+  }
+
+  getCredential(key: CredentialKey): Promise<CredentialRecord | undefined> {
+    return this.#read('read the credential', () => getCredential(this.#pool, key));
+  }
+
+  listCredentials(filter: CredentialFilter): Promise<CredentialRecord[]> {
+    return this.#read('list credentials', () => listCredentials(this.#pool, filter));
+  }
+
+  /**
+   * Waits for the batches already handed over, then ends the pool. Idempotent; every other call then rejects with
+   * `closed`.
+   */
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    this.#closed = true;
+    this.#closing = this.#tail
+      .then(() => this.#pool.end())
+      .catch((error: unknown) => {
+        throw asStoreError('close the PostgreSQL store', error);
+      });
+    return this.#closing;
+  }
+
+  async #rows<T>(name: keyof typeof SQL, values: unknown[]): Promise<T[]> {
+    const { rows } = await this.#pool.query(statement(name, SQL[name], values));
+    return rows as T[];
+  }
+
+  /** Runs one read on the open store, turning every failure into a rejected promise of a `HostError`. */
+  async #read<T>(doing: string, run: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw closedError('PostgreSQL store');
+    try {
+      return await run();
+    } catch (error) {
+      throw asStoreError(doing, error);
+    }
+  }
+}
+
+/** A driver failure as `HostError('store_error')`, with the driver's error as its cause; a `HostError` as is. */
+function asStoreError(doing: string, error: unknown): HostError {
+  if (error instanceof HostError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new HostError('store_error', `could not ${doing}: ${message}`, { cause: error });
+}
