@@ -98,7 +98,20 @@ export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySchema>> = {
     description: 'Permission rules and how long decisions last.',
   },
   limits: section('Host limits (e.g. timeoutMs).'),
-  store: section('Where history is kept: { "path": FILE or ":memory:" }.'),
+  store: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', minLength: 1, description: 'The SQLite history file, or ":memory:" (keeps nothing).' },
+      url: {
+        type: 'string',
+        pattern: '^postgres(ql)?://',
+        description:
+          'A PostgreSQL database (postgres://user@host/db) shared by several instances; excludes path. ' +
+          'AIRLOCK_DATABASE_URL in the environment takes precedence.',
+      },
+    },
+    description: 'Where history is kept: { "path": FILE or ":memory:" } (SQLite, the default) or { "url": ... }.',
+  },
   console: section('The console: port, host, auth ("local" or "token"), users, allowedHosts.'),
   model: section('The chat model: baseURL, model, apiKeyEnv (the environment variable holding the key).'),
   retention: {
