@@ -70,8 +70,13 @@ export class HostEventRelay {
         if (decision === 'allow_always' || decision === 'deny_always')
           hub.send(request.scope, 'permissions.changed', {});
       }),
-      host.on('server.state', (event) => this.#everyone('server.state', event)),
-      host.on('tools.changed', () => this.#everyone('tools.changed', {})),
+      // A tenant's own connection (a server per user or workspace) is told to that tenant's tabs only.
+      host.on('server.state', ({ tenant, ...event }) =>
+        tenant === undefined ? this.#everyone('server.state', event) : hub.sendWhere(tenant, 'server.state', event),
+      ),
+      host.on('tools.changed', ({ tenant }) =>
+        tenant === undefined ? this.#everyone('tools.changed', {}) : hub.sendWhere(tenant, 'tools.changed', {}),
+      ),
     ];
   }
 

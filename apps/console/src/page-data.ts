@@ -94,17 +94,20 @@ export class PageData {
   }
 
   /**
-   * The servers as every tenant may see them: no command line or URL (they can hold secrets), no identity hash.
+   * The servers as this tenant sees them (its own connection's state on a server per user or workspace): no command
+   * line or URL (they can hold secrets), no identity hash.
    */
-  servers(): ServerView[] {
-    return this.#host.servers.list().map(({ id, state, transport, trusted, toolCount, error, protocolVersion }) => ({
-      id,
-      state,
-      transport,
-      trusted,
-      toolCount,
-      ...(error === undefined ? {} : { error }),
-      ...(protocolVersion === undefined ? {} : { protocolVersion }),
+  servers(scope: Scope): ServerView[] {
+    return this.#host.servers.list({ scope }).map((s) => ({
+      id: s.id,
+      state: s.state,
+      transport: s.transport,
+      trusted: s.trusted,
+      isolation: s.isolation,
+      toolCount: s.toolCount,
+      ...(s.error === undefined ? {} : { error: s.error }),
+      ...(s.authChallenge === undefined ? {} : { authChallenge: s.authChallenge }),
+      ...(s.protocolVersion === undefined ? {} : { protocolVersion: s.protocolVersion }),
     }));
   }
 
@@ -114,7 +117,7 @@ export class PageData {
     return {
       session: { userId: tenant.userId, workspaceId: tenant.workspaceId },
       conversationId,
-      servers: this.servers(),
+      servers: this.servers(scope),
       modelTools: this.toolEntries(scope, 'model'),
       userTools: this.toolEntries(scope, 'user'),
       decisions: this.#host.permissions.list({ scope }),

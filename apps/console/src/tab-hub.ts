@@ -1,3 +1,4 @@
+import { tenantMatches } from '@airlock/core';
 import type { ConsoleEventMap, ConsoleEventName } from './console-events.js';
 import type { Session } from './sessions.js';
 
@@ -34,6 +35,11 @@ export class TabHub {
     for (const tab of this.#tabs) {
       if (tab.session.userId === tenant.userId && tab.session.workspaceId === tenant.workspaceId) tab.send(event, data);
     }
+  }
+
+  /** Sends to the tabs of the tenant of one server connection (`user:ID` or `workspace:ID`, as the host names it). */
+  sendWhere<E extends ConsoleEventName>(connectionTenant: string, event: E, data: ConsoleEventMap[E]): void {
+    for (const tab of this.#tabs) if (tenantMatches(connectionTenant, tab.session)) tab.send(event, data);
   }
 
   /** Sends what is the same for every tenant (server states, the tool catalog changed). */

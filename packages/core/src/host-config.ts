@@ -9,6 +9,7 @@ import type { PermissionConfig } from './permissions/permission-engine.js';
 import type { RetentionConfig } from './retention/retention-schedule.js';
 import type { ServerConfig } from './servers/server-config.js';
 import type { ConnectionLimits } from './servers/server-connection.js';
+import type { TenantConnectionLimits } from './servers/server-pool.js';
 import type { HostStore } from './storage/host-store.js';
 import type { Surface } from './surface.js';
 import type { NativeToolDefinition } from './tools/tool-registry.js';
@@ -18,7 +19,8 @@ import type { TelemetryConfig } from './telemetry/tool-spans.js';
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 5 * 60_000;
 
 /** All limits of a host; every field has a default (shared/DESIGN.md, Bounds). */
-export interface HostLimits extends Partial<BoundLimits>, Partial<TimeoutLimits>, Partial<ConnectionLimits> {
+export interface HostLimits
+  extends Partial<BoundLimits>, Partial<TimeoutLimits>, Partial<ConnectionLimits>, Partial<TenantConnectionLimits> {
   /** Per-tool overrides of bounds and timeouts, keyed by host tool name. */
   readonly tools?: ToolLimits & Readonly<Record<string, { readonly elicitationTimeoutMs?: number }>>;
   /** How long a server's question waits for the user before it closes with cancel. Default 5 minutes. */

@@ -18,10 +18,20 @@ export interface HostEventMap {
     readonly screen?: ScreenPayload;
   };
   'invocation.progress': { readonly invocation: InvocationRecord; readonly progress: ToolProgress };
-  'server.state': { readonly serverId: string; readonly state: ServerState; readonly error?: string };
+  /**
+   * A connection's state. `tenant` (e.g. `user:alice`) marks one tenant's own connection of a server per tenant: a
+   * surface shows it to that tenant only. Without it, the state is the server's for everyone.
+   */
+  'server.state': {
+    readonly serverId: string;
+    readonly tenant?: string;
+    readonly state: ServerState;
+    readonly error?: string;
+  };
   /** Something a person should know about a server that did not stop it: a bad tool left out, garbage on stdout. */
-  'server.warning': { readonly serverId: string; readonly message: string };
-  'tools.changed': { readonly serverId: string | null };
+  'server.warning': { readonly serverId: string; readonly tenant?: string; readonly message: string };
+  /** The tools changed: for everyone, or (with `tenant`) as one tenant sees them. */
+  'tools.changed': { readonly serverId: string | null; readonly tenant?: string };
   /** The surface is being asked; a surface can show "checking permissions…" until it answers. */
   'permission.requested': { readonly request: PermissionRequest };
   /** Every decision, whatever decided it (user prompt, stored decision, rule, no surface, prompt timeout). */

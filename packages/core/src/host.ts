@@ -20,8 +20,7 @@ import type { Scope } from './scope.js';
 import { assertScope } from './scope.js';
 import type { ServerConfig } from './servers/server-config.js';
 import { parseServersConfig } from './servers/server-config.js';
-import { ServerConnection } from './servers/server-connection.js';
-import { serverInfo } from './servers/server-info.js';
+import { HostServers } from './host-servers.js';
 import type { ServerInfo } from './servers/server-info.js';
 import type { InvocationRecord } from './invocations/invocation-record.js';
 import { MemoryStore } from './storage/memory/memory-store.js';
@@ -45,10 +44,15 @@ import type { HostConfig } from './host-config.js';
 /** The one object an application holds. */
 export interface Host {
   readonly servers: {
-    list(): ServerInfo[];
+    /**
+     * Every configured server; with a scope, as that tenant sees it: on a server with a connection per user or
+     * workspace, the state of the tenant's own connection (ready, needs sign-in, failed …) once it is open.
+     */
+    list(options?: { scope?: Scope }): ServerInfo[];
     /** Resolves once every server's first connection attempt has finished (ready or failed). */
     settled(): Promise<void>;
-    restart(serverId: string): Promise<void>;
+    /** Connects afresh: the server's shared connection, or with a scope that tenant's own (opened if it is not). */
+    restart(serverId: string, options?: { scope?: Scope }): Promise<void>;
   };
   readonly tools: {
     list(options: { audience: Audience; serverId?: string; scope?: Scope }): Tool[];
@@ -113,8 +117,8 @@ export function createHost(config: HostConfig = {}): Host {
   const clock = config.clock ?? systemClock;
   const store = config.store ?? new MemoryStore();
   const events = new HostEvents();
-  const registry = new ToolRegistry();
-  const servers = Array.isArray(config.servers)
+  const registry = new ToolRegistry({ tenantOf: (serverId, scope) => servers.tenantOf(serverId, scope) });
+  const serverConfigs = Array.isArray(config.servers)
     ? (config.servers as readonly ServerConfig[])
     : parseServersConfig(config.servers ?? {});
   const limits = config.limits ?? {};
@@ -125,7 +129,9 @@ export function createHost(config: HostConfig = {}): Host {
     ...(config.durability === undefined ? {} : { durability: config.durability }),
   });
   const history = new HistoryReader({ store, writes });
-  const connections = new Map<string, ServerConnection>();
+  // Built below, once the broker it answers questions through exists; read only when calls and questions come.
+  // eslint-disable-next-line prefer-const
+  let servers: HostServers;
   const rawRules = config.permissions?.rules;
   const rules: readonly PermissionRule[] =
     Array.isArray(rawRules) && rawRules.every(isParsedRule)
@@ -138,7 +144,7 @@ export function createHost(config: HostConfig = {}): Host {
     surface: config.surface,
     config: { ...config.permissions, rules },
     server: (id) => {
-      const c = connections.get(id);
+      const c = servers.pools.get(id)?.catalog;
       return c === undefined ? undefined : { identity: c.identity, trusted: c.config.trusted };
     },
     events: {
@@ -154,7 +160,8 @@ export function createHost(config: HostConfig = {}): Host {
     clock,
     timeoutMs: (tool) =>
       limits.tools?.[tool]?.elicitationTimeoutMs ?? limits.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
-    questionsInCallContext: (serverId) => connections.get(serverId)?.questionsInCallContext ?? true,
+    questionsInCallContext: (serverId) => servers.pools.get(serverId)?.catalog.questionsInCallContext ?? true,
+    tenantOf: (serverId, scope) => servers.tenantOf(serverId, scope),
     events: {
       requested: (request) => events.emit('elicitation.requested', { request }),
       closed: (event) => events.emit('elicitation.closed', event),
@@ -189,10 +196,10 @@ export function createHost(config: HostConfig = {}): Host {
   const ruleWarnings = new Set<string>();
   const checkRules = () => {
     const known = new Map<string, readonly string[] | undefined>();
-    for (const [id, c] of connections) {
+    for (const id of servers.pools.keys()) {
       known.set(
         id,
-        c.state === 'ready'
+        registry.hasCatalog(id)
           ? registry.list({ audience: 'user' }).flatMap((t) => {
               const target = toolTarget(t);
               return target.serverId === id ? [target.originalName] : [];
@@ -206,45 +213,17 @@ export function createHost(config: HostConfig = {}): Host {
       events.emit('permission.rule_warning', { message: problem });
     }
   };
-  for (const server of servers) {
-    if (connections.has(server.id)) throw new HostError('config_invalid', `server "${server.id}" is configured twice`);
-    const connection: ServerConnection = new ServerConnection({
-      config: server,
-      limits,
-      clock,
-      ...(config.clientInfo === undefined ? {} : { clientInfo: config.clientInfo }),
-      capabilities: () => {
-        const modes = broker.modes();
-        if (modes.length === 0) return {};
-        return { elicitation: Object.fromEntries(modes.map((mode) => [mode, {}])) };
-      },
-      onUrlElicitationRequired: (elicitations, signal) => broker.urlRequired(server.id, elicitations, signal),
-      configure: (client) => {
-        // The SDK refuses the handler without the capability; with no surface to answer, neither is declared.
-        if (broker.modes().length > 0) client.setRequestHandler('elicitation/create', broker.handler(server.id));
-        client.setNotificationHandler('notifications/elicitation/complete', (notification) =>
-          broker.completed(server.id, notification.params.elicitationId),
-        );
-      },
-      listener: {
-        state: (state, error) => {
-          if (state === 'closed') registry.removeServer(server.id);
-          events.emit('server.state', { serverId: server.id, state, ...(error === undefined ? {} : { error }) });
-        },
-        tools: (definitions) => {
-          const warnings = registry.setServerTools(server.id, connection, definitions);
-          for (const message of warnings) events.emit('server.warning', { serverId: server.id, message });
-          events.emit('tools.changed', { serverId: server.id });
-          if (connection.state === 'ready') checkRules();
-        },
-        warning: (message) => events.emit('server.warning', { serverId: server.id, message }),
-      },
-    });
-    connections.set(server.id, connection);
-  }
-  const firstConnections = Promise.all(
-    [...connections.values()].filter((c) => !c.config.disabled).map((c) => c.start()),
-  ).then(() => undefined);
+  servers = new HostServers({
+    servers: serverConfigs,
+    limits,
+    clock,
+    ...(config.clientInfo === undefined ? {} : { clientInfo: config.clientInfo }),
+    registry,
+    broker,
+    events,
+    catalogReady: () => checkRules(),
+  });
+  const firstConnections = servers.settled;
 
   pipeline.setGate(engine.hook, (call) => engine.decideAtOnce(call));
   // After the caller has had a chance to listen: a rule naming an unknown server is reported at once.
@@ -261,24 +240,18 @@ export function createHost(config: HostConfig = {}): Host {
 
   return {
     servers: {
-      list: () =>
-        [...connections.values()].map((connection) =>
-          serverInfo({
-            connection,
-            toolCount: registry
-              .list({ audience: 'user' })
-              .filter((t) => toolTarget(t).serverId === connection.config.id).length,
-          }),
-        ),
+      list: (options) => servers.list(options?.scope === undefined ? undefined : assertScope(options.scope)),
       settled: () => firstConnections,
-      restart: async (serverId) => {
-        const connection = connections.get(serverId);
-        if (connection === undefined) throw new HostError('server_not_found', `no server "${serverId}" is configured`);
-        await connection.restart();
-      },
+      restart: (serverId, options) =>
+        servers.pool(serverId).restart(options?.scope === undefined ? undefined : assertScope(options.scope)),
     },
     tools: {
-      list: ({ audience, serverId }) => registry.list({ audience, ...(serverId === undefined ? {} : { serverId }) }),
+      list: ({ audience, serverId, scope }) =>
+        registry.list({
+          audience,
+          ...(serverId === undefined ? {} : { serverId }),
+          ...(scope === undefined ? {} : { scope: assertScope(scope) }),
+        }),
       register: (definition) => {
         const tool = registry.registerNative(definition);
         events.emit('tools.changed', { serverId: null });
@@ -341,7 +314,7 @@ export function createHost(config: HostConfig = {}): Host {
       closed = true;
       stopAnchoring();
       await retention.stop();
-      await Promise.all([...connections.values()].map((c) => c.close()));
+      await servers.close();
       await writes.drain().catch(() => undefined);
       await audit.anchoring();
       await store.close();

@@ -37,7 +37,9 @@ export type { FormModel } from './elicitation/form-model.js';
 export { inspectUrl } from './elicitation/url-safety.js';
 export type { UrlInspection, UrlWarning } from './elicitation/url-safety.js';
 export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';
-export { parseServersConfig, serverIdentity } from './servers/server-config.js';
+export { isolationOf, parseServersConfig, serverIdentity } from './servers/server-config.js';
+export { DEFAULT_TENANT_LIMITS, tenantMatches } from './servers/server-pool.js';
+export type { TenantConnectionLimits } from './servers/server-pool.js';
 export { readConfigFile, readConfigText } from './config-file.js';
 export type { ConfigFile } from './config-file.js';
 export { defaultStorePath } from './config/default-store-path.js';
@@ -45,6 +47,8 @@ export type {
   HttpServerConfig,
   ProtocolNegotiation,
   ServerConfig,
+  ServerIsolation,
+  ServerOAuthConfig,
   StdioServerConfig,
 } from './servers/server-config.js';
 export { DEFAULT_CONNECTION_LIMITS } from './servers/server-connection.js';

@@ -14,7 +14,7 @@ export interface CatalogRoutesOptions {
  * with its risk and stored decision. A page refetches these when the stream says they changed.
  */
 export function mountCatalogRoutes({ app, pageData }: CatalogRoutesOptions): void {
-  app.get('/api/servers', (c) => c.json(pageData.servers()));
+  app.get('/api/servers', (c) => c.json(pageData.servers(scopeOf(c))));
   app.get('/api/tools', (c) => {
     const audience = c.req.query('audience') ?? 'model';
     if (audience !== 'model' && audience !== 'user') {

@@ -71,6 +71,11 @@ export class ElicitationBroker {
        * context: on Node 20 that makes every promise of the process slower, and a stdio 2025 question never has it.
        */
       questionsInCallContext?: (serverId: string) => boolean;
+      /**
+       * The tenant key of a scope on a server with a connection per user or workspace (undefined when shared): a
+       * question asked on a tenant's connection is matched only against that tenant's calls.
+       */
+      tenantOf?: (serverId: string, scope: Scope) => string | undefined;
     },
   ) {
     this.#urlFlows = new UrlFlows({
@@ -90,8 +95,9 @@ export class ElicitationBroker {
   around<T>(call: CallInFlight, run: () => Promise<T>): Promise<T> {
     const serverId = call.serverId;
     if (serverId === null) return run();
-    let set = this.#inFlight.get(serverId);
-    if (set === undefined) this.#inFlight.set(serverId, (set = new Set()));
+    const channel = channelOf(serverId, this.deps.tenantOf?.(serverId, call.scope));
+    let set = this.#inFlight.get(channel);
+    if (set === undefined) this.#inFlight.set(channel, (set = new Set()));
     set.add(call);
     const calls = set;
     const done = () => calls.delete(call);
@@ -108,11 +114,12 @@ export class ElicitationBroker {
     );
   }
 
-  /** The `elicitation/create` handler for one server connection. */
+  /** The `elicitation/create` handler for one server connection (a tenant's, on a server per tenant). */
   handler(
     serverId: string,
+    tenant?: string,
   ): (request: ElicitRequest, context: { mcpReq: { signal: AbortSignal } }) => Promise<ElicitResult> {
-    return (request, context) => this.#handle(serverId, request.params, context.mcpReq.signal);
+    return (request, context) => this.#handle(serverId, tenant, request.params, context.mcpReq.signal);
   }
 
   /** `notifications/elicitation/complete` from a server: the URL flow the user opened has finished. */
@@ -130,11 +137,16 @@ export class ElicitationBroker {
    * waits for the server's completion notification (or the user's "done, retry") until the elicitation deadline, the
    * call's idle timeout held meanwhile. True when every flow completed, so the call may be retried.
    */
-  urlRequired(serverId: string, elicitations: readonly unknown[], signal: AbortSignal): Promise<boolean> {
+  urlRequired(
+    serverId: string,
+    tenant: string | undefined,
+    elicitations: readonly unknown[],
+    signal: AbortSignal,
+  ): Promise<boolean> {
     // The call that was refused: while the user is in the browser its idle timeout waits, as while a question is open.
     let call: CallInFlight | undefined;
     try {
-      call = this.#callFor(serverId);
+      call = this.#callFor(serverId, tenant);
     } catch {
       call = undefined; // no call to tie the flow to: asking fails below and the server's -32042 error stands
     }
@@ -142,7 +154,7 @@ export class ElicitationBroker {
       serverId,
       elicitations,
       signal,
-      ask: (params) => this.#handle(serverId, params, signal),
+      ask: (params) => this.#handle(serverId, tenant, params, signal),
       hold: () => (call === undefined ? NO_HOLD : call.hold()),
     });
   }
@@ -193,8 +205,13 @@ export class ElicitationBroker {
     return closed;
   }
 
-  async #handle(serverId: string, params: ElicitRequest['params'], serverSignal: AbortSignal): Promise<ElicitResult> {
-    const call = this.#callFor(serverId);
+  async #handle(
+    serverId: string,
+    tenant: string | undefined,
+    params: ElicitRequest['params'],
+    serverSignal: AbortSignal,
+  ): Promise<ElicitResult> {
+    const call = this.#callFor(serverId, tenant);
     const mode: ElicitationMode = params.mode === 'url' ? 'url' : 'form';
     if (!this.modes().includes(mode)) {
       throw new ProtocolError(-32602, `this host cannot answer ${mode}-mode elicitation now`);
@@ -243,10 +260,10 @@ export class ElicitationBroker {
   }
 
   /** The call a question belongs to: the one whose async context asked (2026 rounds), else the one call in flight. */
-  #callFor(serverId: string): CallInFlight {
+  #callFor(serverId: string, tenant: string | undefined): CallInFlight {
     const own = this.#calls.getStore();
     if (own !== undefined && own.serverId === serverId) return own;
-    const calls = [...(this.#inFlight.get(serverId) ?? [])];
+    const calls = [...(this.#inFlight.get(channelOf(serverId, tenant)) ?? [])];
     if (calls.length === 0) {
       throw new ProtocolError(-32600, `no tool call of this host is in progress on server "${serverId}" to ask for`);
     }
@@ -372,4 +389,9 @@ export class ElicitationBroker {
       },
     });
   }
+}
+
+/** The key of one connection's calls: the server, and the tenant on a server with a connection per tenant. */
+function channelOf(serverId: string, tenant: string | undefined): string {
+  return tenant === undefined ? serverId : `${serverId}\u0000${tenant}`;
 }

@@ -34,7 +34,7 @@ export function admitCall(options: {
   const { call, args } = options;
   let entry: RegisteredTool;
   try {
-    entry = options.registry.resolve(call.tool, call.caller);
+    entry = options.registry.resolve(call.tool, call.caller, call.scope);
   } catch (error) {
     if (error instanceof HostError && (error.code === 'tool_not_found' || error.code === 'tool_not_visible')) {
       return new CallRefusal('tool_not_found', { code: error.code, message: error.message }, undefined);

@@ -1,3 +1,4 @@
+import type { Scope } from '../scope.js';
 import type { InvocationRecord } from './invocation-record.js';
 
 /**
@@ -7,6 +8,8 @@ import type { InvocationRecord } from './invocation-record.js';
 export interface CallInFlight {
   /** The server the call went to (null for a native tool), known before the call is recorded. */
   readonly serverId: string | null;
+  /** Whose call it is (known before the call is recorded): picks the tenant's connection of a server per tenant. */
+  readonly scope: Scope;
   /** The call's record; read it only when a question arrives (reading it finishes recording a call sent first). */
   readonly invocation: InvocationRecord;
   readonly signal: AbortSignal;

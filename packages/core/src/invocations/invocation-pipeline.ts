@@ -148,11 +148,13 @@ export class InvocationPipeline {
     const run = await runWithTimeouts({
       tool,
       args: call.args,
+      scope,
       signal,
       around: (callSignal, hold, go) =>
         this.deps.around(
           {
             serverId: call.serverId,
+            scope,
             get invocation() {
               return recorded();
             },

@@ -18,7 +18,9 @@ export type InvocationOutcome =
   | 'permission_denied'
   | 'invalid_output'
   | 'tool_not_found'
-  | 'invalid_arguments';
+  | 'invalid_arguments'
+  /** The server needs this user to sign in first: nothing was sent; the surface offers the sign-in. */
+  | 'auth_required';
 
 /** The one transition table of the call state machine. */
 export const INVOCATION_TRANSITIONS = {

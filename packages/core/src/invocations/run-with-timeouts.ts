@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
+import type { Scope } from '../scope.js';
 import type { Tool, ToolProgress } from '../tools/tool.js';
 import type { ControllerPool } from './controller-pool.js';
 import type { Deadlines } from './deadlines.js';
@@ -28,6 +29,7 @@ export type RunOutcome =
 export interface RunOptions {
   readonly tool: Tool;
   readonly args: Record<string, unknown>;
+  readonly scope: Scope;
   /** The caller's signal (`NEVER_ABORTED` when there is none). */
   readonly signal: AbortSignal;
   /** Wraps the run (the elicitation broker ties questions to the call); `hold` suspends the idle timeout. */
@@ -109,6 +111,7 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
     running = options.around(controller.signal, hold, () =>
       options.tool.run(options.args, {
         signal: controller.signal,
+        scope: options.scope,
         onProgress: (progress) => {
           if (aborted !== null) return;
           idleAt = clock.monotonic() + options.timeoutMs;

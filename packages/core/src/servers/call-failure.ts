@@ -69,7 +69,11 @@ export function unavailableError(id: string, state: string, lastError: string | 
   const data = { serverId: id, state };
   const why = lastError === undefined ? '' : ` (${lastError})`;
   if (state === 'needs_auth') {
-    return new HostError('needs_auth', `server "${id}" needs sign-in; the call was not sent${why}`, { data });
+    return new HostError(
+      'needs_auth',
+      `server "${id}" needs the user to sign in first; the call was not sent. Ask the user to sign in to "${id}"${why}`,
+      { data },
+    );
   }
   return new HostError('server_unavailable', `server "${id}" is ${state}; the call was not sent${why}`, { data });
 }

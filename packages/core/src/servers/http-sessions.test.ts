@@ -186,7 +186,7 @@ describe('a remote server that answers HTTP 401', () => {
     server = await httpDemo(log, { port: server.port, args: ['--bearer-token', 'rotated'] });
     const needsAuth = nextEvent(host, 'server.state', (e) => e.state === 'needs_auth');
     const result = await call('web__echo', 'hello');
-    expect(result.outcome).toBe('transport_error');
+    expect(result.outcome).toBe('auth_required');
     expect(result.error?.code).toBe('needs_auth');
     expect(result.text).toMatch(
       /server "web" answered HTTP 401 Unauthorized: it needs sign-in \(WWW-Authenticate: Bearer/,

@@ -1,3 +1,4 @@
+import type { ServerIsolation } from './server-config.js';
 import type { ServerConnection } from './server-connection.js';
 import type { ServerState } from './server-state.js';
 
@@ -7,6 +8,13 @@ export interface ServerInfo {
   readonly state: ServerState;
   readonly transport: 'stdio' | 'http';
   readonly trusted: boolean;
+  /** Who shares a connection: everyone, each user, or each workspace. */
+  readonly isolation: ServerIsolation;
+  /**
+   * Listed for one tenant of a server per tenant: whether that tenant's own connection is open. When it is not, the
+   * state is the catalog's (the tenant's connection opens on their first call).
+   */
+  readonly tenantConnection?: boolean;
   /** `serverIdentity`: a hash of the command line or URL, env or headers, and trust: what permissions are bound to. */
   readonly identity: string;
   /** What the user sees as the server's origin: the command line or the URL. */
@@ -25,7 +33,12 @@ export interface ServerInfo {
  * How a surface sees one connection now: a disabled server that never started reads as closed, the origin is the
  * command line or the URL the user recognises, and the last error shows only while the server is not ready.
  */
-export function serverInfo(options: { readonly connection: ServerConnection; readonly toolCount: number }): ServerInfo {
+export function serverInfo(options: {
+  readonly connection: ServerConnection;
+  readonly isolation: ServerIsolation;
+  readonly tenantConnection?: boolean;
+  readonly toolCount: number;
+}): ServerInfo {
   const c = options.connection;
   const protocolVersion = c.protocolVersion;
   return {
@@ -33,6 +46,8 @@ export function serverInfo(options: { readonly connection: ServerConnection; rea
     state: c.config.disabled && c.state === 'connecting' ? 'closed' : c.state,
     transport: c.config.transport,
     trusted: c.config.trusted,
+    isolation: options.isolation,
+    ...(options.tenantConnection === undefined ? {} : { tenantConnection: options.tenantConnection }),
     identity: c.identity,
     origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),
     ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: c.lastError }),

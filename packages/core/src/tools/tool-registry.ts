@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
+import type { Scope } from '../scope.js';
 import { visibilityRefusal } from './visibility-policy.js';
 import type { Audience, Caller, JsonSchema, Tool, ToolRunContext, ToolUnavailable } from './tool.js';
 import { definitionHash } from './definition-hash.js';
@@ -30,6 +31,8 @@ export interface ToolCaller {
       signal: AbortSignal;
       onProgress: ToolRunContext['onProgress'];
       definition: McpToolDefinition;
+      /** Whose call it is: a server with a connection per user or workspace picks that tenant's connection. */
+      scope: Scope;
     },
   ): Promise<CallToolResult>;
 }
@@ -51,6 +54,14 @@ const NATIVE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export class ToolRegistry {
   readonly #native = new Map<string, RegisteredTool>();
   readonly #servers = new Map<string, Map<string, RegisteredTool>>();
+  /** Per server, the listings of tenant connections that differ from the server's catalog, by tenant key. */
+  readonly #tenants = new Map<string, Map<string, Map<string, RegisteredTool>>>();
+  /** The tenant key a scope has on a server (`undefined`: the server has one connection for all). */
+  readonly #tenantOf: (serverId: string, scope: Scope) => string | undefined;
+
+  constructor(options: { tenantOf?: (serverId: string, scope: Scope) => string | undefined } = {}) {
+    this.#tenantOf = options.tenantOf ?? (() => undefined);
+  }
 
   /** Adds a native tool; throws `tool_name_collision` or `config_invalid` on a bad or taken name. */
   registerNative(definition: NativeToolDefinition): Tool {
@@ -60,7 +71,7 @@ export class ToolRegistry {
         `native tool name "${definition.name}" must be 1-64 letters, digits, "_" or "-", without "__"`,
       );
     }
-    if (this.#find(definition.name) !== undefined) {
+    if (this.#find(definition.name, undefined) !== undefined) {
       throw new HostError('tool_name_collision', `a tool named ${definition.name} already exists`);
     }
     const run = definition.run.bind(definition);
@@ -81,10 +92,45 @@ export class ToolRegistry {
   }
 
   /**
-   * Replaces a server's tools with a fresh listing. Returns warnings (bad names, bad schemas, deprecated metadata)
-   * worded for a person, each naming the server and the tool.
+   * Replaces a server's tools with a fresh listing: its catalog, or with `tenant` what one tenant's own connection
+   * lists, which that tenant then sees in place of the catalog. Returns warnings (bad names, bad schemas, deprecated
+   * metadata) worded for a person, each naming the server and the tool.
    */
-  setServerTools(serverId: string, caller: ToolCaller, definitions: readonly McpToolDefinition[]): string[] {
+  setServerTools(
+    serverId: string,
+    caller: ToolCaller,
+    definitions: readonly McpToolDefinition[],
+    tenant?: string,
+  ): string[] {
+    const { tools, warnings } = this.#build(serverId, caller, definitions);
+    if (tenant === undefined) {
+      this.#servers.set(serverId, tools);
+    } else {
+      let byTenant = this.#tenants.get(serverId);
+      if (byTenant === undefined)
+        this.#tenants.set(serverId, (byTenant = new Map<string, Map<string, RegisteredTool>>()));
+      byTenant.set(tenant, tools);
+    }
+    return warnings;
+  }
+
+  /** Forgets one tenant's own listing: the tenant sees the server's catalog again. */
+  removeTenantTools(serverId: string, tenant: string): void {
+    const byTenant = this.#tenants.get(serverId);
+    byTenant?.delete(tenant);
+    if (byTenant?.size === 0) this.#tenants.delete(serverId);
+  }
+
+  /** True once the server has a catalog (a listing not of one tenant). */
+  hasCatalog(serverId: string): boolean {
+    return this.#servers.has(serverId);
+  }
+
+  #build(
+    serverId: string,
+    caller: ToolCaller,
+    definitions: readonly McpToolDefinition[],
+  ): { tools: Map<string, RegisteredTool>; warnings: string[] } {
     const warnings: string[] = [];
     const tools = new Map<string, RegisteredTool>();
     for (const definition of definitions) {
@@ -125,6 +171,7 @@ export class ToolRegistry {
             signal: context.signal,
             onProgress: (progress) => context.onProgress(progress),
             definition: callDefinition,
+            scope: context.scope,
           }),
       };
       try {
@@ -133,26 +180,30 @@ export class ToolRegistry {
         warnings.push(`${label}: left out, ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    this.#servers.set(serverId, tools);
-    return warnings;
+    return { tools, warnings };
   }
 
-  /** Forgets a server's tools (the server was removed or closed). */
+  /** Forgets a server's tools (the server was removed or closed), its tenants' listings too. */
   removeServer(serverId: string): void {
     this.#servers.delete(serverId);
+    this.#tenants.delete(serverId);
   }
 
-  /** The tools an audience may see. An app sees only its own server's tools with app visibility. */
-  list(options: { audience: Audience; serverId?: string }): Tool[] {
+  /**
+   * The tools an audience may see; with a scope, as that tenant sees them (its own connection's listing where it
+   * differs). An app sees only its own server's tools with app visibility.
+   */
+  list(options: { audience: Audience; serverId?: string; scope?: Scope }): Tool[] {
     const caller = callerFor(options.audience, options.serverId);
     const out: Tool[] = [];
-    for (const entry of this.#all()) if (visibilityRefusal(entry.tool, caller) === null) out.push(entry.tool);
+    for (const entry of this.#all(options.scope))
+      if (visibilityRefusal(entry.tool, caller) === null) out.push(entry.tool);
     return out;
   }
 
   /** Finds a tool a caller may call; throws `tool_not_found` or `tool_not_visible` with a clear reason. */
-  resolve(name: string, caller: Caller): RegisteredTool {
-    const entry = this.#find(name);
+  resolve(name: string, caller: Caller, scope?: Scope): RegisteredTool {
+    const entry = this.#find(name, scope);
     if (entry === undefined) throw new HostError('tool_not_found', `unknown tool ${name}`, { data: { tool: name } });
     const refusal = visibilityRefusal(entry.tool, caller);
     if (refusal !== null) throw new HostError('tool_not_visible', refusal, { data: { tool: name } });
@@ -160,23 +211,40 @@ export class ToolRegistry {
   }
 
   /** A tool by its host name, whoever may see it. */
-  get(name: string): Tool | undefined {
-    return this.#find(name)?.tool;
+  get(name: string, scope?: Scope): Tool | undefined {
+    return this.#find(name, scope)?.tool;
   }
 
-  #find(name: string): RegisteredTool | undefined {
+  #find(name: string, scope: Scope | undefined): RegisteredTool | undefined {
     const native = this.#native.get(name);
     if (native !== undefined) return native;
-    for (const tools of this.#servers.values()) {
+    for (const tools of this.#views(scope)) {
       const entry = tools.get(name);
       if (entry !== undefined) return entry;
     }
     return undefined;
   }
 
-  *#all(): Iterable<RegisteredTool> {
+  *#all(scope: Scope | undefined): Iterable<RegisteredTool> {
     yield* this.#native.values();
-    for (const tools of this.#servers.values()) yield* tools.values();
+    for (const tools of this.#views(scope)) yield* tools.values();
+  }
+
+  /** Each server's tools as the scope's tenant sees them: its own listing where it has one, else the catalog. */
+  *#views(scope: Scope | undefined): Iterable<Map<string, RegisteredTool>> {
+    if (scope === undefined || this.#tenants.size === 0) {
+      yield* this.#servers.values();
+      return;
+    }
+    const seen = new Set<string>();
+    for (const [serverId, byTenant] of this.#tenants) {
+      const tenant = this.#tenantOf(serverId, scope);
+      const own = tenant === undefined ? undefined : byTenant.get(tenant);
+      if (own === undefined) continue;
+      seen.add(serverId);
+      yield own;
+    }
+    for (const [serverId, tools] of this.#servers) if (!seen.has(serverId)) yield tools;
   }
 }
 

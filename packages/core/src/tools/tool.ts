@@ -1,3 +1,4 @@
+import type { Scope } from '../scope.js';
 import type { CallToolResult, Icon, ToolAnnotations } from '@modelcontextprotocol/client';
 
 /** Who may see and call a tool: the model, an MCP App view, or the person using the host. */
@@ -24,6 +25,8 @@ export interface ToolProgress {
 /** Per-run context handed to a tool. `signal` aborts on cancel and on timeout; `onProgress` resets the timeout. */
 export interface ToolRunContext {
   readonly signal: AbortSignal;
+  /** Whose call it is. */
+  readonly scope: Scope;
   onProgress(progress: ToolProgress): void;
 }
 

@@ -1,0 +1,166 @@
+import type { Client } from '@modelcontextprotocol/client';
+import type { Clock } from './clock.js';
+import type { ElicitationBroker } from './elicitation/elicitation-broker.js';
+import { HostError } from './errors/host-error.js';
+import type { HostEvents } from './host-events.js';
+import type { HostLimits } from './host-config.js';
+import type { Scope } from './scope.js';
+import type { ServerConfig } from './servers/server-config.js';
+import { ServerConnection } from './servers/server-connection.js';
+import type { ServerConnectionOptions } from './servers/server-connection-options.js';
+import { serverInfo } from './servers/server-info.js';
+import type { ServerInfo } from './servers/server-info.js';
+import { ServerPool } from './servers/server-pool.js';
+import { toolTarget } from './tools/tool.js';
+import type { ToolRegistry } from './tools/tool-registry.js';
+
+/** What the host's servers are wired to. */
+export interface HostServersDeps {
+  readonly servers: readonly ServerConfig[];
+  readonly limits: HostLimits;
+  readonly clock: Clock;
+  readonly clientInfo?: { name: string; version: string };
+  readonly registry: ToolRegistry;
+  readonly broker: ElicitationBroker;
+  readonly events: HostEvents;
+  /** A server's catalog changed and it is ready: rules naming its tools are checked again. */
+  readonly catalogReady: () => void;
+  /** Extra options of an HTTP connection for a tenant (the OAuth provider of that user), when there are some. */
+  readonly httpOptions?: (config: ServerConfig, tenant: string | undefined) => Partial<ServerConnectionOptions>;
+}
+
+/**
+ * The configured servers, each a pool of connections (one shared, or one per user or workspace): built from config,
+ * wired to the registry (catalog and per-tenant views), to the elicitation broker (a question on a tenant's
+ * connection belongs to that tenant) and to the host's events (a tenant connection's state and warnings carry its
+ * tenant key, so a surface shows them to that tenant only).
+ */
+export class HostServers {
+  readonly pools = new Map<string, ServerPool>();
+  readonly #deps: HostServersDeps;
+  readonly settled: Promise<void>;
+
+  constructor(deps: HostServersDeps) {
+    this.#deps = deps;
+    for (const server of deps.servers) {
+      if (this.pools.has(server.id)) throw new HostError('config_invalid', `server "${server.id}" is configured twice`);
+      this.pools.set(server.id, this.#pool(server));
+    }
+    this.settled = Promise.all(
+      [...this.pools.values()].filter((p) => !p.config.disabled).map((p) => p.catalog.start()),
+    ).then(() => undefined);
+  }
+
+  /** The tenant key of a scope on a server (undefined: one connection for all, or no such server). */
+  tenantOf(serverId: string, scope: Scope): string | undefined {
+    return this.pools.get(serverId)?.tenantOf(scope);
+  }
+
+  /** Each server as a tenant sees it (its own connection's state where it has one), or the catalogs' without scope. */
+  list(scope?: Scope): ServerInfo[] {
+    return [...this.pools.values()].map((pool) => {
+      const own = scope === undefined ? undefined : pool.peek(scope);
+      const connection = own ?? pool.catalog;
+      return serverInfo({
+        connection,
+        isolation: pool.isolation,
+        ...(pool.isolation === 'shared' || scope === undefined ? {} : { tenantConnection: own !== undefined }),
+        toolCount: this.#deps.registry
+          .list({ audience: 'user', ...(scope === undefined ? {} : { scope }) })
+          .filter((t) => toolTarget(t).serverId === pool.config.id).length,
+      });
+    });
+  }
+
+  pool(serverId: string): ServerPool {
+    const pool = this.pools.get(serverId);
+    if (pool === undefined) throw new HostError('server_not_found', `no server "${serverId}" is configured`);
+    return pool;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+  }
+
+  #pool(server: ServerConfig): ServerPool {
+    const { registry, events } = this.#deps;
+    const id = server.id;
+    const pool: ServerPool = new ServerPool({
+      config: server,
+      clock: this.#deps.clock,
+      limits: this.#deps.limits,
+      catalog: this.#connection(server, undefined, {
+        state: (state, error) => {
+          if (state === 'closed') registry.removeServer(id);
+          if (state === 'needs_auth' && /^\s*bearer\b/i.test(pool.catalog.authChallenge ?? '')) pool.signInAsked();
+          events.emit('server.state', { serverId: id, state, ...(error === undefined ? {} : { error }) });
+        },
+        tools: (definitions) => {
+          pool.catalogListed(definitions);
+          const warnings = registry.setServerTools(id, pool, definitions);
+          for (const message of warnings) events.emit('server.warning', { serverId: id, message });
+          events.emit('tools.changed', { serverId: id });
+          if (pool.catalog.state === 'ready') this.#deps.catalogReady();
+        },
+        warning: (message) => events.emit('server.warning', { serverId: id, message }),
+      }),
+      open: (tenant) =>
+        this.#connection(server, tenant, {
+          state: (state, error) =>
+            events.emit('server.state', { serverId: id, tenant, state, ...(error === undefined ? {} : { error }) }),
+          tools: (definitions) => pool.tenantListed(tenant, definitions),
+          warning: (message) => events.emit('server.warning', { serverId: id, tenant, message }),
+        }),
+      listener: {
+        tenantTools: (tenant, definitions) => {
+          if (definitions === undefined) {
+            registry.removeTenantTools(id, tenant);
+          } else if (!registry.hasCatalog(id)) {
+            // No catalog yet (the listing connection needs sign-in): the first tenant's listing is what all see.
+            pool.catalogListed(definitions);
+            registry.setServerTools(id, pool, definitions);
+          } else {
+            const warnings = registry.setServerTools(id, pool, definitions, tenant);
+            for (const message of warnings) events.emit('server.warning', { serverId: id, tenant, message });
+          }
+          events.emit('tools.changed', { serverId: id, tenant });
+        },
+        tenantClosed: (tenant) => {
+          registry.removeTenantTools(id, tenant);
+          events.emit('server.state', { serverId: id, tenant, state: 'closed' });
+        },
+      },
+    });
+    return pool;
+  }
+
+  #connection(
+    server: ServerConfig,
+    tenant: string | undefined,
+    listener: ServerConnectionOptions['listener'],
+  ): ServerConnection {
+    const { broker, limits } = this.#deps;
+    return new ServerConnection({
+      config: server,
+      limits,
+      clock: this.#deps.clock,
+      ...(this.#deps.clientInfo === undefined ? {} : { clientInfo: this.#deps.clientInfo }),
+      capabilities: () => {
+        const modes = broker.modes();
+        if (modes.length === 0) return {};
+        return { elicitation: Object.fromEntries(modes.map((mode) => [mode, {}])) };
+      },
+      onUrlElicitationRequired: (elicitations, signal) => broker.urlRequired(server.id, tenant, elicitations, signal),
+      configure: (client: Client) => {
+        // The SDK refuses the handler without the capability; with no surface to answer, neither is declared.
+        if (broker.modes().length > 0)
+          client.setRequestHandler('elicitation/create', broker.handler(server.id, tenant));
+        client.setNotificationHandler('notifications/elicitation/complete', (notification) =>
+          broker.completed(server.id, notification.params.elicitationId),
+        );
+      },
+      listener,
+      ...(server.transport === 'http' ? this.#deps.httpOptions?.(server, tenant) : {}),
+    });
+  }
+}
