@@ -36,6 +36,33 @@ export const SERVER_KEYS: Readonly<Record<string, KeySchema>> = {
     description: '"legacy" speaks 2025-11-25; "auto" probes for 2026-07-28 first.',
   },
   disabled: { type: 'boolean', description: 'Listed but never started.' },
+  isolation: {
+    type: 'string',
+    enum: ['shared', 'user', 'workspace'],
+    description:
+      'Who shares a connection: everyone, each user or each workspace. Default: user for an HTTP server with oauth, ' +
+      'shared otherwise (an HTTP server with no credentials of its own turns per user once it asks for sign-in).',
+  },
+  oauth: {
+    type: 'object',
+    properties: {
+      grant: {
+        type: 'string',
+        enum: ['authorization_code', 'client_credentials'],
+        description:
+          'authorization_code (default): each user signs in; client_credentials: the host signs in as itself.',
+      },
+      clientId: {
+        type: 'string',
+        minLength: 1,
+        description: 'A client registered in advance with the authorization server.',
+      },
+      clientSecret: { type: 'string', minLength: 1, description: "That client's secret, when it has one." },
+      scopes: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Scopes to ask for at sign-in.' },
+    },
+    additionalProperties: false,
+    description: 'OAuth 2.1 sign-in to an HTTP server; discovery finds the authorization server.',
+  },
 };
 
 const glob = (what: string): KeySchema => ({ type: 'string', minLength: 1, description: `A glob over ${what}.` });

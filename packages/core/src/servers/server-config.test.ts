@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServersConfig, serverIdentity } from './server-config.js';
+import { isolationOf, parseServersConfig, serverIdentity } from './server-config.js';
 
 describe('parseServersConfig', () => {
   it('reads stdio and HTTP servers from the common mcpServers JSON', () => {
@@ -79,5 +79,37 @@ describe('parseServersConfig', () => {
     }
     expect(remote).toMatch(/^[0-9a-f]{64}$/);
     expect(remote).not.toContain('secret');
+  });
+});
+
+describe('isolation and oauth', () => {
+  const one = (entry: unknown) => parseServersConfig({ mcpServers: { s: entry } })[0]!;
+  it('defaults: stdio shared, HTTP with oauth per user, client credentials and configured headers shared', () => {
+    expect(isolationOf(one({ command: 'node' }))).toBe('shared');
+    expect(isolationOf(one({ url: 'https://x.example/mcp', oauth: {} }))).toBe('user');
+    expect(one({ url: 'https://x.example/mcp', oauth: {} }).oauth).toEqual({ grant: 'authorization_code' });
+    const machine = { grant: 'client_credentials', clientId: 'id', clientSecret: 'secret' };
+    expect(isolationOf(one({ url: 'https://x.example/mcp', oauth: machine }))).toBe('shared');
+    expect(isolationOf(one({ url: 'https://x.example/mcp', headers: { Authorization: 'Bearer t' } }))).toBe('shared');
+    // No credentials of its own: shared until the server asks for sign-in (the pool then turns per user).
+    expect(isolationOf(one({ url: 'https://x.example/mcp' }))).toBe('auto');
+    expect(isolationOf(one({ command: 'node', isolation: 'workspace' }))).toBe('workspace');
+  });
+
+  it('names the field at fault', () => {
+    expect(() => one({ command: 'node', isolation: 'team' })).toThrow(
+      /server "s": isolation must be "shared", "user" or "workspace"/,
+    );
+    expect(() => one({ command: 'node', oauth: {} })).toThrow(/server "s": oauth applies to HTTP servers/);
+    expect(() => one({ url: 'https://x.example/mcp', oauth: { clientID: 'x' } })).toThrow(
+      /oauth\.clientID is not a known setting/,
+    );
+    expect(() => one({ url: 'https://x.example/mcp', oauth: { scopes: 'read' } })).toThrow(/oauth\.scopes must be/);
+    expect(() => one({ url: 'https://x.example/mcp', oauth: { grant: 'client_credentials' } })).toThrow(
+      /client_credentials needs clientId and clientSecret/,
+    );
+    expect(() => one({ url: 'https://x.example/mcp', oauth: {}, isolation: 'shared' })).toThrow(
+      /isolation "shared" cannot be used with oauth/,
+    );
   });
 });
