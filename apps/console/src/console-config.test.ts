@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostError } from '@airlock/core';
 import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
-import { DEFAULT_PORT, loadConsoleConfig } from './console-config.js';
+import { DEFAULT_PORT, loadConsoleConfig, redactUrl } from './console-config.js';
 import { ConsoleClient, consoleRequest } from './testing/console-client.js';
 
 let dir: string;
@@ -97,6 +97,28 @@ describe('loadConsoleConfig', () => {
     expect(loadConsoleConfig({ config: path, port: 0 }, {})).toMatchObject({ port: 0 });
     const fromEnv = join(dir, 'env-store', 'history.db');
     expect(loadConsoleConfig({ config: path }, { AIRLOCK_STORE: fromEnv }).storePath).toBe(fromEnv);
+  });
+
+  it('takes a PostgreSQL URL from --store, AIRLOCK_DATABASE_URL or store.url, in that order, and SQLite otherwise', async () => {
+    const url = 'postgres://airlock@db.internal/airlock';
+    const path = await withKeys({ store: { url } });
+    expect(loadConsoleConfig({ config: path }, {})).toMatchObject({ storeUrl: url, storePath: '' });
+    const fromEnv = 'postgresql://other@db2/airlock';
+    expect(loadConsoleConfig({ config: path }, { AIRLOCK_DATABASE_URL: fromEnv }).storeUrl).toBe(fromEnv);
+    const flag = 'postgres://flag@db3/airlock';
+    expect(loadConsoleConfig({ config: path, store: flag }, { AIRLOCK_DATABASE_URL: fromEnv }).storeUrl).toBe(flag);
+    const sqlite = loadConsoleConfig({ config: path, store: ':memory:' }, { AIRLOCK_DATABASE_URL: fromEnv });
+    expect(sqlite.storePath).toBe(':memory:');
+    expect(sqlite).not.toHaveProperty('storeUrl');
+    expect(redactUrl('postgres://airlock:s3cret@db/airlock')).toBe('postgres://airlock:***@db/airlock');
+  });
+
+  it.each([
+    [{ url: 'mysql://db/airlock' }, 'store.url must be a PostgreSQL URL'],
+    [{ url: 'postgres://db/airlock', path: 'a.db' }, 'store has both path and url'],
+  ])('refuses the store section %j, naming the key', async (store, message) => {
+    const path = await withKeys({ store });
+    expect(() => loadConsoleConfig({ config: path }, {})).toThrow(message);
   });
 
   it('reads ./airlock.config.json when no file is named', async () => {

@@ -41,8 +41,10 @@ export interface ConsoleConfig {
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
   readonly limits: HostLimits;
-  /** The SQLite file, or ':memory:'. */
+  /** The SQLite file, or ':memory:'; unused when `storeUrl` is set. */
   readonly storePath: string;
+  /** A PostgreSQL database (postgres:// or postgresql://) shared by several console instances, instead of SQLite. */
+  readonly storeUrl?: string;
   readonly host: string;
   readonly port: number;
   readonly auth: AuthMode;
@@ -192,11 +194,26 @@ function readConsole(
   return { host, port, auth, users, ...(allowedHosts === undefined ? {} : { allowedHosts: allowedHosts as string[] }) };
 }
 
+/** True for a PostgreSQL connection URL (postgres:// or postgresql://). */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
+
+/** A URL as it may be shown: the password, if any, replaced by ***. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
 /**
  * Loads the console's config: `--config FILE`, else ./airlock.config.json, else the embedded defaults (the demo
  * server, a SQLite file under the user's data directory, local sign-in). Servers, rules and expiry are read as the
  * CLI reads them, and `retention` and `audit` as the core reads them (the default windows when `retention` is absent);
- * `limits`, `store`, `console` and `model` are the console's own keys. Every error names the file and
+ * `limits`, `store` (`path`: a SQLite file; `url`: a PostgreSQL database, also from `--store` or AIRLOCK_DATABASE_URL),
+ * `console` and `model` are the console's own keys. Every error names the file and
  * the field at fault.
  */
 export function loadConsoleConfig(
@@ -214,9 +231,24 @@ export function loadConsoleConfig(
   if (configured !== undefined && (typeof configured !== 'string' || configured === '')) {
     fail(source, 'store.path', 'must be a file path or ":memory:"');
   }
+  const configuredUrl = store['url'];
+  if (configuredUrl !== undefined && (typeof configuredUrl !== 'string' || !isPostgresUrl(configuredUrl))) {
+    fail(source, 'store.url', 'must be a PostgreSQL URL (postgres://user@host/database)');
+  }
+  if (configured !== undefined && configuredUrl !== undefined) {
+    fail(source, 'store', 'has both path and url: give one (path: a SQLite file; url: a PostgreSQL database)');
+  }
+  // The first given wins: --store (a file or a URL), the environment, the config; else SQLite in the default file.
+  const chosen =
+    options.store ??
+    nonEmpty(env['AIRLOCK_DATABASE_URL']) ??
+    nonEmpty(env['AIRLOCK_STORE']) ??
+    configuredUrl ??
+    configured;
+  const storeUrl = chosen !== undefined && isPostgresUrl(chosen) ? chosen : undefined;
   // The default is the CLI's file too: `airlock history` shows the console's calls.
-  const storePath = options.store ?? env['AIRLOCK_STORE'] ?? configured ?? defaultStorePath(env);
-  if (storePath !== ':memory:') mkdirSync(dirname(resolve(storePath)), { recursive: true });
+  const storePath = storeUrl !== undefined ? '' : (chosen ?? defaultStorePath(env));
+  if (storeUrl === undefined && storePath !== ':memory:') mkdirSync(dirname(resolve(storePath)), { recursive: true });
   const consoleSection = readConsole(json, source);
   const model = readModel(json, source, env);
   return {
@@ -226,6 +258,7 @@ export function loadConsoleConfig(
     ...(file?.expiryDays === undefined ? {} : { expiryDays: file.expiryDays }),
     limits: readLimits(json, source),
     storePath,
+    ...(storeUrl === undefined ? {} : { storeUrl }),
     ...consoleSection,
     port: options.port ?? consoleSection.port,
     ...(model === undefined ? {} : { model }),

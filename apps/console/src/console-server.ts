@@ -4,13 +4,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Clock, Host } from '@airlock/core';
+import type { Clock, Host, HostStore } from '@airlock/core';
 import { createHost, logHostEvents } from '@airlock/core';
+import { PostgresStore } from '@airlock/core/postgres';
 import { WorkerStore } from '@airlock/core/worker';
+import pg from 'pg';
 import { createApi } from './api.js';
 import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
-import { LOOPBACK_HOSTS } from './console-config.js';
+import { LOOPBACK_HOSTS, redactUrl } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
 import type { ConsoleLogger } from './console-logger.js';
 import { ConsoleSurface } from './console-surface.js';
@@ -48,6 +50,21 @@ async function openHistory(path: string): Promise<WorkerStore> {
 }
 
 /**
+ * Opens the console's history on PostgreSQL (`store.url`, `--store postgres://…`, AIRLOCK_DATABASE_URL): a pool on
+ * the database, migrated at open, shared by every instance on the same URL. Resolves once the database answers.
+ */
+async function openSharedHistory(url: string, logger: ConsoleLogger): Promise<HostStore> {
+  const pool = new pg.Pool({ connectionString: url });
+  // A pooled connection the server drops while idle is replaced on next use; it must not end the process.
+  pool.on('error', (error) => logger.warn({ err: error.message }, 'history database connection lost'));
+  try {
+    return await PostgresStore.open({ pool });
+  } catch (error) {
+    throw new Error(`the console cannot open its history database ${redactUrl(url)}: ${(error as Error).message}`);
+  }
+}
+
+/**
  * Starts the console: one `Host` over a SQLite file with the console's tabs as its surface, the HTTP API and event
  * streams, and the page. On loopback (the default) it answers only to loopback host names, so a web page elsewhere
  * cannot reach it by DNS rebinding.
@@ -65,7 +82,10 @@ export async function startConsole(
     throw new Error(`the console's page is missing from ${WEB_DIR}: run "npm run build" first`);
   }
   const logger = options.logger ?? createConsoleLogger();
-  const store = await openHistory(config.storePath);
+  const store =
+    config.storeUrl === undefined
+      ? await openHistory(config.storePath)
+      : await openSharedHistory(config.storeUrl, logger);
   const hub = new TabHub();
   const surface = new ConsoleSurface(hub);
   let host: Host;

@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
 import { HostError } from '@airlock/core';
-import { loadConsoleConfig } from './console-config.js';
+import { loadConsoleConfig, redactUrl } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { startConsole } from './console-server.js';
 
-const USAGE = `usage: airlock console [--config FILE] [--port N] [--store FILE]
+const USAGE = `usage: airlock console [--config FILE] [--port N] [--store FILE|URL]
 
 Starts the Airlock console: a web page with live tool cards, consent and elicitation, on 127.0.0.1.
   --config FILE   airlock.config.json (default: ./airlock.config.json, else the embedded demo server)
   --port N        the port to listen on (default 7410; 0 picks a free one)
-  --store FILE    the SQLite history file (default: under ~/.local/share/airlock; ":memory:" keeps nothing)
+  --store FILE    the SQLite history file (default: under ~/.local/share/airlock; ":memory:" keeps nothing), or
+                  postgres://user@host/db: a PostgreSQL database several instances share (also AIRLOCK_DATABASE_URL)
   --verbose       debug logs (JSON lines on stderr; default level info, or AIRLOCK_LOG_LEVEL)
 `;
 
@@ -54,7 +55,7 @@ export async function runConsole(argv: readonly string[]): Promise<number> {
     );
     process.stdout.write(
       `Airlock console listening on ${running.url}\n` +
-        `  servers: ${config.source}\n  history: ${config.storePath}\n` +
+        `  servers: ${config.source}\n  history: ${config.storeUrl === undefined ? config.storePath : redactUrl(config.storeUrl)}\n` +
         `  model: ${config.model === undefined ? 'none (set AIRLOCK_MODEL_BASE_URL and AIRLOCK_MODEL for the chat box)' : `${config.model.model} at ${config.model.baseURL}`}\n`,
     );
   } catch (error) {

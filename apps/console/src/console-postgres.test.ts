@@ -1,0 +1,76 @@
+// Two consoles on one PostgreSQL database (a real server, started by test/support/postgres): what one instance stored
+// is read from the other, and the one audit chain both appended to verifies. Questions and decisions crossing
+// instances live (LISTEN/NOTIFY) are not covered here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoServers, startConsole } from '@airlock/console';
+import type { ConsoleConfig, RunningConsole } from '@airlock/console';
+import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
+import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { ConsoleClient } from './testing/console-client.js';
+
+let server: PostgresServer;
+const consoles: RunningConsole[] = [];
+
+function config(storeUrl: string): ConsoleConfig {
+  return {
+    source: 'postgres test',
+    servers: demoServers(),
+    rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'echo', source: 'postgres test' }],
+    limits: {},
+    storePath: '',
+    storeUrl,
+    host: '127.0.0.1',
+    port: 0,
+    auth: 'local',
+    users: [],
+    retention: {},
+  };
+}
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(consoles.map((c) => c.close()));
+  await server?.stop();
+});
+
+describe('two consoles on one PostgreSQL database', () => {
+  it('shows a call made on one instance, with its result, on the other, and both verify one audit chain', async () => {
+    const url = await server.createDatabase();
+    // Started together: both migrate the empty database, one after the other.
+    const [a, b] = await Promise.all([startConsole(config(url)), startConsole(config(url))]);
+    consoles.push(a, b);
+    await Promise.all([a.host.servers.settled(), b.host.servers.settled()]);
+    const onA = await ConsoleClient.signIn(a.url, { userId: 'alice' });
+    const onB = await ConsoleClient.signIn(b.url, { userId: 'alice' });
+    const tab = await onA.openEvents();
+
+    const ids: string[] = [];
+    for (const text of ['first', 'second']) {
+      const id = await onA.startCall('demo__echo', { text });
+      await tab.waitForEnd(id);
+      ids.push(id);
+    }
+    const fromB = await onB.startCall('demo__echo', { text: 'from b' });
+    const tabB = await onB.openEvents();
+    await tabB.waitForEnd(fromB);
+    await tab.close();
+    await tabB.close();
+
+    const card = await onB.get(`/api/invocations/${ids[0]}`);
+    expect(card.status).toBe(200);
+    expect(card.body).toMatchObject({ invocation: { id: ids[0], state: 'success' } });
+    const listed = (await onB.get('/api/invocations')).body as { invocation: { id: string } }[];
+    expect(listed.map((c) => c.invocation.id)).toEqual(expect.arrayContaining([...ids, fromB]));
+    const listedOnA = (await onA.get('/api/invocations')).body as { invocation: { id: string } }[];
+    expect(listedOnA.map((c) => c.invocation.id)).toContain(fromB);
+    // Another user finds nothing of alice's on either instance.
+    const bob = await ConsoleClient.signIn(b.url, { userId: 'bob' });
+    expect((await bob.get(`/api/invocations/${ids[0]}`)).status).toBe(404);
+
+    for (const client of [onA, onB]) {
+      expect((await client.post('/api/audit/verify')).body).toEqual({ ok: true });
+    }
+  }, 60_000);
+});
