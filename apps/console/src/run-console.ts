@@ -4,7 +4,7 @@ import { loadConsoleConfig, redactUrl } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { startConsole } from './console-server.js';
 
-const USAGE = `usage: airlock console [--config FILE] [--port N] [--store FILE|URL]
+const USAGE = `usage: airlock console [--config FILE] [--port N] [--store FILE]
 
 Starts the Airlock console: a web page with live tool cards, consent and elicitation, on 127.0.0.1.
   --config FILE   airlock.config.json (default: ./airlock.config.json, else the embedded demo server)
