@@ -50,6 +50,8 @@ export default tseslint.config(
       '**/dist/**',
       '**/node_modules/**',
       'bench/**/*.js',
+      // The PostgreSQL harness is plain JS (typed by its .d.ts) so that the bench runs it too.
+      'test/support/**/*.js',
       'packages/*/bench/**',
       'packages/*/demo/**',
       'eslint.config.js',

@@ -2,8 +2,8 @@
 // on a unix socket there, removed by stop(). Debian's server binaries refuse to run as root, so when the tests run as
 // root the cluster runs as an unprivileged user (the `postgres` account Debian's package creates, else `airlock-pg`,
 // created here). `scripts/provision-test-deps.sh` (npm test's pretest) installs the binaries on a fresh machine.
+// Plain JavaScript (types in postgres-server.d.ts), so that `npm run bench` runs it on Node as well as the tests.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,26 +12,11 @@ import pg from 'pg';
 /** Where Debian puts each installed major version's server binaries. */
 const DEBIAN_ROOT = '/usr/lib/postgresql';
 
-/** A running throwaway cluster. */
-export interface PostgresServer {
-  /** The directory holding the server's unix socket. */
-  readonly socketDir: string;
-  readonly port: number;
-  /** The major version running, e.g. 15. */
-  readonly version: number;
-  /** A connection URL for `database` over the unix socket. */
-  url(database: string): string;
-  /** Creates a fresh, empty database (named, or `test_<n>`) and returns its URL. */
-  createDatabase(name?: string): Promise<string>;
-  /** Stops the server and removes the cluster. Idempotent. */
-  stop(): Promise<void>;
-}
-
 /** The user every test connects as; the cluster trusts local connections, so it needs no password. */
 const SUPERUSER = 'airlock';
 
 /** The newest installed server's bin directory: AIRLOCK_PG_BIN, else /usr/lib/postgresql/<newest>/bin. */
-export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): { bin: string; version: number } {
+export function findPostgresBin(env = process.env) {
   const given = env['AIRLOCK_PG_BIN'];
   if (given !== undefined && given !== '') {
     if (!existsSync(join(given, 'initdb'))) throw new Error(`AIRLOCK_PG_BIN=${given} holds no initdb`);
@@ -54,13 +39,13 @@ export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): { bin: st
   return { bin: join(DEBIAN_ROOT, String(newest), 'bin'), version: newest };
 }
 
-function idOf(user: string, flag: '-u' | '-g'): number | undefined {
+function idOf(user, flag) {
   const found = spawnSync('id', [flag, user], { encoding: 'utf8' });
   return found.status === 0 ? Number(found.stdout.trim()) : undefined;
 }
 
 /** Who runs the server: ourselves when not root; else `postgres`, else `airlock-pg` (created when missing). */
-function serverAccount(): { uid: number; gid: number } | undefined {
+function serverAccount() {
   if (process.getuid?.() !== 0) return undefined;
   for (const user of ['postgres', 'airlock-pg']) {
     const uid = idOf(user, '-u');
@@ -74,7 +59,7 @@ function serverAccount(): { uid: number; gid: number } | undefined {
   } catch (error) {
     throw new Error(
       `PostgreSQL will not run as root and no unprivileged account could be made (useradd airlock-pg failed: ${
-        (error as Error).message
+        error.message
       }); create a user named postgres or airlock-pg`,
       { cause: error },
     );
@@ -86,10 +71,10 @@ function serverAccount(): { uid: number; gid: number } | undefined {
 }
 
 /** Resolves once the server logs that it accepts connections; rejects with its log when it exits first. */
-function whenReady(server: ChildProcess): Promise<void> {
+function whenReady(server) {
   return new Promise((resolve, reject) => {
     let log = '';
-    const onData = (chunk: Buffer) => {
+    const onData = (chunk) => {
       log += chunk.toString('utf8');
       if (log.includes('ready to accept connections')) {
         server.stderr?.off('data', onData);
@@ -98,7 +83,7 @@ function whenReady(server: ChildProcess): Promise<void> {
         resolve();
       }
     };
-    const onExit = (code: number | null, signal: string | null) =>
+    const onExit = (code, signal) =>
       reject(new Error(`postgres exited (${code ?? signal}) before it was ready:\n${log}`));
     server.stderr?.on('data', onData);
     server.once('exit', onExit);
@@ -112,7 +97,7 @@ let databases = 0;
  * server on a unix socket in that directory, no TCP. `fsync: false` (the tests' default) trades crash safety of the
  * throwaway cluster for speed; the bench keeps it on.
  */
-export async function startPostgres(options: { readonly fsync?: boolean } = {}): Promise<PostgresServer> {
+export async function startPostgres(options = {}) {
   const { bin, version } = findPostgresBin();
   const account = serverAccount();
   const dir = mkdtempSync(join(tmpdir(), 'airlock-pg-'));
@@ -151,12 +136,13 @@ export async function startPostgres(options: { readonly fsync?: boolean } = {}):
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  const url = (database: string) =>
+  const url = (database) =>
     `postgresql://${SUPERUSER}@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&port=${port}`;
-  let stopped: Promise<void> | undefined;
+  let stopped;
   return {
     socketDir: dir,
     port,
+    pid: server.pid,
     version,
     url,
     async createDatabase(name = `test_${process.pid}_${++databases}`) {
@@ -170,7 +156,7 @@ export async function startPostgres(options: { readonly fsync?: boolean } = {}):
       return url(name);
     },
     stop() {
-      stopped ??= new Promise<void>((resolve) => {
+      stopped ??= new Promise((resolve) => {
         process.off('exit', killOnExit);
         const done = () => {
           rmSync(dir, { recursive: true, force: true });
