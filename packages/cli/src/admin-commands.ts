@@ -1,14 +1,22 @@
 import type { Host, Scope, StoredDecision } from '@airlock/core';
 import { existsSync } from 'node:fs';
 import { HostError, readAnchors } from '@airlock/core';
+import type { Style } from './cli-style.js';
+import { PLAIN } from './cli-style.js';
 import { EXIT_CODES } from './exit-codes.js';
+import { resolveDecisionId } from './id-prefix.js';
 
 interface Out {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
+  /** How stdout is painted (plain when absent). */
+  readonly style?: Style;
 }
 
-/** `airlock permissions list | revoke ID | revoke --server ID | explain SERVER/TOOL [--args JSON]`. */
+/**
+ * `airlock permissions list | revoke ID | revoke --server ID | explain SERVER/TOOL [--args JSON]`; the ID may be the
+ * first characters of one.
+ */
 export async function permissionsCommand(
   host: Host,
   scope: Scope,
@@ -18,12 +26,13 @@ export async function permissionsCommand(
 ): Promise<number> {
   await host.permissions.ready();
   const [action = 'list', target] = rest;
+  const style = io.style ?? PLAIN;
   switch (action) {
     case 'list': {
       const decisions = host.permissions.list({ scope });
       if (values.json) io.stdout.write(`${JSON.stringify(decisions, null, 2)}\n`);
       else if (decisions.length === 0) io.stdout.write('no stored decisions in this workspace\n');
-      else for (const d of decisions) io.stdout.write(`${describeDecision(d)}\n`);
+      else for (const d of decisions) io.stdout.write(`${describeDecision(d, style)}\n`);
       for (const warning of host.permissions.warnings()) io.stderr.write(`warning: ${warning}\n`);
       return 0;
     }
@@ -33,10 +42,11 @@ export async function permissionsCommand(
       }
       const count = await host.permissions.revoke({
         scope,
-        ...(target === undefined ? {} : { id: target }),
+        ...(target === undefined ? {} : { id: resolveDecisionId(host, scope, target) }),
         ...(values.server === undefined ? {} : { serverId: values.server }),
       });
-      io.stdout.write(`revoked ${count} decision${count === 1 ? '' : 's'}\n`);
+      if (values.json) io.stdout.write(`${JSON.stringify({ revoked: count })}\n`);
+      else io.stdout.write(`revoked ${count} decision${count === 1 ? '' : 's'}\n`);
       return 0;
     }
     case 'explain': {
@@ -52,8 +62,9 @@ export async function permissionsCommand(
       const explanation = host.permissions.explain({ scope, tool: found.name, args });
       if (values.json) io.stdout.write(`${JSON.stringify(explanation, null, 2)}\n`);
       else {
-        io.stdout.write(`${explanation.decision} (${explanation.source}): ${explanation.reason}\n`);
-        io.stdout.write(`risk ${explanation.risk.tier}: ${explanation.risk.reasons.join('; ')}\n`);
+        const { decision, risk } = explanation;
+        io.stdout.write(`${style.state(decision, decision)} (${explanation.source}): ${explanation.reason}\n`);
+        io.stdout.write(`${style.risk(`risk ${risk.tier}`, risk.tier)}: ${risk.reasons.join('; ')}\n`);
       }
       return 0;
     }
@@ -136,8 +147,12 @@ export async function auditCommand(
  * after 7 days, history after 90, audit events after 400, behind a checkpoint), say has aged out, or with `--dry-run`
  * only says what would go. `"retention": null` in the config keeps everything, so nothing goes.
  */
-export async function retentionCommand(host: Host, dryRun: boolean, io: Out): Promise<number> {
+export async function retentionCommand(host: Host, dryRun: boolean, json: boolean, io: Out): Promise<number> {
   const r = await host.retention.sweep({ dryRun });
+  if (json) {
+    io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+    return 0;
+  }
   const more = r.capped ? ' (at least)' : '';
   const verb = dryRun ? 'would remove' : 'removed';
   io.stdout.write(
@@ -148,10 +163,11 @@ export async function retentionCommand(host: Host, dryRun: boolean, io: Out): Pr
   return 0;
 }
 
-function describeDecision(d: StoredDecision): string {
+function describeDecision(d: StoredDecision, style: Style): string {
   const expires = d.expiresAt === null ? 'never expires' : `expires ${new Date(d.expiresAt).toISOString()}`;
   const scope = d.argsHash === null ? 'any arguments' : `arguments ${d.argsHash.slice(0, 12)}…`;
-  return `${d.id}  ${d.effect} always  ${d.serverId}/${d.tool}  ${scope}  risk ${d.riskTier}  ${expires}`;
+  const effect = style.state(`${d.effect} always`, d.effect);
+  return `${style.strong(d.id)}  ${effect}  ${d.serverId}/${d.tool}  ${scope}  ${style.risk(`risk ${d.riskTier}`, d.riskTier)}  ${expires}`;
 }
 
 function parseJson(text: string, flag: string): unknown {

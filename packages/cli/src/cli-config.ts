@@ -11,7 +11,14 @@ import type {
   Scope,
   ServerConfig,
 } from '@airlock/core';
-import { defaultStorePath, parseRulesText, parseServersConfig, readConfigFile, readConfigText } from '@airlock/core';
+import {
+  defaultStorePath,
+  HostError,
+  parseRulesText,
+  parseServersConfig,
+  readConfigFile,
+  readConfigText,
+} from '@airlock/core';
 
 /** The file `airlock` reads when no `--config` is given, in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'airlock.config.json';
@@ -31,6 +38,8 @@ export interface LoadedConfig {
   /** The config's retention windows and audit anchoring (`airlock retention`, `airlock audit anchor`). */
   readonly retention?: RetentionConfig;
   readonly audit?: AuditAnchorConfig;
+  /** The config's `store.path`: the history file when neither --store nor $AIRLOCK_STORE names one. */
+  readonly storePath?: string;
 }
 
 /**
@@ -58,12 +67,13 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   expiryDays?: Partial<ExpiryDays>;
   retention?: RetentionConfig;
   audit?: AuditAnchorConfig;
+  storePath?: string;
 } {
   const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
   const loaded =
     path === undefined
       ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }
-      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit }) => ({
+      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit, json }) => ({
           // A file of settings only (rules, limits) runs on the embedded default, as the console does.
           servers: settingsOnly ? demoServerConfig() : servers,
           source: file,
@@ -71,6 +81,7 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
           ...(expiryDays === undefined ? {} : { expiryDays }),
           ...(retention === undefined ? {} : { retention }),
           ...(audit === undefined ? {} : { audit }),
+          ...configuredStorePath(json, file),
         }))(warnIgnoredKeys(readConfigFile(path)));
   if (options.negotiation === undefined) return loaded;
   return { ...loaded, servers: loaded.servers.map((s) => ({ ...s, negotiation: options.negotiation })) };
@@ -82,9 +93,27 @@ function warnIgnoredKeys<T extends { readonly warnings: readonly string[] }>(fil
   return file;
 }
 
-/** The SQLite file history goes to: `--store`, else $AIRLOCK_STORE, else the one the console uses too. */
-export function storePath(option: string | undefined): string {
-  const path = option ?? process.env['AIRLOCK_STORE'] ?? defaultStorePath(process.env);
+/** `store.path` of a config file, as the console reads it: a file path or ":memory:". */
+function configuredStorePath(json: Readonly<Record<string, unknown>>, file: string): { storePath?: string } {
+  const store = json['store'];
+  if (store === undefined || store === null) return {};
+  if (typeof store !== 'object' || Array.isArray(store)) {
+    throw new HostError('config_invalid', `${file}: store must be an object ({ "path": FILE })`);
+  }
+  const path = (store as Record<string, unknown>)['path'];
+  if (path === undefined) return {};
+  if (typeof path !== 'string' || path === '') {
+    throw new HostError('config_invalid', `${file}: store.path must be a file path or ":memory:"`);
+  }
+  return { storePath: path };
+}
+
+/**
+ * The SQLite file history goes to: `--store`, else $AIRLOCK_STORE, else the config's `store.path`, else the one the
+ * console uses too (the same order as the console's).
+ */
+export function storePath(option: string | undefined, configured?: string): string {
+  const path = option ?? process.env['AIRLOCK_STORE'] ?? configured ?? defaultStorePath(process.env);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   return path;
 }

@@ -133,10 +133,13 @@ describe('airlock call', () => {
         '--store',
         w.store,
       ],
-      // Progress means the server is working on it; then Ctrl-C.
-      [{ prompt: 'progress 1/100', keys: '\u0003' }],
+      // Progress means the server is working on it (in a terminal, a bar redrawn in place); then Ctrl-C.
+      [{ prompt: '1/100', keys: '\u0003' }],
+      { NO_COLOR: '1' },
     );
     expect(r.code).toBe(130);
+    expect(r.stdout).toContain('\r\u001b[2K  [');
+    expect(r.stdout).toMatch(/\] {2}1\/100 {2}1%/);
     expect(r.stdout).toContain('cancelling');
     expect(r.stdout).toContain('⊘ slow_task · demo · cancelled');
     // The terminal sends SIGINT to the whole foreground group, the server process included, so the server may be

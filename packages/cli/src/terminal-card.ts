@@ -1,4 +1,6 @@
 import type { InvocationRecord, ScreenBlock, ScreenPayload, ToolProgress } from '@airlock/core';
+import type { Style } from './cli-style.js';
+import { PLAIN } from './cli-style.js';
 
 /** Lines of a text block shown before "show more" (shared/DESIGN.md: text past 2,000 characters collapses at 30). */
 const COLLAPSE_CHARS = 2_000;
@@ -12,14 +14,17 @@ const MARK: Record<InvocationRecord['state'], string> = {
   cancelled: '⊘',
 };
 
-/** The header line of a card: mark, tool, server, state (and outcome when it differs). */
+/** The header line of a card: mark, tool, server, state (and outcome when it differs), coloured by `style`. */
 export function cardHeader(
   invocation: Pick<InvocationRecord, 'state' | 'outcome' | 'originalName' | 'serverId'>,
+  style: Style = PLAIN,
 ): string {
-  const outcome =
-    invocation.outcome !== null && invocation.outcome !== invocation.state ? ` (${invocation.outcome})` : '';
+  const { state } = invocation;
+  const outcome = invocation.outcome !== null && invocation.outcome !== state ? invocation.outcome : undefined;
   const server = invocation.serverId === null ? 'native' : invocation.serverId;
-  return `${MARK[invocation.state]} ${invocation.originalName} · ${server} · ${invocation.state}${outcome}`;
+  const painted = style.state(`${MARK[state]}`, state);
+  const ended = `${style.state(state, state)}${outcome === undefined ? '' : ` (${style.state(outcome, outcome)})`}`;
+  return `${painted} ${style.strong(invocation.originalName)} · ${server} · ${ended}`;
 }
 
 /** The arguments, in full, indented under the header. */
@@ -34,9 +39,13 @@ export function progressLine(progress: ToolProgress): string {
   return indent(`progress ${progress.progress}${total}${message}`);
 }
 
-/** The result as a card shows it: every block in order, long text collapsed unless `full`. */
-export function cardResult(screen: ScreenPayload, options: { full: boolean }): string {
-  const parts = screen.blocks.map((block) => blockText(block, options.full));
+/**
+ * The result as a card shows it: every block in order, long text collapsed unless `full`; the hint to see the rest
+ * names the call's id when it is known.
+ */
+export function cardResult(screen: ScreenPayload, options: { full: boolean; invocationId?: string }): string {
+  const hint = `run with --full, or airlock history show ${options.invocationId ?? 'ID'} --full`;
+  const parts = screen.blocks.map((block) => blockText(block, options.full, hint));
   if (screen.structuredContent !== undefined) {
     parts.push(`structuredContent ${JSON.stringify(screen.structuredContent, null, 2)}`);
   }
@@ -44,10 +53,10 @@ export function cardResult(screen: ScreenPayload, options: { full: boolean }): s
   return parts.map(indent).join(`\n${indent('────')}\n`);
 }
 
-function blockText(block: ScreenBlock, full: boolean): string {
+function blockText(block: ScreenBlock, full: boolean, hint: string): string {
   switch (block.type) {
     case 'text':
-      return collapse(block.text, block.totalChars, full);
+      return collapse(block.text, block.totalChars, full, hint);
     case 'image':
     case 'audio':
       return `[${block.type} ${block.mimeType}, ${formatBytes(block.bytes)}]`;
@@ -55,7 +64,7 @@ function blockText(block: ScreenBlock, full: boolean): string {
       return `[link ${block.title ?? block.name} → ${block.uri}${block.mimeType ? `, ${block.mimeType}` : ''}] (not fetched)`;
     case 'resource':
       if (block.text !== undefined) {
-        return `[resource ${block.uri}${block.mimeType ? `, ${block.mimeType}` : ''}]\n${collapse(block.text, block.totalChars ?? block.text.length, full)}`;
+        return `[resource ${block.uri}${block.mimeType ? `, ${block.mimeType}` : ''}]\n${collapse(block.text, block.totalChars ?? block.text.length, full, hint)}`;
       }
       return `[resource ${block.uri}${block.mimeType ? `, ${block.mimeType}` : ''}, ${formatBytes(block.blobBytes ?? 0)} binary]`;
     default:
@@ -63,14 +72,14 @@ function blockText(block: ScreenBlock, full: boolean): string {
   }
 }
 
-function collapse(text: string, totalChars: number, full: boolean): string {
+function collapse(text: string, totalChars: number, full: boolean, hint: string): string {
   const lines = text.split('\n');
   const long = totalChars > COLLAPSE_CHARS && lines.length > COLLAPSE_LINES;
   const cutByScreen = totalChars > text.length;
   if (full || (!long && !cutByScreen)) return text;
   const shown = long ? lines.slice(0, COLLAPSE_LINES).join('\n') : text;
   const hidden = totalChars - shown.length;
-  return `${shown}\n… ${hidden} more characters (run with --full, or airlock history show <id> --full)`;
+  return `${shown}\n… ${hidden} more characters (${hint})`;
 }
 
 function formatBytes(bytes: number): string {

@@ -1,0 +1,217 @@
+import { parseArgs } from 'node:util';
+
+export const USAGE = `airlock: an MCP host in your terminal. Every tool call is shown, consented, bounded and kept in history.
+
+Usage:
+  airlock [--json]                 servers, and the tools the model would see
+  airlock servers [--json]         each server's state, transport, trust and tool count
+  airlock tools [--audience model|app|user] [--server ID] [--json]
+  airlock call SERVER/TOOL [--args JSON] [--allow] [--timeout MS] [--full] [--json]
+  airlock history [--limit N] [--json]   the calls made from this CLI, newest first
+  airlock history show ID [--full] one call: its transitions and the result as the model got it
+  airlock permissions list [--json]      stored decisions (allow always / deny always) in this workspace
+  airlock permissions revoke ID | --server ID
+  airlock permissions explain SERVER/TOOL [--args JSON]   which rule or decision decides, and why
+  airlock audit [--limit N] | --export | --verify   the audit trail; --verify checks the hash chain
+  airlock audit --export --format seed              decisions in seed 003 R6's schema (default: ndjson)
+  airlock audit --verify --anchor FILE              also checks the chain still reaches every anchored head
+  airlock audit anchor FILE                         appends the chain head to FILE (outside the data directory)
+  airlock retention [--dry-run] [--json]            removes what aged out (results 7 d, history 90 d, audit 400 d)
+  airlock completion bash|zsh|fish                  a shell completion script (e.g. source <(airlock completion bash))
+  airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
+
+An ID may be given by its first characters (airlock history show 375a) when no other id starts with them.
+
+Options:
+  --config FILE        servers in the mcpServers JSON (default ./airlock.config.json, else the demo server)
+  --store FILE         SQLite history file (default $AIRLOCK_STORE, the config's store.path, or
+                       ~/.local/share/airlock/airlock.db)
+  --workspace NAME     the workspace calls are kept under (default "default")
+  --negotiation MODE   legacy (2025-11-25, default) or auto (probe for 2026-07-28)
+  --rules FILE         permission rules ({"rules": [{"effect": "allow|deny|ask", "server", "tool", "name"}]})
+  --lang LOCALE        en-US or pt-BR (default from LANG)
+  --allow              allow this one call without asking (otherwise asked in a terminal, denied elsewhere)
+  --json               machine-readable output (JSON on stdout, no colour, no progress bar)
+  --verbose            debug logs on stderr (JSON lines; by default only warnings and errors)
+  -V, --version        the version of this CLI
+
+Colour is used in a terminal only; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (FORCE_COLOR=0 off).
+`;
+
+const OPTIONS = {
+  config: { type: 'string' },
+  rules: { type: 'string' },
+  lang: { type: 'string' },
+  export: { type: 'boolean', default: false },
+  verify: { type: 'boolean', default: false },
+  format: { type: 'string' },
+  anchor: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
+  store: { type: 'string' },
+  workspace: { type: 'string' },
+  negotiation: { type: 'string' },
+  audience: { type: 'string' },
+  server: { type: 'string' },
+  args: { type: 'string' },
+  allow: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
+  limit: { type: 'string' },
+  full: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'V', default: false },
+} as const;
+
+/** Every command, in the order the shell offers them. */
+export const COMMANDS = [
+  'servers',
+  'tools',
+  'call',
+  'history',
+  'permissions',
+  'audit',
+  'retention',
+  'completion',
+  'console',
+] as const;
+
+/** The actions a command takes as its next word. */
+export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  history: ['show'],
+  permissions: ['list', 'revoke', 'explain'],
+  audit: ['anchor'],
+  completion: ['bash', 'zsh', 'fish'],
+};
+
+/** Every long option, as typed. */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
+
+export type CliValues = ReturnType<typeof parseOptions>['values'];
+
+function parseOptions(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+}
+
+/** A command line that parsed and whose arguments make sense, or what is wrong with it. */
+export type ParsedCommandLine =
+  { ok: true; command: string; rest: string[]; values: CliValues } | { ok: false; error: string };
+
+/**
+ * Parses and checks the whole command line before anything starts: an unknown option, a missing or malformed
+ * argument, or a value out of range is reported here, so a mistake never costs a server start (or leaves one behind).
+ */
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  let parsed;
+  try {
+    parsed = parseOptions(argv);
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  const [command = 'overview', ...rest] = positionals;
+  const error = checkCommand(command, rest, values);
+  return error === undefined ? { ok: true, command, rest, values } : { ok: false, error };
+}
+
+function checkCommand(command: string, rest: readonly string[], values: CliValues): string | undefined {
+  if (values.help || values.version) return undefined;
+  const negotiation = values.negotiation;
+  if (negotiation !== undefined && negotiation !== 'legacy' && negotiation !== 'auto') {
+    return `--negotiation must be legacy or auto, not ${negotiation}`;
+  }
+  if (command !== 'overview' && !(COMMANDS as readonly string[]).includes(command)) {
+    return `unknown command ${command}`;
+  }
+  const extra = (allowed: number) =>
+    rest.length > allowed ? `unexpected argument ${rest[allowed]} after ${command}` : undefined;
+  const limit = () => positiveInteger(values.limit, '--limit', 'a positive integer');
+  switch (command) {
+    case 'overview':
+    case 'servers':
+    case 'retention':
+      return extra(0);
+    case 'tools':
+      return extra(0) ?? checkAudience(values.audience, values.server);
+    case 'call':
+      return (
+        checkTarget(rest[0], 'call') ??
+        extra(1) ??
+        checkJson(values.args, '--args') ??
+        positiveInteger(values.timeout, '--timeout', 'a positive number of milliseconds')
+      );
+    case 'history':
+      if (rest[0] === undefined) return limit();
+      if (rest[0] !== 'show') return `unknown history action ${rest[0]}: use show ID`;
+      return rest[1] === undefined ? 'history show needs an invocation id (or its first characters)' : extra(2);
+    case 'permissions':
+      return checkPermissions(rest, values);
+    case 'audit':
+      if (rest[0] !== undefined && rest[0] !== 'anchor') return `unknown audit action ${rest[0]}: use anchor`;
+      if (values.format !== undefined && values.format !== 'ndjson' && values.format !== 'seed') {
+        return `--format must be ndjson or seed, not ${values.format}`;
+      }
+      return extra(rest[0] === 'anchor' ? 2 : 0) ?? limit();
+    case 'completion':
+      if (rest[0] === undefined) return 'completion needs a shell: bash, zsh or fish';
+      if (!['bash', 'zsh', 'fish'].includes(rest[0])) return `completion supports bash, zsh or fish, not ${rest[0]}`;
+      return extra(1);
+    default:
+      return undefined;
+  }
+}
+
+function checkPermissions(rest: readonly string[], values: CliValues): string | undefined {
+  const [action = 'list', target] = rest;
+  switch (action) {
+    case 'list':
+      return rest.length > 1 ? `unexpected argument ${rest[1]} after permissions list` : undefined;
+    case 'revoke':
+      if ((target === undefined) === (values.server === undefined)) {
+        return 'permissions revoke takes a decision ID (or its first characters) or --server ID';
+      }
+      return rest.length > 2 ? `unexpected argument ${rest[2]} after permissions revoke` : undefined;
+    case 'explain':
+      return (
+        checkTarget(target, 'permissions explain') ??
+        (rest.length > 2 ? `unexpected argument ${rest[2]}` : undefined) ??
+        checkJson(values.args, '--args')
+      );
+    default:
+      return `unknown permissions action ${action}: use list, revoke or explain`;
+  }
+}
+
+function checkTarget(target: string | undefined, what: string): string | undefined {
+  const [serverId, toolName, more] = (target ?? '').split('/');
+  if (serverId === undefined || serverId === '' || toolName === undefined || toolName === '' || more !== undefined) {
+    return `${what} needs SERVER/TOOL, e.g. demo/echo; got ${JSON.stringify(target ?? '')}`;
+  }
+  return undefined;
+}
+
+function checkAudience(audience: string | undefined, server: string | undefined): string | undefined {
+  if (audience === undefined) return undefined;
+  if (audience !== 'model' && audience !== 'app' && audience !== 'user') {
+    return `--audience must be model, app or user, not ${audience}`;
+  }
+  return audience === 'app' && server === undefined
+    ? '--audience app needs --server (an app sees only its own server)'
+    : undefined;
+}
+
+function checkJson(text: string | undefined, flag: string): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return `${flag} is not valid JSON: ${(error as Error).message}`;
+  }
+}
+
+function positiveInteger(text: string | undefined, flag: string, what: string): string | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  return Number.isInteger(value) && value > 0 ? undefined : `${flag} must be ${what}, not ${text}`;
+}

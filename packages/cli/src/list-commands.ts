@@ -1,0 +1,125 @@
+import type { Host, Scope, ServerInfo, Tool } from '@airlock/core';
+import type { Style } from './cli-style.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { resolveInvocationId } from './id-prefix.js';
+import { cardArguments, cardHeader } from './terminal-card.js';
+
+/** Where a command writes, and how stdout is painted. */
+export interface Out {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly style: Style;
+}
+
+/** `airlock`: the servers, the tools the model sees, and what to try next; with `--json` one object of both. */
+export function overview(host: Host, source: string, json: boolean, io: Out): number {
+  const failed = host.servers.list().some((s) => s.state === 'failed');
+  const code = failed ? EXIT_CODES.transport_error : 0;
+  if (json) {
+    const tools = host.tools.list({ audience: 'model' }).map(toolSummary);
+    io.stdout.write(`${JSON.stringify({ source, servers: host.servers.list(), tools }, null, 2)}\n`);
+    return code;
+  }
+  io.stdout.write(`servers from ${source}\n`);
+  listServers(host, false, io);
+  io.stdout.write('\ntools the model sees\n');
+  listTools(host, 'model', undefined, false, io);
+  const hint = `airlock call demo/echo --args '{"text":"hello"}'`;
+  io.stdout.write(`\n${io.style.dim(`try: ${hint}   (airlock --help for more)`)}\n`);
+  return code;
+}
+
+/** `airlock servers`: each server's state, transport, trust and tool count. */
+export function listServers(host: Host, json: boolean, io: Out): number {
+  const servers = host.servers.list();
+  if (json) io.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
+  else for (const s of servers) io.stdout.write(serverLine(s, io.style));
+  return servers.some((s) => s.state === 'failed') ? EXIT_CODES.transport_error : 0;
+}
+
+function serverLine(s: ServerInfo, style: Style): string {
+  const version = s.protocolVersion === undefined ? '' : ` · protocol ${s.protocolVersion}`;
+  const trust = s.trusted ? 'trusted' : 'untrusted';
+  const line = `  ${style.strong(s.id)} · ${style.server(s.state, s.state)} · ${s.transport} · ${trust} · ${s.toolCount} tools${version}\n`;
+  return s.error === undefined ? line : `${line}    ${style.server(s.error, s.state)}\n`;
+}
+
+/** `airlock tools`: the tools one audience sees (the arguments were checked before the host started). */
+export function listTools(
+  host: Host,
+  audience: 'model' | 'app' | 'user',
+  server: string | undefined,
+  json: boolean,
+  io: Out,
+): number {
+  const tools = host.tools.list({ audience, ...(server === undefined ? {} : { serverId: server }) });
+  if (json) {
+    io.stdout.write(`${JSON.stringify(tools.map(toolSummary), null, 2)}\n`);
+    return 0;
+  }
+  for (const tool of tools) {
+    const origin = tool.origin.kind === 'mcp' ? `${tool.origin.serverId}/${tool.origin.originalName}` : 'native';
+    io.stdout.write(
+      `  ${io.style.strong(tool.name)}  (${origin})${tool.description ? ` · ${tool.description}` : ''}\n`,
+    );
+  }
+  if (tools.length === 0) io.stdout.write('  (none)\n');
+  return 0;
+}
+
+/** A tool as `--json` prints it: its definition, without the function that runs it. */
+export function toolSummary(tool: Tool): Omit<Tool, 'run'> {
+  const summary: Partial<Tool> = { ...tool };
+  delete summary.run;
+  return summary as Omit<Tool, 'run'>;
+}
+
+/** `airlock history [--limit N]` and `airlock history show ID [--full]` (ID may be a prefix). */
+export async function history(
+  host: Host,
+  scope: Scope,
+  rest: readonly string[],
+  values: { limit?: string; full: boolean; json: boolean },
+  io: Out,
+): Promise<number> {
+  const { style } = io;
+  if (rest[0] === 'show') {
+    const id = await resolveInvocationId(host, scope, rest[1] ?? '');
+    const entry = await host.history.get({ scope, invocationId: id });
+    if (entry === undefined) throw new Error(`invocation ${id} vanished while it was read`);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
+      return 0;
+    }
+    io.stdout.write(
+      `${cardHeader(entry.invocation, style)}  ${style.dim(id)}\n${cardArguments(entry.invocation.args)}\n`,
+    );
+    for (const t of entry.transitions) {
+      const outcome = t.outcome ? ` (${style.state(t.outcome, t.outcome)})` : '';
+      io.stdout.write(
+        `  ${style.dim(new Date(t.at).toISOString())} ${t.from ?? '∅'} → ${style.state(t.to, t.to)}${outcome}\n`,
+      );
+    }
+    const expiredAt = entry.result?.expiredAt;
+    if (entry.result !== undefined && values.full && expiredAt !== undefined) {
+      io.stdout.write(`  the whole result expired on ${new Date(expiredAt).toISOString()} (retention)\n`);
+    }
+    if (entry.result !== undefined) {
+      const whole = values.full && expiredAt === undefined;
+      io.stdout.write(whole ? `${entry.result.fullText}\n` : `  model was given:\n${entry.result.model.text}\n`);
+    }
+    return 0;
+  }
+  const rows = await host.history.list({ scope, limit: values.limit === undefined ? 20 : Number(values.limit) });
+  if (values.json) io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else {
+    for (const row of rows) {
+      io.stdout.write(
+        `${style.strong(row.id)}  ${style.dim(new Date(row.createdAt).toISOString())}  ${cardHeader(row, style)}\n`,
+      );
+    }
+    const newest = rows[0];
+    if (newest !== undefined) io.stdout.write(`${style.dim(`one call in full: airlock history show ${newest.id}`)}\n`);
+  }
+  return 0;
+}
