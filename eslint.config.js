@@ -41,6 +41,7 @@ const DOMAIN_FOLDERS = [
   'errors',
   'retention',
   'telemetry',
+  'auth',
 ];
 
 export default tseslint.config(

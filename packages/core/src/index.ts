@@ -131,3 +131,24 @@ export { decisionKey } from './permissions/stored-decision.js';
 export type { StoredDecision } from './permissions/stored-decision.js';
 export { formatMessage, LOCALES, MESSAGES } from './i18n/messages.js';
 export type { Locale, MessageKey } from './i18n/messages.js';
+// OAuth 2.1 for remote servers (auth/): the SDK's OAuthClientProvider per user and server, tokens sealed at rest.
+export { TokenVault, SECRET_KEY_ENV } from './auth/token-vault.js';
+export type { TokenVaultOptions } from './auth/token-vault.js';
+export { UserOAuthProvider } from './auth/user-oauth-provider.js';
+export type { UserOAuthProviderOptions } from './auth/user-oauth-provider.js';
+export { signIn } from './auth/oauth-sign-in.js';
+export type { AuthChallenge, SignInOptions, SignInResult } from './auth/oauth-sign-in.js';
+export { authStatus, signOut } from './auth/oauth-sign-out.js';
+export type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
+export { DEFAULT_MAX_STEP_UPS, insufficientScopeChallenge, stepUp } from './auth/oauth-step-up.js';
+export { authFailed, authRequired, isAuthRequired } from './auth/auth-errors.js';
+export type { AuthStep } from './auth/auth-errors.js';
+export { httpsOnlyFetch, isLoopbackHost } from './auth/https-only-fetch.js';
+export type { Authorize, AuthorizeRequest, OAuthClientConfig } from './auth/oauth-client-config.js';
+export type {
+  CredentialFilter,
+  CredentialKey,
+  CredentialKind,
+  CredentialMatch,
+  CredentialRecord,
+} from './storage/credentials.js';

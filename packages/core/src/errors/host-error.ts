@@ -40,4 +40,11 @@ export type HostErrorCode =
   | 'protocol_error'
   | 'result_too_large'
   | 'needs_auth'
-  | 'server_unreachable';
+  | 'server_unreachable'
+  // A remote server needs the user to sign in (no tokens, or they can no longer be refreshed); data names the server.
+  | 'auth_required'
+  // A step of OAuth sign-in, refresh or sign-out failed; data names the server and the step (discovery,
+  // registration, authorization, token, refresh, revocation).
+  | 'auth_failed'
+  // A stored credential cannot be opened: sealed with another secret key, or altered.
+  | 'credential_unreadable';

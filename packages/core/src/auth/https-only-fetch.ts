@@ -1,0 +1,41 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { authFailed } from './auth-errors.js';
+import type { AuthStep } from './auth-errors.js';
+
+/** True for a host name that stays on this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** What a guarded fetch reports a refusal to: the step under way, and where to keep the refusal. */
+export interface FetchGuard {
+  readonly step: AuthStep;
+  refused?: Error;
+}
+
+/**
+ * A fetch for OAuth traffic that refuses plain http except to loopback (the MCP authorization spec requires https
+ * for authorization servers; a local development server on 127.0.0.1 or localhost is the one exception), and any
+ * scheme but http and https. The refusal is an `auth_failed` error naming the server and the step, kept in `guard`
+ * too, since the SDK's discovery may swallow a failed fetch and try the next URL.
+ *
+ * Give it to the transport (`fetch`) so that refreshes run through it as well as sign-ins.
+ */
+export function httpsOnlyFetch(serverId: string, base: FetchLike = fetch, guard?: FetchGuard): FetchLike {
+  return (input, init) => {
+    const url = new URL(input instanceof URL ? input.href : String(input));
+    const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+    if (!secure) {
+      const error = authFailed(
+        serverId,
+        guard?.step ?? 'discovery',
+        `refused ${url.protocol.replace(':', '')} to ${url.origin}: an authorization server must use https ` +
+          '(plain http is allowed on loopback only)',
+      );
+      if (guard !== undefined) guard.refused ??= error;
+      return Promise.reject(error);
+    }
+    return base(input, init);
+  };
+}
