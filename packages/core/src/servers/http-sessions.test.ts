@@ -90,6 +90,28 @@ describe('Streamable HTTP sessions', () => {
     expect(echoes(log)).toBe(2);
   });
 
+  it('does not resend a call whose tool the restarted server no longer serves as it was', async () => {
+    const { log } = demoServer();
+    let server = await httpDemo(log, { args: ['--legacy-forms'] });
+    host = createHost({
+      servers: { mcpServers: { web: { url: server.url } } },
+      surface: new ScriptedSurface('allow_once'),
+      limits: fast,
+      clock: new FakeClock(),
+    });
+    await host.servers.settled();
+    expect((await call('web__echo', 'before')).outcome).toBe('success');
+    await server.stop();
+    // Restarted without the legacy tools: the session is new, and legacy_view is gone.
+    server = await httpDemo(log, { port: server.port });
+    const result = await host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'web__legacy_view', args: {} });
+    expect(result.outcome).toBe('transport_error');
+    expect(result.text).toMatch(
+      /server "web" restarted, and its tool legacy_view is no longer the one this call was for/,
+    );
+    expect(readCallLog(log).filter((line) => line.tool === 'legacy_view')).toEqual([]);
+  });
+
   it('marks a server that went down degraded, and reconnects with backoff on the host clock', async () => {
     const { log } = demoServer();
     let server = await httpDemo(log);

@@ -1,4 +1,5 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 
 /** What a server's last HTTP 401 asked for: the `WWW-Authenticate` challenge, when it sent one. */
@@ -19,10 +20,13 @@ export class HttpTransport {
     readonly url: string;
     readonly headers: Readonly<Record<string, string>>;
     readonly clock: Clock;
+    /** One user's OAuth client: the transport sends its bearer token and refreshes it on a 401. */
+    readonly authProvider?: OAuthClientProvider;
   }) {
     const clock = options.clock;
     this.transport = new StreamableHTTPClientTransport(new URL(options.url), {
       requestInit: { headers: { ...options.headers } },
+      ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
       fetch: async (url, init) => {
         const response = await fetch(url, init);
         if (response.status === 401) {

@@ -1,4 +1,9 @@
-import type { Client, ClientCapabilities, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  ClientCapabilities,
+  OAuthClientProvider,
+  Tool as McpToolDefinition,
+} from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import type { ToolProgress } from '../tools/tool.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -19,6 +24,8 @@ export interface ServerConnectionOptions {
   readonly configure?: (client: Client) => void;
   /** A call refused with -32042 (URL elicitation required): show the URLs, wait for completion; true means retry. */
   readonly onUrlElicitationRequired?: (elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>;
+  /** HTTP only: the OAuth client of the user this connection is for (a server per user that signs users in). */
+  readonly authProvider?: OAuthClientProvider;
 }
 
 /** What a connection tells its owner. */

@@ -1,12 +1,19 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { CallToolResult, Client, ClientCapabilities, Transport } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  ClientCapabilities,
+  Tool as McpToolDefinition,
+  Transport,
+} from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import { describeCallFailure, unavailableError } from './call-failure.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { describeConnectFailure, httpStatusOf } from './connection-failure.js';
-import { HttpTransport } from './http-transport.js';
+import type { HttpTransport } from './http-transport.js';
+import { openTransport } from './open-transport.js';
 import { OrderedClient } from './ordered-client.js';
 import type { ServerConfig } from './server-config.js';
 import { serverIdentity } from './server-config.js';
@@ -19,13 +26,12 @@ import type { ServerState } from './server-state.js';
 import { serverTransition } from './server-state.js';
 import type { StdioTransport } from './stdio-transport.js';
 import { StreamFault } from './stream-fault.js';
-import type { ToolProgress } from '../tools/tool.js';
+import { NO_SDK_TIMEOUT_MS, sameDefinition, sendToolCall } from './tool-call-request.js';
 
 export { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 export type { ConnectionLimits } from './connection-limits.js';
 
 const URL_ELICITATION_REQUIRED = -32042;
-const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 /** How long `close()` waits for the server to answer the session DELETE. */
 const SESSION_DELETE_TIMEOUT_MS = 2_000;
 
@@ -57,6 +63,8 @@ export class ServerConnection {
   /** A new session being started after a 404; every call that met the 404 waits for the same one. */
   #renewing: Promise<Client | undefined> | undefined;
   #attempt = 0;
+  /** The tools of the last listing, by name. */
+  #tools = new Map<string, McpToolDefinition>();
   #generation = 0;
   readonly #limits: ConnectionLimits;
   readonly #clock: Clock;
@@ -65,9 +73,11 @@ export class ServerConnection {
   readonly #capabilities: () => ClientCapabilities;
   readonly #configure: (client: Client) => void;
   readonly #onUrlRequired: ((elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>) | undefined;
+  readonly #authProvider: ServerConnectionOptions['authProvider'];
 
   constructor(options: ServerConnectionOptions) {
     this.#onUrlRequired = options.onUrlElicitationRequired;
+    this.#authProvider = options.authProvider;
     this.#capabilities = options.capabilities ?? (() => ({}));
     this.#configure = options.configure ?? (() => undefined);
     this.config = options.config;
@@ -129,7 +139,7 @@ export class ServerConnection {
           onChanged: (error, tools) => {
             if (generation !== this.#generation) return;
             if (error) this.#listener.warning(`server "${id}": refreshing tools failed: ${error.message}`);
-            else if (tools) this.#listener.tools(tools);
+            else if (tools) this.#listed(tools);
           },
         },
       },
@@ -167,7 +177,7 @@ export class ServerConnection {
       this.#client = client;
       this.#attempt = 0;
       this.#transportError = undefined;
-      this.#listener.tools(tools);
+      this.#listed(tools);
       this.#setState('ready');
     } catch (error) {
       // A server that failed to connect is misbehaving: stop its process now rather than after the polite
@@ -200,27 +210,18 @@ export class ServerConnection {
   }
 
   async #transport(client: Client): Promise<Transport> {
-    const config = this.config;
-    if (config.transport === 'http') {
-      const http = new HttpTransport({ url: config.url, headers: config.headers, clock: this.#clock });
-      this.#http.set(client, http);
-      return http.transport;
-    }
-    // Node-only, so loaded only for a stdio server: the root entry stays runtime-neutral.
-    const [{ getDefaultEnvironment }, { StdioTransport }] = await Promise.all([
-      import('@modelcontextprotocol/client/stdio'),
-      import('./stdio-transport.js'),
-    ]);
-    const transport = new StdioTransport({
-      command: config.command,
-      args: config.args,
-      env: { ...getDefaultEnvironment(), ...config.env },
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-      stderr: 'pipe',
-      maxBufferSize: this.#limits.maxMessageBytes,
+    const opened = await openTransport({
+      config: this.config,
+      clock: this.#clock,
+      maxMessageBytes: this.#limits.maxMessageBytes,
+      ...(this.#authProvider === undefined ? {} : { authProvider: this.#authProvider }),
     });
-    this.#stdio = transport;
-    return transport;
+    if (opened.kind === 'http') {
+      this.#http.set(client, opened.http);
+      return opened.http.transport;
+    }
+    this.#stdio = opened.stdio;
+    return opened.stdio;
   }
 
   /**
@@ -311,19 +312,7 @@ export class ServerConnection {
     const client = this.#client;
     if (client === undefined || this.#state !== 'ready')
       return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
-    const requestOptions = {
-      signal: options.signal,
-      onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress(progressOf(p)),
-      timeout: NO_SDK_TIMEOUT_MS,
-    };
-    const params = { name, arguments: args as Record<string, unknown> };
-    // The legacy era needs nothing of callTool but the request itself: the host validates structuredContent on its
-    // own (the definition it passes has no outputSchema), so it sends tools/call directly and saves callTool's extra
-    // await on every call. The 2026 era goes through callTool, which mirrors declared arguments into headers.
-    const send = (on: Client): Promise<CallToolResult> =>
-      on.getProtocolEra() === 'modern'
-        ? on.callTool(params, { ...requestOptions, toolDefinition: options.definition })
-        : on.request({ method: 'tools/call', params }, requestOptions);
+    const send = (on: Client): Promise<CallToolResult> => sendToolCall(on, name, args, options);
     return send(client).catch(async (error: unknown) => {
       // -32042: the server needs the user to complete URL flows first. Once they are done, the call is retried once.
       if (
@@ -342,6 +331,15 @@ export class ServerConnection {
       if (httpStatusOf(error) === 404 && client.transport?.sessionId !== undefined && !options.signal.aborted) {
         const fresh = await this.#renewSession(client);
         if (fresh === undefined) throw unavailableError(this.config.id, this.#state, this.#lastError);
+        // The restarted server may serve another version of the tool: resent only to the definition the call was for.
+        if (!sameDefinition(this.#tools.get(name), options.definition)) {
+          throw new HostError(
+            'server_unavailable',
+            `server "${this.config.id}" restarted, and its tool ${name} is no longer the one this call was for; ` +
+              'the call was not resent',
+            { data: { serverId: this.config.id } },
+          );
+        }
         return send(fresh).catch((retryError: unknown) => {
           throw this.#failure(retryError, fresh, options.signal);
         });
@@ -382,16 +380,14 @@ export class ServerConnection {
     await client.close().catch(() => undefined);
   }
 
+  /** A listing of the server's tools: kept by name (a call resent on a new session checks it), and told on. */
+  #listed(tools: readonly McpToolDefinition[]): void {
+    this.#tools = new Map(tools.map((t) => [t.name, t]));
+    this.#listener.tools(tools);
+  }
+
   #setState(state: ServerState, error?: string): void {
     this.#state = serverTransition(this.#state, state);
     this.#listener.state(state, error);
   }
-}
-
-function progressOf(p: { progress: number; total?: number; message?: string }): ToolProgress {
-  return {
-    progress: p.progress,
-    ...(p.total === undefined ? {} : { total: p.total }),
-    ...(p.message === undefined ? {} : { message: p.message }),
-  };
 }
