@@ -126,13 +126,16 @@ describe('<airlock-tool-card> anatomy', () => {
       tool: { ...TOOL, icons: [{ src: 'http://cdn.example/icon.png' }] },
       server: { id: 'files', trusted: false },
     });
-    await expect(part(page, '[part=icon] .glyph').textContent()).resolves.toBe('🔧');
+    // The generic tool icon is an SVG wrench: no emoji font is needed to draw it.
+    await expect(part(page, '[part=icon] .glyph svg').count()).resolves.toBe(1);
+    await expect(part(page, '[part=icon] .glyph').textContent()).resolves.toBe('');
     await expect(part(page, '[part=icon] img').count()).resolves.toBe(0);
     await expect(part(page, '[part=name]').textContent()).resolves.toBe('Search files');
     await expect(part(page, '.raw-name').textContent()).resolves.toBe('search');
     await expect(part(page, '[part=server]').innerText()).resolves.toMatch(/files\s*·\s*Untrusted server/);
-    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Pending');
-    await expect(part(page, 'article').getAttribute('aria-label')).resolves.toBe('Search files');
+    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Waiting');
+    await expect(part(page, 'article').getAttribute('role')).resolves.toBe('region');
+    await expect(part(page, 'article').getAttribute('aria-label')).resolves.toBe('Tool invocation: Search files');
     await expect(part(page, 'details[part=args]').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
     await expect(part(page, '[part=args] pre').count()).resolves.toBe(0);
     await expect(part(page, '[part=result]').count()).resolves.toBe(0);
@@ -183,12 +186,12 @@ describe('<airlock-tool-card> arguments', () => {
     await expect(part(page, '[data-view=json]').getAttribute('aria-pressed')).resolves.toBe('true');
     await part(page, '[data-view=form]').click();
     await expect(part(page, '[data-view=form]').getAttribute('aria-pressed')).resolves.toBe('true');
-    const rows = await part(page, 'dl.form .row').evaluateAll((rows) =>
+    const rows = await part(page, '.form .row').evaluateAll((rows) =>
       rows.map((row) => [
-        row.querySelector('.label')?.textContent,
+        row.querySelector('.label')?.textContent?.split('*')[0]?.trim(),
         row.querySelector('.required') !== null,
         row.querySelector('.help')?.textContent ?? null,
-        row.querySelector('dd')?.textContent?.trim(),
+        row.querySelector('input')?.value ?? row.querySelector('.row-value')?.textContent?.trim(),
       ]),
     );
     expect(rows).toEqual([
@@ -196,7 +199,11 @@ describe('<airlock-tool-card> arguments', () => {
       ['limit', false, null, '10'],
       ['extra', false, null, '{\n  "deep": true\n}'],
     ]);
-    await expect(part(page, 'dl.form input, dl.form textarea').count()).resolves.toBe(0);
+    // Read-only: the call has run, nothing in the form can be changed.
+    const editable = await part(page, '.form input').evaluateAll((inputs) =>
+      inputs.filter((input) => !(input as HTMLInputElement).readOnly && !(input as HTMLInputElement).disabled),
+    );
+    expect(editable).toHaveLength(0);
     await part(page, '[data-view=json]').click();
     await expect(part(page, '[part=args] pre').textContent()).resolves.toContain('"deep": true');
   });
@@ -207,15 +214,20 @@ describe('<airlock-tool-card> arguments', () => {
     const page = await mount({ invocation: invocation({ args }), tool: TOOL });
     await recordClipboardAndEvents(page);
     await part(page, '[part=args] summary').click();
-    const shown = (await part(page, '[part=args] pre').textContent()) ?? '';
-    expect(shown.split('\n')).toHaveLength(100);
-    expect(json.startsWith(shown)).toBe(true);
+    // Collapsed: clipped on screen to 100 lines, but the whole text is in the element (find-in-page reaches it).
+    await expect(part(page, '[part=args] pre').textContent()).resolves.toBe(json);
+    await expect(part(page, '[part=args] pre').getAttribute('class')).resolves.toContain('clipped');
+    const [client, scroll] = await part(page, '[part=args] pre').evaluate((pre) => [
+      pre.clientHeight,
+      pre.scrollHeight,
+    ]);
+    expect(client).toBeLessThan(scroll);
     await part(page, '[part=args] [data-copy=args]').click();
-    await expect(part(page, '[part=args] [data-copy=args]').textContent()).resolves.toContain('Copied');
+    await expect(part(page, '[part=args] [data-copy=args]').getAttribute('data-copied')).resolves.toBe('true');
     expect(await page.evaluate(() => window.__copied)).toEqual([json]);
     expect(await page.evaluate(() => window.__events)).toEqual([{ type: 'airlock-tool-copy', detail: { text: json } }]);
     await part(page, '[part=args] [data-action=more]').click();
-    await expect(part(page, '[part=args] pre').textContent()).resolves.toBe(json);
+    await expect(part(page, '[part=args] pre').getAttribute('class')).resolves.not.toContain('clipped');
     await expect(part(page, '[part=args] [data-action=more]').textContent()).resolves.toContain('Show less');
   });
 });
@@ -224,17 +236,17 @@ describe('<airlock-tool-card> states', () => {
   it('shows each badge in turn as a call goes pending, running, success, and opens the result', async () => {
     const page = await mount({ invocation: invocation(), tool: TOOL, server: { id: 'files', trusted: true } });
     const badge = part(page, '[part=badge]');
-    await expect(badge.locator('.label').textContent()).resolves.toBe('Pending');
+    await expect(badge.locator('.label').textContent()).resolves.toBe('Waiting');
     await expect(badge.getAttribute('role')).resolves.toBe('status');
     await expect(badge.getAttribute('aria-live')).resolves.toBe('polite');
-    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files: Pending');
+    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files: Waiting');
 
     await update(page, {
       invocation: invocation({ state: 'running' }),
       progress: { progress: 3, total: 10, message: 'Indexing' },
     });
-    await expect(badge.locator('.label').textContent()).resolves.toBe('Running');
-    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files: Running');
+    await expect(badge.locator('.label').textContent()).resolves.toBe('Running…');
+    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files: Running…');
     await expect(badge.locator('.dot').count()).resolves.toBe(1);
     const bar = part(page, '[part=progress] progress');
     await expect(
@@ -270,32 +282,63 @@ describe('<airlock-tool-card> states', () => {
       result: screen([text('partial output')], { isError: true }),
     });
     await recordClipboardAndEvents(page);
-    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Failed');
+    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Error');
     await expect(part(page, 'details[part=result]').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(
       false,
     );
+    // The reason is on the card without opening anything.
+    await expect(part(page, '[part=reason]').isVisible()).resolves.toBe(true);
+    await expect(part(page, '[part=reason] .reason-text').textContent()).resolves.toBe('disk full');
+    await expect(part(page, '[part=reason] .reason-code').textContent()).resolves.toBe('tool_error');
     await part(page, '[part=result] summary').click();
-    await expect(part(page, '.error-message').textContent()).resolves.toBe('tool_error: disk full');
-    await expect(part(page, '[part=result] .markdown').textContent()).resolves.toContain('partial output');
+    await expect(part(page, '[part=result] .block.text').textContent()).resolves.toContain('partial output');
 
     await part(page, '[part=retry]').click();
     expect(await page.evaluate(() => window.__events)).toEqual([
       { type: 'airlock-tool-retry', detail: { invocationId: 'inv-1' } },
     ]);
-    // The host runs the call again and feeds the card its new state.
-    await update(page, { invocation: invocation({ state: 'running' }), result: undefined });
-    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Running');
+    // The same card goes back to running at once (T4), and stays there as the host runs the call again.
+    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Running…');
+    await expect(part(page, '[part=retry]').count()).resolves.toBe(0);
+    await expect(part(page, '[part=reason]').count()).resolves.toBe(0);
+    await update(page, { invocation: invocation({ id: 'inv-2', state: 'running' }), result: undefined });
+    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Running…');
     await expect(part(page, '[part=retry]').count()).resolves.toBe(0);
   });
 
-  it('shows a cancelled call without a retry or a result', async () => {
+  it('tells a denied call from a cancelled one, each with its reason visible, without a retry or a result', async () => {
     const page = await mount({
-      invocation: invocation({ state: 'cancelled', outcome: 'permission_denied' }),
-      tool: TOOL,
+      denied: {
+        invocation: invocation({
+          state: 'cancelled',
+          outcome: 'permission_denied',
+          error: { code: 'permission_denied', message: 'the user denied files__search; it was not run' },
+        }),
+        tool: TOOL,
+      },
+      cancelled: {
+        invocation: invocation({
+          state: 'cancelled',
+          outcome: 'cancelled',
+          error: { code: 'cancelled', message: 'cancelled by the user' },
+        }),
+        tool: TOOL,
+      },
     });
-    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Cancelled');
-    await expect(part(page, '[part=retry]').count()).resolves.toBe(0);
-    await expect(part(page, '[part=result]').count()).resolves.toBe(0);
+    await expect(part(page, '[part=badge] .label', '#denied').textContent()).resolves.toBe('Denied');
+    await expect(part(page, '[part=badge]', '#denied').getAttribute('data-state')).resolves.toBe('denied');
+    await expect(part(page, '[part=reason] .reason-text', '#denied').textContent()).resolves.toBe(
+      'the user denied files__search; it was not run',
+    );
+    await expect(part(page, '[part=badge] .label', '#cancelled').textContent()).resolves.toBe('Cancelled');
+    await expect(part(page, '[part=reason] .reason-text', '#cancelled').textContent()).resolves.toBe(
+      'cancelled by the user',
+    );
+    for (const id of ['#denied', '#cancelled']) {
+      await expect(part(page, '[part=reason]', id).isVisible()).resolves.toBe(true);
+      await expect(part(page, '[part=retry]', id).count()).resolves.toBe(0);
+      await expect(part(page, '[part=result]', id).count()).resolves.toBe(0);
+    }
   });
 
   it('stops the breathing dot under reduced motion', async () => {
@@ -328,7 +371,9 @@ describe('<airlock-tool-card> content types', () => {
     );
     const image = part(page, 'img.inline-image');
     await expect(image.getAttribute('src')).resolves.toBe(`data:image/png;base64,${PNG_1X1}`);
-    await expect(image.getAttribute('alt')).resolves.toBe('Image (image/png, 70 B)');
+    await expect(part(page, '.image-button').getAttribute('aria-label')).resolves.toBe(
+      'Open full size: Image (image/png, 70 B)',
+    );
     await expect(image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).resolves.toBe(1);
     await expect(part(page, 'img').count()).resolves.toBe(1);
     const notes = await part(page, '[part=result] .note').allTextContents();
@@ -392,7 +437,7 @@ describe('<airlock-tool-card> content types', () => {
       'Resource file:///notes.md',
     );
     await expect(resources.nth(0).locator('.markdown h2').textContent()).resolves.toBe('Notes');
-    await expect(resources.nth(1).locator('pre.plain').textContent()).resolves.toBe('<h1>not html</h1>');
+    await expect(resources.nth(1).locator('.plain-text').textContent()).resolves.toBe('<h1>not html</h1>');
     await expect(resources.nth(1).locator('h1').count()).resolves.toBe(0);
     await expect(resources.nth(2).locator('.note').textContent()).resolves.toContain('application/zip, 2 KB, binary');
   });
@@ -417,17 +462,22 @@ describe('<airlock-tool-card> truncation and copy', () => {
     const page = await mount({ ...success([text(long), text('short')]), fullText: `FULL:${long}` });
     await recordClipboardAndEvents(page);
     const block = part(page, '.block.text').first();
-    await expect(block.locator('p').count()).resolves.toBe(15);
-    await expect(block.locator('.more .note').textContent()).resolves.toMatch(/^[\d,]+ of [\d,]+ characters shown$/);
+    // Plain text keeps its line breaks; while collapsed all of it is in the element, clipped to 30 lines.
+    const body = block.locator('.plain-text');
+    await expect(body.textContent()).resolves.toBe(long);
+    await expect(body.getAttribute('class')).resolves.toContain('clipped');
+    const [clipped, whole] = await body.evaluate((el) => [el.clientHeight, el.scrollHeight]);
+    expect(clipped).toBeLessThan(whole / 5);
     await block.locator('[data-copy=block-0]').click();
     await block.locator('[data-action=more]').click();
-    await expect(block.locator('p').count()).resolves.toBe(200);
+    await expect(body.getAttribute('class')).resolves.not.toContain('clipped');
+    await expect(body.evaluate((el) => el.clientHeight)).resolves.toBe(whole);
     await expect(block.locator('[data-action=more]').textContent()).resolves.toContain('Show less');
     await part(page, '[data-copy=result]').click();
-    await expect(part(page, '[data-copy=result]').textContent()).resolves.toContain('Copied');
+    await expect(part(page, '[data-copy=result]').getAttribute('data-copied')).resolves.toBe('true');
     expect(await page.evaluate(() => window.__copied)).toEqual([long, `FULL:${long}`]);
     await block.locator('[data-action=more]').click();
-    await expect(block.locator('p').count()).resolves.toBe(15);
+    await expect(body.getAttribute('class')).resolves.toContain('clipped');
   });
 
   it('copies every block text when the host gives no full text', async () => {
@@ -436,7 +486,7 @@ describe('<airlock-tool-card> truncation and copy', () => {
     );
     await recordClipboardAndEvents(page);
     await part(page, '[data-copy=result]').click();
-    await expect(part(page, '[data-copy=result]').textContent()).resolves.toContain('Copied');
+    await expect(part(page, '[data-copy=result]').getAttribute('data-copied')).resolves.toBe('true');
     expect(await page.evaluate(() => window.__copied)).toEqual(['a\n\nb']);
   });
 
@@ -468,7 +518,7 @@ describe('<airlock-tool-card> truncation and copy', () => {
       return { chars: big.length, shown };
     });
     expect(timing.chars).toBeGreaterThan(5_000_000);
-    expect(timing.shown).toBeLessThan(2_000);
+    expect(timing.shown).toBeLessThanOrEqual(50_000);
     await part(page, '[data-action=more]', 'airlock-tool-card').click();
     await expect(part(page, 'pre.plain', 'airlock-tool-card').evaluate((pre) => pre.textContent?.length)).resolves.toBe(
       timing.chars,
@@ -485,8 +535,8 @@ describe('<airlock-tool-card> language and accessibility', () => {
     await expect(part(page, '[part=args] summary').textContent()).resolves.toBe('Argumentos');
     await expect(part(page, '[part=result] summary').textContent()).resolves.toBe('Resultado');
     await expect(part(page, '[data-action=more]').textContent()).resolves.toContain('Mostrar mais');
-    await expect(part(page, '[data-copy=result]').textContent()).resolves.toContain('Copiar');
-    await expect(part(page, '.more .note').textContent()).resolves.toBe('179 de 6.000 caracteres exibidos');
+    await expect(part(page, '[data-copy=result]').getAttribute('aria-label')).resolves.toBe('Copiar resultado');
+    await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Concluído');
     await update(page, { invocation: invocation({ state: 'error', error: { code: 'x', message: 'y' } }) });
     await expect(part(page, '[part=retry]').textContent()).resolves.toContain('Tentar de novo');
   });
@@ -527,12 +577,12 @@ describe('<airlock-tool-card> language and accessibility', () => {
     await part(page, '[data-view=form]').click();
     expect(await axeViolations(page, 'airlock-tool-card'), 'form view').toEqual([]);
     await update(page, { invocation: invocation({ state: 'success', outcome: 'success' }), result: screen(rich) });
-    await part(page, '[data-action=open-full]').click();
+    await part(page, '.thumbnail [data-action=open-full]').click();
     await part(page, 'dialog img.full-size').waitFor();
     expect(await axeViolations(page, 'airlock-tool-card'), 'image dialog').toEqual([]);
   });
 
-  it('gives every button a target of at least 48 by 48 pixels', async () => {
+  it('gives Retry and the disclosures 48 by 48 pixels, and every other control at least 24 by 24', async () => {
     const page = await mount({
       ...success([text('x'.repeat(3_000))]),
       invocation: invocation({ state: 'error', error: { code: 'e', message: 'm' } }),
@@ -542,13 +592,13 @@ describe('<airlock-tool-card> language and accessibility', () => {
     const sizes = await part(page, 'button, summary').evaluateAll((nodes) =>
       nodes
         .filter((node) => node.checkVisibility())
-        .map((node) => node.getBoundingClientRect())
-        .map((rect) => [rect.width, rect.height]),
+        .map((node) => [node.matches('summary, .retry'), node.getBoundingClientRect()] as const)
+        .map(([large, rect]) => [large ? 48 : 24, rect.width, rect.height]),
     );
-    expect(sizes.length).toBeGreaterThan(5);
-    for (const [width, height] of sizes) {
-      expect(width).toBeGreaterThanOrEqual(48);
-      expect(height).toBeGreaterThanOrEqual(48);
+    expect(sizes.length).toBeGreaterThanOrEqual(5);
+    for (const [least, width, height] of sizes) {
+      expect(width).toBeGreaterThanOrEqual(least!);
+      expect(height).toBeGreaterThanOrEqual(least!);
     }
   });
 });
@@ -588,7 +638,7 @@ describe('<airlock-tool-card> against hostile servers', () => {
     await settle(page);
     expect(await page.evaluate(() => window.__xss)).toBe(0);
     expect(await dangerousNodes(page)).toEqual([]);
-    expect(await part(page, '.error-message', '#x0').count()).toBe(1);
+    expect(await part(page, '[part=reason]', '#x0').count()).toBe(1);
     // The same again in the form view of the arguments.
     await page.evaluate(async () => {
       for (const card of document.querySelectorAll('airlock-tool-card')) {
@@ -599,7 +649,7 @@ describe('<airlock-tool-card> against hostile servers', () => {
       }
     });
     await settle(page);
-    await expect(part(page, 'dl.form', '#x0').count()).resolves.toBe(1);
+    await expect(part(page, '.form', '#x0').count()).resolves.toBe(1);
     expect(await page.evaluate(() => window.__xss)).toBe(0);
     expect(await dangerousNodes(page)).toEqual([]);
     expect(requests.filter((url) => !url.startsWith('data:'))).toEqual([]);

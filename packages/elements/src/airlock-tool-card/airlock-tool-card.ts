@@ -7,11 +7,17 @@ import { baseStyles } from '../shared/tokens.js';
 import { cardMarkdownHtml } from './card-markdown.js';
 import type { CardRenderContext } from './card-render-context.js';
 import { prettyJson } from './copy-text.js';
-import { formatBytes, safeIconSrc } from './media-policy.js';
+import { PresetController } from '../shared/preset-controller.js';
+import { formatBytes } from './media-policy.js';
 import { renderArgs } from './render-args.js';
 import type { ArgsView } from './render-args.js';
 import { renderResultBlocks } from './render-blocks.js';
+import { renderHeader } from './render-header.js';
+import { mustPassRunning, RUNNING_HOLD_MS, shownState } from './shown-state.js';
+import type { ShownState } from './shown-state.js';
 import { ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
+import { toolCardFormStyles } from './tool-card-form-styles.js';
+import { toolCardPresetStyles } from './tool-card-preset-styles.js';
 import { toolCardStyles } from './tool-card-styles.js';
 import type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
@@ -19,13 +25,7 @@ export { ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
 export type { ToolCopyDetail, ToolRetryDetail } from './tool-card-events.js';
 export type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
-const GLYPHS: Record<InvocationState, string> = {
-  pending: '⏳',
-  running: '',
-  success: '✓',
-  error: '✗',
-  cancelled: '⊘',
-};
+let cards = 0;
 
 /**
  * `<airlock-tool-card>`: one tool call as the user sees it. The header names the tool, its server (trusted or not)
@@ -35,7 +35,17 @@ const GLYPHS: Record<InvocationState, string> = {
  * never a link that fetches), embedded resources by type, and structured content as JSON. Long texts show their head
  * until "show more"; every "copy" copies the whole value.
  *
- * The card shows the state it is given; the host feeds it pending, running, then success, error or cancelled.
+ * The card shows the state it is given (the host feeds it pending, running, then success, error or cancelled), with
+ * two rules of its own (R3): a call seen pending that arrives at success or error shows "Running…" for
+ * `RUNNING_HOLD_MS` first, so a fast failure never skips running; and Retry shows "Running…" at once until the host
+ * feeds the call again (the same card, a new invocation id when the host runs it anew). A call the permission gate
+ * refused reads "Denied", not "Cancelled", and any error's reason is shown under the header, not inside the result.
+ * Clicking the header toggles the arguments (T2). The card is a region named "Tool invocation: NAME" (R8).
+ *
+ * Presets (R9): the element reads `data-airlock-preset` from its nearest ancestor (set by `applyPreset`) and
+ * draws what tokens cannot say: terminal_classic `[name]` in monospace without shadow, brutalist a 2px border with
+ * sharp corners, cyberpunk_neon a glow outline over a gradient, glassmorphism a backdrop blur over a 20% surface
+ * tint, minimalist_mono one border and no fill.
  *
  * Slots: none (everything shown comes from the properties, rendered as text or sanitised markdown).
  *
@@ -44,15 +54,15 @@ const GLYPHS: Record<InvocationState, string> = {
  * - `airlock-tool-copy` (`ToolCopyEvent`, detail `{ text }`, cancelable): a value is being copied; the card writes it
  *   to `navigator.clipboard` unless the event is cancelled.
  *
- * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `progress`, `args`, `result`, `block`
- * (each result block), `dialog` (the full-size image).
+ * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `reason`, `progress`, `args`, `result`,
+ * `block` (each result block), `dialog` (the full-size image).
  *
  * CSS custom properties: the shared tokens (`--airlock-font`, `--airlock-font-mono`, `--airlock-radius`,
  * `--airlock-space`, `--airlock-color-*`, `--airlock-shadow`, `--airlock-motion`) and
  * `--airlock-tool-card-thumbnail-size` (the largest side of a large image's thumbnail, default 96px).
  */
 export class AirlockToolCard extends LitElement {
-  static override styles = [baseStyles, toolCardStyles];
+  static override styles = [baseStyles, toolCardStyles, toolCardFormStyles, toolCardPresetStyles];
 
   static override properties = {
     invocation: { attribute: false },
@@ -76,23 +86,35 @@ export class AirlockToolCard extends LitElement {
   /** The whole result text; "copy" on the whole result copies it (else the blocks' text). */
   fullText?: string;
 
+  readonly #id = `card-${++cards}`;
   #argsOpen = false;
   #argsView: ArgsView = 'json';
   #argsJson: { readonly args: object; readonly json: string } | undefined;
   #argsSeen: object | undefined;
   #resultOpen = false;
-  #shownState: InvocationState | undefined;
+  /** The state the badge shows (it can lag the given one while "Running…" is held). */
+  #shown: InvocationState | undefined;
+  #givenState: InvocationState | undefined;
+  #shownId: string | undefined;
+  #hold: ReturnType<typeof setTimeout> | undefined;
+  #retrying = false;
   #expanded = new Set<string>();
   #copiedKey: string | undefined;
   #markdown = new Map<string, string>();
   #dialogImage: { readonly src: string; readonly alt: string } | undefined;
 
+  constructor() {
+    super();
+    new PresetController(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#hold);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const state = this.invocation?.state;
-    if (state !== this.#shownState) {
-      this.#shownState = state;
-      this.#resultOpen = state === 'success';
-    }
+    if (changed.has('invocation')) this.#follow(this.invocation?.id, this.invocation?.state);
     if (changed.has('result')) {
       this.#markdown.clear();
       this.#copiedKey = undefined;
@@ -105,13 +127,68 @@ export class AirlockToolCard extends LitElement {
     }
   }
 
+  /** Follows the given state, holding "Running…" when a call seen pending arrives at success or error. */
+  #follow(id: string | undefined, given: InvocationState | undefined): void {
+    if (id === this.#shownId && given === this.#givenState) return;
+    const passRunning = id === this.#shownId && mustPassRunning(this.#shown, given);
+    this.#shownId = id;
+    this.#givenState = given;
+    this.#retrying = false;
+    clearTimeout(this.#hold);
+    this.#hold = undefined;
+    if (!passRunning) return this.#show(given);
+    this.#show('running');
+    this.#hold = setTimeout(() => {
+      this.#hold = undefined;
+      this.#show(this.invocation?.state);
+      this.requestUpdate();
+    }, RUNNING_HOLD_MS);
+  }
+
+  #show(state: InvocationState | undefined): void {
+    if (state === this.#shown) return;
+    this.#shown = state;
+    this.#resultOpen = state === 'success';
+  }
+
+  /** What the badge says now. */
+  #state(): ShownState {
+    if (this.#retrying) return 'running';
+    return shownState(this.#shown ?? 'pending', this.invocation?.outcome);
+  }
+
   protected override render(): TemplateResult {
-    const state = this.invocation?.state ?? 'pending';
+    const state = this.#state();
     const name = this.#displayName();
-    return html`<article part="card" class="card" aria-label=${name}>
-      ${this.#renderHeader(name, state)} ${this.#renderProgress(state)} ${this.#renderArgs()}
-      ${this.#renderResult(state)} ${this.#renderDialog()}
+    const serverId = this.invocation?.serverId;
+    return html`<article
+      part="card"
+      class="card"
+      role="region"
+      aria-label=${this.#t('mcp.card.region', { name })}
+      data-state=${state}
+    >
+      ${renderHeader(this.#context(), {
+        name,
+        rawName: this.tool?.name ?? this.invocation?.originalName,
+        state,
+        tool: this.tool,
+        server: this.server ?? (serverId ? { id: serverId, trusted: false } : undefined),
+        onRetry: this.#retry,
+        onToggle: this.#onHeaderClick,
+      })}
+      ${this.#renderReason(state)} ${this.#renderProgress(state)} ${this.#renderArgs()} ${this.#renderResult(state)}
+      ${this.#renderDialog()}
     </article>`;
+  }
+
+  /** Why a call failed or was refused, visible without opening anything. */
+  #renderReason(state: ShownState): TemplateResult | typeof nothing {
+    const error = this.invocation?.error;
+    if (!error || (state !== 'error' && state !== 'denied' && state !== 'cancelled')) return nothing;
+    return html`<p part="reason" class="reason ${state}">
+      <span class="reason-text">${error.message}</span> <code class="reason-code">${error.code}</code>
+    </p>`;
   }
 
   #displayName(): string {
@@ -122,61 +199,7 @@ export class AirlockToolCard extends LitElement {
     return msg(this, key, params);
   }
 
-  #renderHeader(name: string, state: InvocationState): TemplateResult {
-    const status = this.#t(`mcp.card.status.${state}`);
-    const rawName = this.tool?.name ?? this.invocation?.originalName;
-    return html`<header part="header" class="header">
-      ${this.#renderIcon()}
-      <div class="ident">
-        <span part="name" class="name">${name}</span>
-        ${rawName !== undefined && rawName !== name ? html`<code class="raw-name">${rawName}</code>` : nothing}
-        ${this.#renderServer()}
-      </div>
-      <div class="status-area">
-        <div part="badge" class="badge ${state}" role="status" aria-live="polite" data-state=${state}>
-          ${
-            state === 'running'
-              ? html`<span class="dot" aria-hidden="true"></span>`
-              : html`<span aria-hidden="true">${GLYPHS[state]}</span>`
-          }
-          <span class="label" aria-hidden="true">${status}</span>
-          <span class="sr-only">${this.#t('mcp.card.announce', { tool: name, status })}</span>
-        </div>
-        ${
-          state === 'error'
-            ? html`<button type="button" part="retry" class="retry" @click=${this.#retry}>
-                ${this.#t('mcp.card.retry')}
-              </button>`
-            : nothing
-        }
-      </div>
-    </header>`;
-  }
-
-  #renderIcon(): TemplateResult {
-    const src = safeIconSrc(this.tool?.icons?.[0]?.src);
-    return html`<span part="icon" class="icon">
-      ${
-        src === undefined
-          ? html`<span class="glyph" aria-hidden="true">🔧</span>`
-          : html`<img src=${src} alt="" width="24" height="24" referrerpolicy="no-referrer" />`
-      }
-    </span>`;
-  }
-
-  #renderServer(): TemplateResult | typeof nothing {
-    const serverId = this.invocation?.serverId;
-    const server = this.server ?? (serverId ? { id: serverId, trusted: false } : undefined);
-    if (server === undefined) return nothing;
-    const trust = this.#t(server.trusted ? 'mcp.card.server_trusted' : 'mcp.card.server_untrusted');
-    return html`<span part="server" class="chip ${server.trusted ? 'trusted' : 'untrusted'}">
-      <span class="server-id">${server.id}</span>
-      <span aria-hidden="true">·</span>
-      <span class="trust">${trust}</span>
-    </span>`;
-  }
-
-  #renderProgress(state: InvocationState): TemplateResult | typeof nothing {
+  #renderProgress(state: ShownState): TemplateResult | typeof nothing {
     const progress = this.progress;
     if (state !== 'running' || progress === undefined) return nothing;
     const total = progress.total;
@@ -207,6 +230,7 @@ export class AirlockToolCard extends LitElement {
               json: this.#argsText(args),
               schema: this.tool?.inputSchema,
               view: this.#argsView,
+              idPrefix: this.#id,
               setView: (view) => {
                 this.#argsView = view;
                 this.requestUpdate();
@@ -222,18 +246,12 @@ export class AirlockToolCard extends LitElement {
     return this.#argsJson.json;
   }
 
-  #renderResult(state: InvocationState): TemplateResult | typeof nothing {
+  #renderResult(state: ShownState): TemplateResult | typeof nothing {
     const result = this.result;
-    const error = state === 'error' ? this.invocation?.error : undefined;
-    if (result === undefined && !error) return nothing;
+    if (result === undefined || state === 'pending' || state === 'running') return nothing;
     return html`<details part="result" class="result" .open=${this.#resultOpen} @toggle=${this.#onResultToggle}>
       <summary>${this.#t('mcp.card.result')}</summary>
-      ${
-        this.#resultOpen
-          ? html`${error ? html`<p class="error-message">${error.code}: ${error.message}</p>` : nothing}
-            ${result === undefined ? nothing : renderResultBlocks(this.#context(), result, this.fullText)}`
-          : nothing
-      }
+      ${this.#resultOpen ? renderResultBlocks(this.#context(), result, this.fullText) : nothing}
     </details>`;
   }
 
@@ -295,7 +313,21 @@ export class AirlockToolCard extends LitElement {
 
   #retry = (): void => {
     const id = this.invocation?.id;
-    if (id !== undefined) this.dispatchEvent(new ToolRetryEvent({ invocationId: id }));
+    if (id === undefined) return;
+    this.dispatchEvent(new ToolRetryEvent({ invocationId: id }));
+    // Back to running in this same card until the host feeds the call again (T4).
+    this.#retrying = true;
+    this.requestUpdate();
+  };
+
+  /** A click on the header, not on one of its controls, opens or closes the arguments (T2). */
+  #onHeaderClick = (event: Event): void => {
+    const control = event
+      .composedPath()
+      .some((node) => node instanceof HTMLElement && /^(BUTTON|A|INPUT)$/.test(node.tagName));
+    if (control) return;
+    this.#argsOpen = !this.#argsOpen;
+    this.requestUpdate();
   };
 
   #onArgsToggle = (event: Event): void => {

@@ -6,6 +6,8 @@ export interface ArgRow {
   readonly required: boolean;
   readonly value: unknown;
   readonly present: boolean;
+  /** The property's own schema ({} when the schema does not name it): what the form view's control is chosen by. */
+  readonly schema: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -31,6 +33,7 @@ export function argRows(
       required: required.has(name),
       value: Object.hasOwn(args, name) ? args[name] : undefined,
       present: Object.hasOwn(args, name),
+      schema: property,
     };
   });
 }

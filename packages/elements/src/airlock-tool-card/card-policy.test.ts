@@ -3,36 +3,59 @@ import type { ScreenPayload } from '@airlock/core';
 import { argRows } from './arg-rows.js';
 import { blockCopyText, resultCopyText } from './copy-text.js';
 import { audioDataUrl, formatBytes, imageDataUrl, isLargeImage, safeIconSrc } from './media-policy.js';
-import { ARGS_TEXT_BOUNDS, RESULT_TEXT_BOUNDS, textHead } from './text-head.js';
+import { ARGS_TEXT_BOUNDS, collapseText, RESULT_TEXT_BOUNDS } from './text-head.js';
+import { textKind } from './text-kind.js';
 
 const lines = (count: number, width = 10): string =>
   Array.from({ length: count }, (_, i) => `${i}`.padEnd(width, '.')).join('\n');
 
-describe('textHead', () => {
-  it('leaves a text of 2,000 characters or fewer whole, however many lines it has', () => {
-    expect(textHead(lines(150, 5), RESULT_TEXT_BOUNDS)).toBeUndefined();
-    expect(textHead('x'.repeat(2_000), RESULT_TEXT_BOUNDS)).toBeUndefined();
+describe('collapseText', () => {
+  it('leaves a text of at most 2,000 characters and 30 lines whole', () => {
+    expect(collapseText(lines(30, 5), RESULT_TEXT_BOUNDS)).toBeUndefined();
+    expect(collapseText(`${lines(30, 5)}\n`, RESULT_TEXT_BOUNDS)).toBeUndefined();
+    expect(collapseText('x'.repeat(2_000), RESULT_TEXT_BOUNDS)).toBeUndefined();
   });
 
-  it('cuts a longer text after its 30th line', () => {
-    const text = lines(300);
-    const head = textHead(text, RESULT_TEXT_BOUNDS);
-    expect(head?.split('\n')).toHaveLength(30);
-    expect(text.startsWith(head ?? '-')).toBe(true);
+  it('collapses past 30 lines even when short, and past 2,000 characters even on one line, holding the whole text', () => {
+    expect(collapseText(lines(31, 2), RESULT_TEXT_BOUNDS)).toEqual({ held: lines(31, 2) });
+    expect(collapseText('y'.repeat(2_001), RESULT_TEXT_BOUNDS)).toEqual({ held: 'y'.repeat(2_001) });
   });
 
-  it('cuts a long single line at 2,000 characters', () => {
-    expect(textHead('y'.repeat(5_000_000), RESULT_TEXT_BOUNDS)).toHaveLength(2_000);
+  it('holds at most the DOM budget of a 5 MB text, cut at a line end when one is near', () => {
+    expect(collapseText('y'.repeat(5_000_000), RESULT_TEXT_BOUNDS)?.held).toHaveLength(50_000);
+    const text = lines(1_000_000, 9);
+    const held = collapseText(text, RESULT_TEXT_BOUNDS)?.held ?? '';
+    expect(held.length).toBeLessThanOrEqual(50_000);
+    expect(text.startsWith(`${held}\n`)).toBe(true);
   });
 
-  it('cuts at 2,000 characters when 30 lines would be longer', () => {
-    expect(textHead(lines(40, 200), RESULT_TEXT_BOUNDS)).toHaveLength(2_000);
+  it('collapses arguments past 100 lines, and leaves 100 lines whole', () => {
+    expect(collapseText(lines(100), ARGS_TEXT_BOUNDS)).toBeUndefined();
+    expect(collapseText(`${lines(100)}\n`, ARGS_TEXT_BOUNDS)).toBeUndefined();
+    expect(collapseText(lines(101), ARGS_TEXT_BOUNDS)).toEqual({ held: lines(101) });
+  });
+});
+
+describe('textKind', () => {
+  it('renders markdown only where the text is markdown', () => {
+    expect(textKind('# Title\n\nSome **bold** words')).toBe('markdown');
+    expect(textKind('- one\n- two')).toBe('markdown');
+    expect(textKind('see [the docs](https://example.com)')).toBe('markdown');
+    expect(textKind('```js\nlet a = 1;\n```')).toBe('markdown');
   });
 
-  it('collapses arguments past 100 lines to their first 100, and leaves 100 lines whole', () => {
-    expect(textHead(lines(100), ARGS_TEXT_BOUNDS)).toBeUndefined();
-    expect(textHead(`${lines(100)}\n`, ARGS_TEXT_BOUNDS)).toBeUndefined();
-    expect(textHead(lines(101), ARGS_TEXT_BOUNDS)?.split('\n')).toHaveLength(100);
+  it('keeps plain text plain, and columnar or numbered output monospace', () => {
+    expect(textKind('line 1\nline 2\nline 3')).toBe('plain');
+    expect(textKind('Hello, Ana.')).toBe('plain');
+    expect(textKind('NAME     SIZE\nfile.txt  12')).toBe('monospace');
+    expect(textKind('  1: first\n  2: second')).toBe('monospace');
+    expect(textKind('a\tb\nc\td')).toBe('monospace');
+  });
+
+  it('lets a declared mime type decide', () => {
+    expect(textKind('plain words', 'text/markdown')).toBe('markdown');
+    expect(textKind('# not a heading', 'text/plain')).toBe('plain');
+    expect(textKind('<h1>x</h1>', 'text/html')).toBe('plain');
   });
 });
 

@@ -3,14 +3,14 @@ import type { TemplateResult } from 'lit';
 import type { CardRenderContext } from './card-render-context.js';
 import { argRows } from './arg-rows.js';
 import type { ArgRow } from './arg-rows.js';
-import { prettyJson } from './copy-text.js';
+import { renderArgControl } from './render-arg-control.js';
 import { renderBoundedText, renderCopyButton } from './render-text.js';
 import { ARGS_TEXT_BOUNDS } from './text-head.js';
 
-/** How the arguments show: the raw JSON, or one read-only row per property of the input schema. */
+/** How the arguments show: the raw JSON, or one read-only control per property of the input schema. */
 export type ArgsView = 'json' | 'form';
 
-/** The body of the open arguments section: the JSON/Form toggle, a copy of the full JSON, and the chosen view. */
+/** The body of the open arguments section: the JSON/Form toggle, one copy of the full JSON, and the chosen view. */
 export function renderArgs(
   ctx: CardRenderContext,
   options: {
@@ -19,15 +19,18 @@ export function renderArgs(
     readonly schema: Readonly<Record<string, unknown>> | undefined;
     readonly view: ArgsView;
     readonly setView: (view: ArgsView) => void;
+    /** Prefix for the ids the form's labels get (unique within the card's shadow root). */
+    readonly idPrefix: string;
   },
 ): TemplateResult {
   const { view, setView } = options;
+  const arguments_ = ctx.t('mcp.card.arguments');
   const body =
     view === 'json'
-      ? renderBoundedText(ctx, 'args', options.json, { markdown: false, bounds: ARGS_TEXT_BOUNDS })
-      : renderForm(ctx, argRows(options.args, options.schema));
+      ? renderBoundedText(ctx, 'args', options.json, { kind: 'monospace', bounds: ARGS_TEXT_BOUNDS, what: arguments_ })
+      : renderForm(ctx, argRows(options.args, options.schema), options.idPrefix);
   return html`<div class="toolbar">
-      <div class="segmented" role="group" aria-label=${ctx.t('mcp.card.arguments')}>
+      <div class="segmented" role="group" aria-label=${arguments_}>
         <button type="button" data-view="json" aria-pressed=${view === 'json'} @click=${() => setView('json')}>
           ${ctx.t('mcp.card.view.json')}
         </button>
@@ -35,40 +38,29 @@ export function renderArgs(
           ${ctx.t('mcp.card.view.form')}
         </button>
       </div>
-      ${renderCopyButton(ctx, 'args', () => options.json)}
+      ${renderCopyButton(ctx, 'args', ctx.t('mcp.card.copy_args'), () => options.json)}
     </div>
     <div class="args-body">${body}</div>`;
 }
 
-function renderForm(ctx: CardRenderContext, rows: readonly ArgRow[]): TemplateResult {
-  return html`<dl class="form">
-    ${rows.map(
-      (row) =>
-        html`<div class="row">
-          <dt>
-            <span class="label">${row.label}</span>${
+function renderForm(ctx: CardRenderContext, rows: readonly ArgRow[], idPrefix: string): TemplateResult {
+  return html`<div class="form">
+    ${rows.map((row, index) => {
+      const labelId = `${idPrefix}-arg-${index}`;
+      return html`<div class="row" data-arg=${row.name}>
+        <div class="row-label">
+          <span class="label" id=${labelId}
+            >${row.label}${
               row.required
                 ? html`<span class="required" aria-hidden="true">*</span
-                    ><span class="sr-only">${ctx.t('mcp.elicitation.field_required')}</span>`
+                    ><span class="sr-only"> (${ctx.t('mcp.elicitation.field_required')})</span>`
                 : nothing
-            }
-            ${row.description === undefined ? nothing : html`<span class="help">${row.description}</span>`}
-          </dt>
-          <dd>
-            ${
-              row.present
-                ? renderBoundedText(ctx, `arg:${row.name}`, valueText(row.value), {
-                    markdown: false,
-                    bounds: ARGS_TEXT_BOUNDS,
-                  })
-                : html`<span class="note">—</span>`
-            }
-          </dd>
-        </div>`,
-    )}
-  </dl>`;
-}
-
-function valueText(value: unknown): string {
-  return typeof value === 'string' ? value : prettyJson(value);
+            }</span
+          >
+          ${row.description === undefined ? nothing : html`<span class="help">${row.description}</span>`}
+        </div>
+        <div class="row-value">${renderArgControl(ctx, row, labelId)}</div>
+      </div>`;
+    })}
+  </div>`;
 }

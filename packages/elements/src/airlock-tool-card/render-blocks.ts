@@ -4,35 +4,62 @@ import type { ScreenBlock, ScreenPayload } from '@airlock/core';
 import type { CardRenderContext } from './card-render-context.js';
 import { blockCopyText, prettyJson, resultCopyText } from './copy-text.js';
 import { audioDataUrl, base64Bytes, imageDataUrl, isLargeImage } from './media-policy.js';
+import { linkIcon } from './card-icons.js';
 import { renderBoundedText, renderCopyButton } from './render-text.js';
 import { RESULT_TEXT_BOUNDS } from './text-head.js';
+import { textKind } from './text-kind.js';
 
 type Block<T extends ScreenBlock['type']> = Extract<ScreenBlock, { type: T }>;
 type MediaBlock = Extract<ScreenBlock, { type: 'image' | 'audio' }>;
 
-const MARKDOWN_TYPE = /^text\/(?:x-)?markdown\s*(?:;|$)/i;
+/** Per render: the block's key and number (for names), and whether it gets a copy control of its own. */
+interface BlockPlace {
+  readonly key: string;
+  readonly index: number;
+  readonly ownCopy: boolean;
+}
 
 /**
  * The result body: every block in order with a divider between, then the structured content as JSON, then one
- * "copy" for the whole result (the host's `fullText` when given).
+ * "copy" for the whole result (the host's `fullText` when given). A block has its own copy control only when the
+ * result has more than one thing to copy, so no two controls of a card copy the same text under the same name.
  */
 export function renderResultBlocks(
   ctx: CardRenderContext,
   result: ScreenPayload,
   fullText: string | undefined,
 ): TemplateResult {
-  const items = result.blocks.map((block, index) => renderBlock(ctx, block, `block-${index}`));
-  if (result.structuredContent !== undefined) items.push(renderStructured(ctx, result.structuredContent));
+  const copyable =
+    result.blocks.filter((block) => blockCopyText(block) !== undefined).length +
+    (result.structuredContent === undefined ? 0 : 1);
+  const ownCopy = copyable > 1;
+  const items = result.blocks.map((block, index) =>
+    renderBlock(ctx, block, { key: `block-${index}`, index: index + 1, ownCopy }),
+  );
+  if (result.structuredContent !== undefined) {
+    items.push(
+      renderStructured(ctx, result.structuredContent, { key: 'structured', index: items.length + 1, ownCopy }),
+    );
+  }
   return html`${items.map((item, index) => html`${index > 0 ? html`<hr />` : nothing}${item}`)}
     <div class="actions result-actions">
-      ${renderCopyButton(ctx, 'result', () => resultCopyText(result, fullText))}
+      ${renderCopyButton(ctx, 'result', ctx.t('mcp.card.copy_result'), () => resultCopyText(result, fullText))}
     </div>`;
 }
 
-function renderBlock(ctx: CardRenderContext, block: ScreenBlock, key: string): TemplateResult {
+function blockCopy(ctx: CardRenderContext, place: BlockPlace, text: () => string) {
+  if (!place.ownCopy) return nothing;
+  return renderCopyButton(ctx, place.key, ctx.t('mcp.card.copy_block', { index: place.index }), text);
+}
+
+function what(ctx: CardRenderContext, place: BlockPlace): string {
+  return ctx.t('mcp.card.block', { index: place.index });
+}
+
+function renderBlock(ctx: CardRenderContext, block: ScreenBlock, place: BlockPlace): TemplateResult {
   switch (block.type) {
     case 'text':
-      return renderTextBlock(ctx, block, key);
+      return renderTextBlock(ctx, block, place);
     case 'image':
       return html`<div class="block image" part="block">
         ${renderImage(ctx, block.mimeType, block.bytes, block.data)}
@@ -40,17 +67,18 @@ function renderBlock(ctx: CardRenderContext, block: ScreenBlock, key: string): T
     case 'audio':
       return renderAudio(ctx, block);
     case 'resource_link':
-      return renderResourceLink(ctx, block, key);
+      return renderResourceLink(ctx, block, place);
     case 'resource':
-      return renderResource(ctx, block, key);
+      return renderResource(ctx, block, place);
   }
 }
 
-function renderTextBlock(ctx: CardRenderContext, block: Block<'text'>, key: string): TemplateResult {
-  return html`<div class="block text" part="block">
-    ${renderBoundedText(ctx, key, block.text, { markdown: true, bounds: RESULT_TEXT_BOUNDS })}
+function renderTextBlock(ctx: CardRenderContext, block: Block<'text'>, place: BlockPlace): TemplateResult {
+  const kind = textKind(block.text);
+  return html`<div class="block text" part="block" data-kind=${kind}>
+    ${blockCopy(ctx, place, () => block.text)}
+    ${renderBoundedText(ctx, place.key, block.text, { kind, bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })}
     ${cutByHost(ctx, block.truncated, block.text.length, block.totalChars)}
-    <div class="actions">${renderCopyButton(ctx, key, () => block.text)}</div>
   </div>`;
 }
 
@@ -63,8 +91,8 @@ function cutByHost(ctx: CardRenderContext, truncated: boolean | undefined, shown
 }
 
 /**
- * An image of a shown type as an inline data: URL; above 500 KB a thumbnail and "open full size" (a dialog). Other
- * types, malformed data, or data the host left out are described, never rendered.
+ * An image of a shown type as an inline data: URL that opens full size (a dialog) on click; above 500 KB a thumbnail
+ * first. Other types, malformed data, or data the host left out are described, never rendered.
  */
 function renderImage(
   ctx: CardRenderContext,
@@ -79,7 +107,17 @@ function renderImage(
   }
   const src = imageDataUrl(mimeType, data);
   if (src === undefined) return html`<p class="note">${label}</p>`;
-  if (!isLargeImage(bytes)) return html`<img class="inline-image" src=${src} alt=${label} />`;
+  if (!isLargeImage(bytes)) {
+    return html`<button
+      type="button"
+      class="image-button"
+      data-action="open-full"
+      aria-label=${`${ctx.t('mcp.card.open_full')}: ${label}`}
+      @click=${() => ctx.openImage(src, label)}
+    >
+      <img class="inline-image" src=${src} alt="" />
+    </button>`;
+  }
   return html`<figure class="thumbnail">
     <img class="thumb" src=${src} alt=${label} />
     <figcaption>
@@ -100,29 +138,29 @@ function renderAudio(ctx: CardRenderContext, block: MediaBlock): TemplateResult 
 }
 
 /** A link the server named: a chip showing the name and URI. Never an anchor: nothing is opened or fetched. */
-function renderResourceLink(ctx: CardRenderContext, block: Block<'resource_link'>, key: string): TemplateResult {
+function renderResourceLink(ctx: CardRenderContext, block: Block<'resource_link'>, place: BlockPlace): TemplateResult {
   return html`<div class="block resource-link" part="block">
+    ${blockCopy(ctx, place, () => block.uri)}
     <span class="chip link-chip">
-      <span aria-hidden="true">🔗</span>
+      ${linkIcon()}
       <span>${ctx.t('mcp.card.resource_link', { name: block.title ?? block.name })}</span>
       <code class="uri">${block.uri}</code>
     </span>
-    <div class="actions">${renderCopyButton(ctx, key, () => block.uri)}</div>
   </div>`;
 }
 
 /** An embedded resource by type: markdown, other text as preformatted text, binary as a description. */
-function renderResource(ctx: CardRenderContext, block: Block<'resource'>, key: string): TemplateResult {
+function renderResource(ctx: CardRenderContext, block: Block<'resource'>, place: BlockPlace): TemplateResult {
   const head = html`<p class="resource-head">
     <span class="chip">${ctx.t('mcp.card.resource', { uri: block.uri })}</span>
   </p>`;
   if (block.text !== undefined) {
     const text = block.text;
-    const markdown = MARKDOWN_TYPE.test(block.mimeType ?? '');
-    return html`<div class="block resource" part="block">
-      ${head} ${renderBoundedText(ctx, key, text, { markdown, bounds: RESULT_TEXT_BOUNDS })}
+    const kind = textKind(text, block.mimeType ?? 'application/octet-stream');
+    return html`<div class="block resource" part="block" data-kind=${kind}>
+      ${blockCopy(ctx, place, () => blockCopyText(block) ?? '')} ${head}
+      ${renderBoundedText(ctx, place.key, text, { kind, bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })}
       ${cutByHost(ctx, block.truncated, text.length, block.totalChars)}
-      <div class="actions">${renderCopyButton(ctx, key, () => blockCopyText(block) ?? '')}</div>
     </div>`;
   }
   const bytes = block.blobBytes ?? (block.blob === undefined ? 0 : base64Bytes(block.blob));
@@ -139,10 +177,10 @@ function renderResource(ctx: CardRenderContext, block: Block<'resource'>, key: s
   </div>`;
 }
 
-function renderStructured(ctx: CardRenderContext, value: unknown): TemplateResult {
+function renderStructured(ctx: CardRenderContext, value: unknown, place: BlockPlace): TemplateResult {
   const json = prettyJson(value);
   return html`<div class="block structured" part="block">
-    ${renderBoundedText(ctx, 'structured', json, { markdown: false, bounds: RESULT_TEXT_BOUNDS })}
-    <div class="actions">${renderCopyButton(ctx, 'structured', () => json)}</div>
+    ${blockCopy(ctx, place, () => json)}
+    ${renderBoundedText(ctx, place.key, json, { kind: 'monospace', bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })}
   </div>`;
 }

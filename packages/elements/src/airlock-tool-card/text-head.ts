@@ -1,20 +1,21 @@
 /**
- * When a text collapses and how much of it shows while collapsed. A text collapses when it is longer than
- * `aboveChars` or has more than `aboveLines` lines; the collapsed head is its first `lines` lines, never more than
- * `chars` characters (one 5 MB line must not reach the screen either).
+ * When a text collapses and how it shows while collapsed. A text collapses when it is longer than `aboveChars` or
+ * has more than `aboveLines` lines. While collapsed it is clipped to `lines` lines on screen, but the element still
+ * holds the text (so find-in-page and screen readers reach it) up to `domChars` characters: one 5 MB line must not
+ * reach the page before the user asks for it.
  */
 export interface TextBounds {
   readonly aboveChars: number;
   readonly aboveLines: number;
   readonly lines: number;
-  readonly chars: number;
+  readonly domChars: number;
 }
 
-/** Result text (DESIGN.md, Bounds): beyond 2,000 characters it collapses after 30 lines. */
-export const RESULT_TEXT_BOUNDS: TextBounds = { aboveChars: 2_000, aboveLines: Infinity, lines: 30, chars: 2_000 };
+/** Result text (card spec R4, DESIGN.md Bounds): beyond 2,000 characters or 30 lines it collapses to 30 lines. */
+export const RESULT_TEXT_BOUNDS: TextBounds = { aboveChars: 2_000, aboveLines: 30, lines: 30, domChars: 50_000 };
 
-/** Arguments: more than 100 lines (or a very long line) collapse to the first 100 lines. */
-export const ARGS_TEXT_BOUNDS: TextBounds = { aboveChars: 10_000, aboveLines: 100, lines: 100, chars: 10_000 };
+/** Arguments (R4): more than 100 lines (or a very long text) collapse to 100 lines. */
+export const ARGS_TEXT_BOUNDS: TextBounds = { aboveChars: 10_000, aboveLines: 100, lines: 100, domChars: 50_000 };
 
 /**
  * Markdown is rendered only up to this many characters; a longer text, shown in full after "show more", is plain
@@ -22,26 +23,20 @@ export const ARGS_TEXT_BOUNDS: TextBounds = { aboveChars: 10_000, aboveLines: 10
  */
 export const MARKDOWN_MAX_CHARS = 100_000;
 
-/**
- * The collapsed head of `text`, or undefined when the text shows whole. Work is bounded by the head's size, not the
- * text's: a 5 MB text costs the same as a 5 KB one.
- */
-export function textHead(text: string, bounds: TextBounds): string | undefined {
-  if (text.length <= bounds.aboveChars && !hasMoreLines(text, bounds.aboveLines)) return undefined;
-  const end = endOfLines(text, bounds.lines, bounds.chars);
-  return end >= text.length ? undefined : text.slice(0, end);
+/** A collapsed text: what the element holds while collapsed (the whole text, or its head up to `domChars`). */
+export interface Collapsed {
+  readonly held: string;
 }
 
-/** The index just before the newline that ends line `lines`, capped at `limit`. */
-function endOfLines(text: string, lines: number, limit: number): number {
-  const window = text.slice(0, limit + 1);
-  let position = 0;
-  for (let line = 0; line < lines; line++) {
-    const newline = window.indexOf('\n', position);
-    if (newline === -1 || newline >= limit) return Math.min(text.length, limit);
-    position = newline + 1;
-  }
-  return position - 1;
+/**
+ * How `text` collapses, or undefined when it shows whole. Work is bounded by `domChars`, not the text's size: a 5 MB
+ * text costs the same as a 50 KB one.
+ */
+export function collapseText(text: string, bounds: TextBounds): Collapsed | undefined {
+  if (text.length <= bounds.aboveChars && !hasMoreLines(text, bounds.aboveLines)) return undefined;
+  if (text.length <= bounds.domChars) return { held: text };
+  const cut = text.lastIndexOf('\n', bounds.domChars);
+  return { held: text.slice(0, cut > bounds.domChars / 2 ? cut : bounds.domChars) };
 }
 
 /** True when `text` has more than `lines` lines (a trailing newline does not start a line). */

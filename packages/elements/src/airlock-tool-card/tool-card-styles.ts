@@ -7,6 +7,7 @@ export const toolCardStyles = css`
     --_thumb: var(--airlock-tool-card-thumbnail-size, 96px);
   }
   .card {
+    position: relative;
     display: grid;
     gap: var(--_space);
     padding: var(--_space) calc(var(--_space) * 2);
@@ -16,6 +17,7 @@ export const toolCardStyles = css`
     box-shadow: var(--airlock-shadow, none);
   }
   .header {
+    cursor: pointer;
     display: flex;
     flex-wrap: wrap;
     align-items: center;
@@ -27,6 +29,14 @@ export const toolCardStyles = css`
     inline-size: 24px;
     block-size: 24px;
     flex: none;
+  }
+  .icon .glyph {
+    display: inline-grid;
+    color: var(--_primary);
+  }
+  .svg-icon {
+    flex: none;
+    display: block;
   }
   .icon img {
     inline-size: 24px;
@@ -104,6 +114,30 @@ export const toolCardStyles = css`
   .badge.cancelled {
     border-style: dashed;
   }
+  .badge.denied {
+    background: var(--_warning);
+    color: var(--_on-warning);
+    border-color: var(--_on-warning);
+  }
+  .reason {
+    margin: 0;
+    padding: calc(var(--_space) * 0.75) var(--_space);
+    border-inline-start: 4px solid var(--_on-danger);
+    background: var(--_danger);
+    color: var(--_on-danger);
+    border-radius: calc(var(--_radius) / 2);
+    overflow-wrap: anywhere;
+  }
+  .reason.denied,
+  .reason.cancelled {
+    border-inline-start-color: var(--_on-warning);
+    background: var(--_warning);
+    color: var(--_on-warning);
+  }
+  .reason-code {
+    font-size: 0.8em;
+    opacity: 0.9;
+  }
   .dot {
     inline-size: 8px;
     block-size: 8px;
@@ -136,9 +170,29 @@ export const toolCardStyles = css`
   summary {
     display: flex;
     align-items: center;
+    gap: var(--_space);
     min-block-size: 48px;
     font-weight: 600;
     cursor: pointer;
+    list-style: none;
+  }
+  summary::-webkit-details-marker {
+    display: none;
+  }
+  /* The disclosure marker (R1 "▼ Arguments"), drawn, so no font is needed: points right closed, down open. */
+  summary::before {
+    content: '';
+    flex: none;
+    inline-size: 0.45em;
+    block-size: 0.45em;
+    margin-inline: 0.2em 0.1em;
+    border-inline-end: 2px solid currentColor;
+    border-block-end: 2px solid currentColor;
+    transform: rotate(-45deg);
+    transition: transform var(--_motion);
+  }
+  details[open] > summary::before {
+    transform: rotate(45deg);
   }
   .toolbar,
   .actions,
@@ -170,6 +224,71 @@ export const toolCardStyles = css`
     background: var(--_primary);
     color: var(--_on-primary);
   }
+  .link-button {
+    min-block-size: 32px;
+    min-inline-size: 0;
+    border: 0;
+    background: none;
+    color: var(--_primary);
+    text-decoration: underline;
+    padding: 0 calc(var(--_space) / 2);
+  }
+  .icon-button {
+    display: inline-grid;
+    place-items: center;
+    min-block-size: 32px;
+    min-inline-size: 32px;
+    padding: 0;
+    border: 1px solid transparent;
+    background: none;
+    color: var(--_muted);
+    border-radius: calc(var(--_radius) / 2);
+  }
+  .icon-button:hover {
+    border-color: var(--_border);
+    color: var(--_primary);
+  }
+  .icon-button[data-copied='true'] {
+    color: var(--_on-success);
+  }
+  .copied-note {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+  }
+  .block {
+    position: relative;
+  }
+  .block > .copy {
+    float: inline-end;
+    margin-inline-start: var(--_space);
+  }
+  .clipped {
+    max-block-size: calc(var(--_lines, 30) * 1lh);
+    overflow: hidden;
+    mask-image: linear-gradient(to bottom, #000 85%, transparent);
+  }
+  .plain-text {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    margin: 0;
+  }
+  .image-button {
+    display: inline-block;
+    padding: 0;
+    min-block-size: 0;
+    min-inline-size: 0;
+    border: 1px solid var(--_border);
+    background: none;
+    cursor: zoom-in;
+    border-radius: calc(var(--_radius) / 2);
+    max-inline-size: 100%;
+  }
+  .image-button img {
+    display: block;
+  }
   .text-button,
   .retry {
     border: 1px solid var(--_border);
@@ -189,13 +308,6 @@ export const toolCardStyles = css`
   .help {
     display: block;
     font-weight: normal;
-  }
-  .error-message {
-    color: var(--_on-danger);
-    background: var(--_danger);
-    padding: var(--_space);
-    border-radius: var(--_radius);
-    overflow-wrap: anywhere;
   }
   pre,
   code {
@@ -244,28 +356,6 @@ export const toolCardStyles = css`
     border: 0;
     border-block-start: 1px solid var(--_border);
     margin: var(--_space) 0;
-  }
-  .form {
-    display: grid;
-    gap: var(--_space);
-    margin: 0;
-  }
-  .form .row {
-    display: grid;
-    grid-template-columns: minmax(8rem, 1fr) 2fr;
-    gap: var(--_space);
-  }
-  .form dt {
-    font-weight: 600;
-    overflow-wrap: anywhere;
-  }
-  .form dd {
-    margin: 0;
-    min-inline-size: 0;
-  }
-  .required {
-    color: var(--_on-danger);
-    margin-inline-start: 2px;
   }
   dialog {
     max-inline-size: 90vw;
