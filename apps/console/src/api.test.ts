@@ -196,8 +196,10 @@ describe('the API refuses what it cannot or must not answer', () => {
       headers: { cookie: 'airlock_session=not-a-session' },
     });
     expectApiError(forged, 401, 'unauthorized');
-    // Sign-in itself needs no session.
-    expect((await consoleRequest(tc.url, 'GET', '/api/auth')).body).toEqual({ mode: 'local' });
+    // Sign-in itself needs no session; it says whether the browser is signed in, so the page never asks with a 401.
+    expect((await consoleRequest(tc.url, 'GET', '/api/auth')).body).toEqual({ mode: 'local', signedIn: false });
+    const signedIn = await (await tc.signIn(userId('known'))).get('/api/auth');
+    expect(signedIn.body).toEqual({ mode: 'local', signedIn: true });
   });
 
   it('refuses a Host header that is not a loopback name of this console with 403 (DNS rebinding)', async () => {
@@ -219,7 +221,7 @@ describe('the API refuses what it cannot or must not answer', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
       expect(await rawConsoleRequest(tc.url, { method: 'GET', path: '/api/auth', headers: { host } })).toEqual({
         status: 200,
-        body: { mode: 'local' },
+        body: { mode: 'local', signedIn: false },
       });
     }
   });

@@ -344,7 +344,7 @@ describe('token sign-in through the running console', () => {
   });
 
   it('says it wants a token', async () => {
-    expect((await consoleRequest(running.url, 'GET', '/api/auth')).body).toEqual({ mode: 'token' });
+    expect((await consoleRequest(running.url, 'GET', '/api/auth')).body).toEqual({ mode: 'token', signedIn: false });
   });
 
   it('refuses a wrong, missing or mismatched token with 401 and sets no cookie', async () => {

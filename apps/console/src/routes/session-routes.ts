@@ -36,7 +36,11 @@ export function mountSessionRoutes({
   authMode,
   modelConfigured,
 }: SessionRoutesOptions): void {
-  app.get('/api/auth', (c) => c.json({ mode: authMode }));
+  // Answered without a session: how to sign in, and whether this browser is signed in already, so a page can ask
+  // on load without a 401 in its console.
+  app.get('/api/auth', (c) =>
+    c.json({ mode: authMode, signedIn: sessions.get(getCookie(c as Context, SESSION_COOKIE)) !== undefined }),
+  );
   app.post('/api/session', async (c) => {
     const session = sessions.signIn(await readBody(c));
     setCookie(c, SESSION_COOKIE, session.id, { httpOnly: true, sameSite: 'Strict', path: '/' });

@@ -9,6 +9,7 @@ import type {
 import { api, ApiFailure } from './api-client.js';
 import { launcherFields, readLauncherArgs } from './launcher-form.js';
 import type { PageStore } from './page-store.js';
+import { retryKey } from './reduce.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState, Verification } from './state.js';
 import type { Card, ServerView, ToolEntry } from './types.js';
@@ -31,8 +32,13 @@ export interface Actions {
   readonly chooseLauncherTool: (tool: string | undefined) => void;
   /** Calls the launcher's tool with the arguments filled in. */
   readonly launch: (event: SubmitEvent) => void;
-  /** Calls a card's tool again with the same arguments. */
+  /**
+   * Calls a card's tool again with the same arguments, through the permission gate as usual. The host records a new
+   * call (it cannot run an ended one again under its old id); the page shows it in the same card.
+   */
   readonly retry: (invocation: InvocationRecord) => void;
+  /** Hides the notice of a question that went away unanswered. */
+  readonly dismissClosedQuestion: (id: string) => void;
   readonly cancel: (invocationId: string) => void;
   readonly sendChat: (event: SubmitEvent) => void;
   readonly switchWorkspace: (event: SubmitEvent) => void;
@@ -127,11 +133,34 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
     },
 
     retry(invocation) {
+      const slot = store.state.retries.get(invocation.id) ?? invocation.id;
+      const wanted = { slot, tool: invocation.tool, args: retryKey(invocation.args) };
+      store.update((s) => ({ ...s, retrying: [...s.retrying, wanted] }));
       void act(
-        () =>
-          api('POST', '/api/invocations', { tool: invocation.tool, args: invocation.args, conversation: CONVERSATION }),
-        withNotice,
+        async () => {
+          const { invocationId } = await api<{ invocationId: string }>('POST', '/api/invocations', {
+            tool: invocation.tool,
+            args: invocation.args,
+            conversation: CONVERSATION,
+          });
+          // The stream may have shown the new call already (and matched it); if not, it joins the card now.
+          store.update((s) =>
+            s.retries.has(invocationId)
+              ? s
+              : {
+                  ...s,
+                  retries: new Map(s.retries).set(invocationId, slot),
+                  retrying: s.retrying.filter((r) => r !== wanted),
+                },
+          );
+        },
+        (state, message) => ({ ...withNotice(state, message), retrying: state.retrying.filter((r) => r !== wanted) }),
       );
+    },
+
+    dismissClosedQuestion(id) {
+      store.update((s) => ({ ...s, closedQuestions: s.closedQuestions.filter((q) => q.id !== id) }));
+      store.render();
     },
 
     cancel(invocationId) {

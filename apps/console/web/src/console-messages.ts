@@ -13,6 +13,10 @@ export const CONSOLE_MESSAGES = {
     'console.state_failed': 'The console could not send this page its state: {message}',
     'console.session_ended': 'Your session has ended; sign in again.',
     'console.dismiss': 'Dismiss',
+    'console.question_closed.timeout': 'The question from {server} ({tool}) timed out and was closed unanswered.',
+    'console.question_closed.server_cancelled': '{server} withdrew its question ({tool}) before you answered.',
+    'console.question_closed.call_ended': 'The question from {server} closed because its call ({tool}) ended.',
+    'console.question_closed.other': 'The question from {server} ({tool}) could not be shown and was closed.',
     'console.title': 'Airlock console',
     'console.signin.name': 'Your name',
     'console.signin.token': 'Your token',
@@ -36,6 +40,11 @@ export const CONSOLE_MESSAGES = {
     'console.cards.title': 'Tool calls',
     'console.cards.empty': 'No calls yet in this conversation.',
     'console.cards.cancel': 'Cancel call',
+    'console.cards.retry_asked': 'Attempt {attempt}: you were asked for permission again.',
+    'console.cards.retry_allowed_stored':
+      'Attempt {attempt}: ran without asking; a saved decision or a rule allowed it.',
+    'console.cards.retry_denied_stored':
+      'Attempt {attempt}: refused without asking; a saved decision or a rule denied it.',
     'console.cards.result_expired':
       'The whole result was removed on {date} by the retention policy; what the model was given is kept.',
     'console.launcher.title': 'Call a tool by hand',
@@ -101,6 +110,10 @@ export const CONSOLE_MESSAGES = {
     'console.state_failed': 'O console não conseguiu enviar o estado a esta página: {message}',
     'console.session_ended': 'Sua sessão terminou; entre novamente.',
     'console.dismiss': 'Dispensar',
+    'console.question_closed.timeout': 'A pergunta de {server} ({tool}) expirou e foi fechada sem resposta.',
+    'console.question_closed.server_cancelled': '{server} retirou a pergunta ({tool}) antes da sua resposta.',
+    'console.question_closed.call_ended': 'A pergunta de {server} foi fechada porque a chamada ({tool}) terminou.',
+    'console.question_closed.other': 'A pergunta de {server} ({tool}) não pôde ser exibida e foi fechada.',
     'console.title': 'Console do Airlock',
     'console.signin.name': 'Seu nome',
     'console.signin.token': 'Seu token',
@@ -124,6 +137,11 @@ export const CONSOLE_MESSAGES = {
     'console.cards.title': 'Chamadas de ferramentas',
     'console.cards.empty': 'Nenhuma chamada ainda nesta conversa.',
     'console.cards.cancel': 'Cancelar chamada',
+    'console.cards.retry_asked': 'Tentativa {attempt}: a permissão foi pedida de novo.',
+    'console.cards.retry_allowed_stored':
+      'Tentativa {attempt}: executou sem perguntar; uma decisão salva ou uma regra permitiu.',
+    'console.cards.retry_denied_stored':
+      'Tentativa {attempt}: recusada sem perguntar; uma decisão salva ou uma regra negou.',
     'console.cards.result_expired':
       'O resultado completo foi removido em {date} pela política de retenção; o que o modelo recebeu está guardado.',
     'console.launcher.title': 'Chamar uma ferramenta à mão',

@@ -4,7 +4,7 @@ import { html, render } from 'lit';
 import '@airlock/elements';
 import { createActions } from './actions.js';
 import type { Actions } from './actions.js';
-import { ApiFailure, api } from './api-client.js';
+import { api } from './api-client.js';
 import { ConsoleEventStream } from './event-stream.js';
 import { t } from './i18n.js';
 import { PageStore } from './page-store.js';
@@ -41,10 +41,10 @@ window.addEventListener('hashchange', () => {
   store.render();
 });
 render(html`<p class="loading">${t('console.loading')}</p>`, root);
-api('GET', '/api/session').then(
-  () => stream.connect(),
+// Asks quietly whether this browser is signed in (no 401 on every load), then opens the stream or the sign-in form.
+api<{ signedIn?: boolean }>('GET', '/api/auth').then(
+  ({ signedIn }) => (signedIn === true ? stream.connect() : void actions.showSignIn()),
   (error: unknown) => {
-    if (error instanceof ApiFailure && error.status === 401) void actions.showSignIn();
-    else root.textContent = t('console.unreachable', { error: String(error) });
+    root.textContent = t('console.unreachable', { error: String(error) });
   },
 );

@@ -1,4 +1,5 @@
 import { isAcceptedUrlFlow } from '../../src/accepted-url-flow.js';
+import type { InvocationRecord } from '@airlock/core';
 import type { ConsoleEvent, Snapshot } from './types.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState } from './state.js';
@@ -16,6 +17,25 @@ function fromSnapshot(state: PageState, snapshot: Snapshot): PageState {
     urlFlows: snapshot.urlFlows,
     chatLines: snapshot.chat.lines,
     ...(launcherTool === undefined ? {} : { launcherTool }),
+  };
+}
+
+/** The JSON a retry is matched by: a retry repeats its call's tool and arguments exactly. */
+export const retryKey = (args: unknown): string => JSON.stringify(args ?? {});
+
+/**
+ * A new call that is a retry this page asked for (same tool and arguments, not seen before) joins the card of the
+ * call it retries. The event can arrive before the retry's request has answered, so the match is made here.
+ */
+function adoptRetry(state: PageState, invocation: InvocationRecord): PageState {
+  if (state.cards.has(invocation.id) || state.retries.has(invocation.id)) return state;
+  const index = state.retrying.findIndex((r) => r.tool === invocation.tool && r.args === retryKey(invocation.args));
+  const wanted = state.retrying[index];
+  if (wanted === undefined) return state;
+  return {
+    ...state,
+    retries: new Map(state.retries).set(invocation.id, wanted.slot),
+    retrying: state.retrying.filter((_, i) => i !== index),
   };
 }
 
@@ -37,7 +57,7 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
       if (known !== undefined && known.invocation.updatedAt > card.invocation.updatedAt) return state;
       if (card.invocation.scope.conversationId !== CONVERSATION) return state;
       const merged = { ...card, ...(known?.progress && !card.result ? { progress: known.progress } : {}) };
-      return { ...state, cards: new Map(state.cards).set(id, merged) };
+      return { ...adoptRetry(state, card.invocation), cards: new Map(state.cards).set(id, merged) };
     }
     case 'invocation.progress': {
       const { invocationId, progress } = event.data;
@@ -48,7 +68,8 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
     case 'permission.requested': {
       const request = event.data;
       if (state.permissionRequests.some((r) => r.invocationId === request.invocationId)) return state;
-      return { ...state, permissionRequests: [...state.permissionRequests, request] };
+      const asked = new Set(state.asked).add(request.invocationId);
+      return { ...state, asked, permissionRequests: [...state.permissionRequests, request] };
     }
     case 'permission.closed':
       return { ...state, permissionRequests: state.permissionRequests.filter((r) => r.invocationId !== event.data.id) };
@@ -58,11 +79,21 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
       return { ...state, questions: [...state.questions, request] };
     }
     case 'elicitation.closed': {
-      const { id, action } = event.data;
+      const { id, action, end } = event.data;
       const question = state.questions.find((q) => q.id === id);
       const questions = state.questions.filter((q) => q.id !== id);
       const flows = question !== undefined && isAcceptedUrlFlow(question, action);
-      return { ...state, questions, ...(flows ? { urlFlows: [...state.urlFlows, question] } : {}) };
+      // A question that goes away unanswered leaves a notice saying so, instead of vanishing.
+      const closed =
+        question !== undefined && end !== 'answered' && end !== 'workspace_switch'
+          ? [...state.closedQuestions, { id, serverId: question.serverId, tool: question.tool, end }]
+          : state.closedQuestions;
+      return {
+        ...state,
+        questions,
+        closedQuestions: closed,
+        ...(flows ? { urlFlows: [...state.urlFlows, question] } : {}),
+      };
     }
     case 'elicitation.completed':
       return { ...state, urlFlows: state.urlFlows.filter((q) => q.id !== event.data.id) };

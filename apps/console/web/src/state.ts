@@ -1,4 +1,4 @@
-import type { AuditEvent, ElicitationRequest, PermissionRequest } from '@airlock/core';
+import type { AuditEvent, ElicitationEnd, ElicitationRequest, PermissionRequest } from '@airlock/core';
 import type { ConsoleMessageKey } from './console-messages.js';
 import type { Card, ChatLine, Snapshot } from './types.js';
 
@@ -42,6 +42,17 @@ export interface PageState {
   readonly questions: readonly ElicitationRequest[];
   /** Accepted URL flows still waiting for the server (or for "done, retry"). */
   readonly urlFlows: readonly ElicitationRequest[];
+  /**
+   * Retries shown in the card of the call they retry: each retry's invocation id to the id of the first call of its
+   * card. The host runs a retry as a new call (a new id, history row and audit trail); the page keeps it in place.
+   */
+  readonly retries: ReadonlyMap<string, string>;
+  /** Retries asked for and not yet seen: the card they belong in, and the call they repeat (tool and arguments). */
+  readonly retrying: readonly RetryWanted[];
+  /** Calls the permission sheet asked about, so a retried card can say whether the user was asked again. */
+  readonly asked: ReadonlySet<string>;
+  /** Questions that closed without this page's answer (withdrawn by the server, timed out): a notice stays. */
+  readonly closedQuestions: readonly ClosedQuestion[];
   readonly launcherTool?: string | undefined;
   readonly launcherError?: string | undefined;
   readonly chatLines: readonly ChatLine[];
@@ -49,6 +60,21 @@ export interface PageState {
   readonly audit?: AuditState | undefined;
   readonly signIn?: SignInState | undefined;
   readonly notice?: Notice | undefined;
+}
+
+/** A retry the user asked for: the card it belongs in, and what it calls. */
+export interface RetryWanted {
+  readonly slot: string;
+  readonly tool: string;
+  readonly args: string;
+}
+
+/** A question that went away without an answer from this page, and why. */
+export interface ClosedQuestion {
+  readonly id: string;
+  readonly serverId: string;
+  readonly tool: string;
+  readonly end: Exclude<ElicitationEnd, 'answered'>;
 }
 
 /** A page with nothing of anyone's in it: what a tab starts from, and goes back to on every sign-in or new state. */
@@ -60,6 +86,10 @@ export function initialState(): PageState {
     permissionRequests: [],
     questions: [],
     urlFlows: [],
+    retries: new Map(),
+    retrying: [],
+    asked: new Set(),
+    closedQuestions: [],
     chatLines: [],
   };
 }

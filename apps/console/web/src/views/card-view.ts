@@ -3,10 +3,25 @@ import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
 import { locale, t } from '../i18n.js';
 import type { PageState } from '../state.js';
-import type { Card, Snapshot } from '../types.js';
+import type { CardSlot } from '../card-slots.js';
+import type { Snapshot } from '../types.js';
 
-/** One tool call's card (the `airlock-tool-card` element), with "Cancel call" while it is pending or running. */
-export function cardView(state: PageState, snapshot: Snapshot, card: Card, actions: Actions): TemplateResult {
+/** What a retried card says of its latest attempt: whether the user was asked again, or a stored decision let it run. */
+function retryNote(state: PageState, slot: CardSlot): string | undefined {
+  const { invocation } = slot.card;
+  if (slot.attempt < 2 || invocation.state === 'pending') return undefined;
+  const params = { attempt: slot.attempt };
+  if (state.asked.has(invocation.id)) return t('console.cards.retry_asked', params);
+  if (invocation.outcome === 'permission_denied') return t('console.cards.retry_denied_stored', params);
+  return t('console.cards.retry_allowed_stored', params);
+}
+
+/**
+ * One tool call's card (the `airlock-tool-card` element), with "Cancel call" while it is pending or running. A
+ * retried call shows its latest attempt in the same card, with a line saying how the permission gate let it through.
+ */
+export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, actions: Actions): TemplateResult {
+  const { card } = slot;
   const { invocation } = card;
   const entry =
     snapshot.userTools.find((t) => t.tool.name === invocation.tool) ??
@@ -15,7 +30,8 @@ export function cardView(state: PageState, snapshot: Snapshot, card: Card, actio
   const fullText = state.fullTexts.get(invocation.id);
   const expiredAt = state.expiredResults.get(invocation.id);
   const active = invocation.state === 'pending' || invocation.state === 'running';
-  return html`<li data-invocation=${invocation.id} data-state=${invocation.state}>
+  const note = retryNote(state, slot);
+  return html`<li data-invocation=${invocation.id} data-slot=${slot.slot} data-state=${invocation.state}>
     <airlock-tool-card
       .invocation=${invocation}
       .tool=${entry?.tool}
@@ -25,6 +41,7 @@ export function cardView(state: PageState, snapshot: Snapshot, card: Card, actio
       .fullText=${fullText === '' ? undefined : fullText}
       @airlock-tool-retry=${() => actions.retry(invocation)}
     ></airlock-tool-card>
+    ${note === undefined ? nothing : html`<p class="note" data-retry-note>${note}</p>`}
     ${
       expiredAt === undefined
         ? nothing

@@ -1,8 +1,10 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { DecisionRevokeEvent } from '@airlock/elements';
 import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
+import { cardSlots } from '../card-slots.js';
 import type { PageState } from '../state.js';
 import type { Snapshot } from '../types.js';
 import { cardView } from './card-view.js';
@@ -43,7 +45,11 @@ export function conversationView(state: PageState, snapshot: Snapshot, actions: 
         <h2 id="cards-title">${t('console.cards.title')}</h2>
         ${state.cards.size === 0 ? html`<p class="hint">${t('console.cards.empty')}</p>` : nothing}
         <ol class="cards">
-          ${[...state.cards.values()].map((card) => cardView(state, snapshot, card, actions))}
+          ${repeat(
+            cardSlots(state),
+            (slot) => slot.slot,
+            (slot) => cardView(state, snapshot, slot, actions),
+          )}
         </ol>
       </section>
     </div>

@@ -5,7 +5,7 @@ import type { ElicitationAnswerEvent, PermissionDecideEvent } from '@airlock/ele
 import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { PageRoute } from '../route.js';
-import type { Notice, PageState } from '../state.js';
+import type { ClosedQuestion, Notice, PageState } from '../state.js';
 import { auditView } from './audit-view.js';
 import { conversationView } from './conversation-view.js';
 import { headerView } from './header-view.js';
@@ -13,6 +13,26 @@ import { permissionsView } from './permissions-view.js';
 import { signInView } from './sign-in-view.js';
 
 const noticeText = (notice: Notice): string => (typeof notice === 'string' ? notice : t(notice.key, notice.params));
+
+const CLOSED_KEYS = {
+  timeout: 'console.question_closed.timeout',
+  server_cancelled: 'console.question_closed.server_cancelled',
+  call_ended: 'console.question_closed.call_ended',
+} as const;
+
+/** The notice a question leaves when it goes away unanswered (withdrawn, timed out, its call ended). */
+function closedQuestionView(question: ClosedQuestion, actions: Actions): TemplateResult {
+  const key =
+    question.end in CLOSED_KEYS
+      ? CLOSED_KEYS[question.end as keyof typeof CLOSED_KEYS]
+      : 'console.question_closed.other';
+  return html`<p class="notice single" role="status" data-closed-question=${question.end}>
+    <span>${t(key, { server: question.serverId, tool: question.tool })}</span>
+    <button type="button" class="small" @click=${() => actions.dismissClosedQuestion(question.id)}>
+      ${t('console.dismiss')}
+    </button>
+  </p>`;
+}
 
 /**
  * The whole page for a state: sign-in, or the signed-in page with its header, the notice, the page the address
@@ -33,6 +53,7 @@ export function pageView(state: PageState, route: PageRoute, actions: Actions): 
           </p>`
         : nothing
     }
+    ${state.closedQuestions.map((q) => closedQuestionView(q, actions))}
     ${
       route === 'permissions'
         ? permissionsView(snapshot, actions)
