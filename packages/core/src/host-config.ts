@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { HostAuthConfig } from './host-auth.js';
 import type { AuditAnchorConfig } from './audit/audit-log.js';
 import type { Durability } from './history/history-writer.js';
 import type { BoundLimits } from './invocations/bound-result.js';
@@ -71,4 +72,6 @@ export interface HostConfig {
    * global tracer provider or the `tracer` given. Arguments stay off the spans unless `recordArguments` is true.
    */
   readonly telemetry?: TelemetryConfig;
+  /** Sign-in to remote servers (OAuth 2.1): the token vault, the redirect URL, the client metadata document. */
+  readonly auth?: HostAuthConfig;
 }

@@ -21,6 +21,9 @@ import { assertScope } from './scope.js';
 import type { ServerConfig } from './servers/server-config.js';
 import { parseServersConfig } from './servers/server-config.js';
 import { HostServers } from './host-servers.js';
+import { HostAuth } from './host-auth.js';
+import type { SignInResult } from './auth/oauth-sign-in.js';
+import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
 import type { ServerInfo } from './servers/server-info.js';
 import type { InvocationRecord } from './invocations/invocation-record.js';
 import { MemoryStore } from './storage/memory/memory-store.js';
@@ -85,6 +88,15 @@ export interface Host {
     rules(): readonly PermissionRule[];
     /** Rules that can never match (an unknown server, a tool pattern matching no tool): reported, not ignored. */
     warnings(): readonly string[];
+  };
+  /** Sign-in to remote servers: each user's own, through the surface's `authorize`. Tokens are never shown. */
+  readonly auth: {
+    /** Signs the scope's user in to a server, then connects their connection afresh with the new tokens. */
+    signIn(options: { scope: Scope; serverId: string; signal?: AbortSignal }): Promise<SignInResult>;
+    /** Revokes (where the server offers it) and deletes the user's tokens for a server; closes their connection. */
+    signOut(options: { scope: Scope; serverId: string }): Promise<SignOutResult>;
+    /** The user's sign-in state on each server users sign in to. */
+    status(options: { scope: Scope }): Promise<AuthStatus[]>;
   };
   readonly audit: AuditLog;
   /** Retention sweeps: `sweep({ dryRun })` now; `sweeping()` the running or last one. */
@@ -213,7 +225,14 @@ export function createHost(config: HostConfig = {}): Host {
       events.emit('permission.rule_warning', { message: problem });
     }
   };
+  const auth = new HostAuth({
+    store,
+    clock,
+    surface: config.surface,
+    ...(config.auth === undefined ? {} : { config: config.auth }),
+  });
   servers = new HostServers({
+    httpOptions: (server, tenant) => auth.connectionOptions(server, tenant),
     servers: serverConfigs,
     limits,
     clock,
@@ -223,6 +242,7 @@ export function createHost(config: HostConfig = {}): Host {
     events,
     catalogReady: () => checkRules(),
   });
+  auth.attach(servers);
   const firstConnections = servers.settled;
 
   pipeline.setGate(engine.hook, (call) => engine.decideAtOnce(call));
@@ -297,6 +317,11 @@ export function createHost(config: HostConfig = {}): Host {
         }),
       rules: () => rules,
       warnings: () => [...ruleWarnings],
+    },
+    auth: {
+      signIn: ({ scope, serverId, signal }) => auth.signIn(assertScope(scope), serverId, signal),
+      signOut: ({ scope, serverId }) => auth.signOut(assertScope(scope), serverId),
+      status: ({ scope }) => auth.status(assertScope(scope)),
     },
     audit,
     retention: { sweep: (options) => retention.sweep(options), sweeping: () => retention.sweeping() },

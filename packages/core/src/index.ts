@@ -25,8 +25,10 @@ export type {
   ElicitationRequest,
   PermissionDecision,
   PermissionRequest,
+  SignInRequest,
   Surface,
 } from './surface.js';
+export type { HostAuthConfig } from './host-auth.js';
 export { ElicitationBroker } from './elicitation/elicitation-broker.js';
 export type { ElicitationEnd } from './elicitation/elicitation-broker.js';
 export type { CallInFlight } from './invocations/call-in-flight.js';

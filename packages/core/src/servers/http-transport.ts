@@ -1,5 +1,5 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 
 /** What a server's last HTTP 401 asked for: the `WWW-Authenticate` challenge, when it sent one. */
@@ -22,13 +22,18 @@ export class HttpTransport {
     readonly clock: Clock;
     /** One user's OAuth client: the transport sends its bearer token and refreshes it on a 401. */
     readonly authProvider?: OAuthClientProvider;
+    readonly fetch?: FetchLike;
   }) {
     const clock = options.clock;
+    const base = options.fetch ?? fetch;
     this.transport = new StreamableHTTPClientTransport(new URL(options.url), {
       requestInit: { headers: { ...options.headers } },
-      ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
+      // A 403 insufficient_scope is thrown to the host, which steps up through the user rather than failing blind.
+      ...(options.authProvider === undefined
+        ? {}
+        : { authProvider: options.authProvider, onInsufficientScope: 'throw' as const }),
       fetch: async (url, init) => {
-        const response = await fetch(url, init);
+        const response = await base(url, init);
         if (response.status === 401) {
           this.#challenge = { wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined };
         }

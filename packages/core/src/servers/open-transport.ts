@@ -1,4 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HttpTransport } from './http-transport.js';
 import type { ServerConfig } from './server-config.js';
@@ -18,6 +18,7 @@ export async function openTransport(options: {
   readonly clock: Clock;
   readonly maxMessageBytes: number;
   readonly authProvider?: OAuthClientProvider;
+  readonly fetch?: FetchLike;
 }): Promise<OpenedTransport> {
   const { config } = options;
   if (config.transport === 'http') {
@@ -26,6 +27,7 @@ export async function openTransport(options: {
       headers: config.headers,
       clock: options.clock,
       ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
     return { kind: 'http', http };
   }

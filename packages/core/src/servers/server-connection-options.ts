@@ -1,6 +1,7 @@
 import type {
   Client,
   ClientCapabilities,
+  FetchLike,
   OAuthClientProvider,
   Tool as McpToolDefinition,
 } from '@modelcontextprotocol/client';
@@ -26,6 +27,8 @@ export interface ServerConnectionOptions {
   readonly onUrlElicitationRequired?: (elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>;
   /** HTTP only: the OAuth client of the user this connection is for (a server per user that signs users in). */
   readonly authProvider?: OAuthClientProvider;
+  /** HTTP only: the fetch requests go through (the OAuth client's guard: https only, but for loopback). */
+  readonly fetch?: FetchLike;
 }
 
 /** What a connection tells its owner. */

@@ -74,10 +74,12 @@ export class ServerConnection {
   readonly #configure: (client: Client) => void;
   readonly #onUrlRequired: ((elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>) | undefined;
   readonly #authProvider: ServerConnectionOptions['authProvider'];
+  readonly #fetch: ServerConnectionOptions['fetch'];
 
   constructor(options: ServerConnectionOptions) {
     this.#onUrlRequired = options.onUrlElicitationRequired;
     this.#authProvider = options.authProvider;
+    this.#fetch = options.fetch;
     this.#capabilities = options.capabilities ?? (() => ({}));
     this.#configure = options.configure ?? (() => undefined);
     this.config = options.config;
@@ -215,6 +217,7 @@ export class ServerConnection {
       clock: this.#clock,
       maxMessageBytes: this.#limits.maxMessageBytes,
       ...(this.#authProvider === undefined ? {} : { authProvider: this.#authProvider }),
+      ...(this.#fetch === undefined ? {} : { fetch: this.#fetch }),
     });
     if (opened.kind === 'http') {
       this.#http.set(client, opened.http);

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { httpsOnlyFetch } from './auth/https-only-fetch.js';
+import { signIn } from './auth/oauth-sign-in.js';
+import type { SignInResult } from './auth/oauth-sign-in.js';
+import { authStatus, signOut } from './auth/oauth-sign-out.js';
+import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
+import { SECRET_KEY_ENV, TokenVault } from './auth/token-vault.js';
+import { UserOAuthProvider } from './auth/user-oauth-provider.js';
+import type { Clock } from './clock.js';
+import { HostError } from './errors/host-error.js';
+import type { HostServers } from './host-servers.js';
+import type { Scope } from './scope.js';
+import type { HttpServerConfig, ServerConfig } from './servers/server-config.js';
+import type { ServerConnectionOptions } from './servers/server-connection-options.js';
+import type { ServerPool } from './servers/server-pool.js';
+import type { HostStore } from './storage/host-store.js';
+import type { Surface } from './surface.js';
+
+/** How the host signs users in to remote servers. */
+export interface HostAuthConfig {
+  /**
+   * Seals tokens at rest. Default: a vault over `AIRLOCK_SECRET_KEY`; without it, a key made for this process, so
+   * tokens last until the host stops (the console and the CLI keep a key file beside their store instead).
+   */
+  readonly vault?: TokenVault;
+  /** Where authorization servers send the user back: the console's callback route, the CLI's loopback. */
+  readonly redirectUrl?: string;
+  /** The https URL of the host's Client ID Metadata Document, offered where the authorization server takes one. */
+  readonly clientMetadataUrl?: string;
+  readonly clientName?: string;
+  /** The fetch OAuth requests go through (tests; default the global fetch). */
+  readonly fetch?: FetchLike;
+}
+
+/** The id tokens of a machine server (client credentials, shared by all) are kept under: the host's own. */
+const HOST_USER = '';
+
+/**
+ * Sign-in to remote servers for the host: each user's OAuth client per server (the `authProvider` of that user's
+ * connection), and the user's sign-in, sign-out and status, through the surface's `authorize`. Another tenant never
+ * uses or sees a user's tokens: the tokens are keyed by user and server identity, and a user's connection carries
+ * only that user's client.
+ */
+export class HostAuth {
+  readonly #store: HostStore;
+  readonly #clock: Clock;
+  readonly #surface: Surface | undefined;
+  readonly #config: HostAuthConfig;
+  readonly #vault: TokenVault;
+  /** Per server and user, the client a connection uses (it reads the stored tokens at each request). */
+  readonly #providers = new Map<string, UserOAuthProvider>();
+  #servers: HostServers | undefined;
+
+  constructor(options: { store: HostStore; clock: Clock; surface: Surface | undefined; config?: HostAuthConfig }) {
+    this.#store = options.store;
+    this.#clock = options.clock;
+    this.#surface = options.surface;
+    this.#config = options.config ?? {};
+    const fromEnv = process.env[SECRET_KEY_ENV];
+    this.#vault =
+      this.#config.vault ??
+      (fromEnv === undefined ? TokenVault.fromKey(randomBytes(32)) : TokenVault.fromKey(fromEnv, SECRET_KEY_ENV));
+  }
+
+  /** The servers to sign in to (set once the host has built them). */
+  attach(servers: HostServers): void {
+    this.#servers = servers;
+  }
+
+  /**
+   * What an HTTP connection is built with: the OAuth client of its user on a server users sign in to (per user), or
+   * the host's own on a server with client credentials; nothing for a connection no one signs in to.
+   */
+  connectionOptions(config: ServerConfig, tenant: string | undefined): Partial<ServerConnectionOptions> {
+    if (config.transport !== 'http') return {};
+    const guarded = httpsOnlyFetch(config.id, this.#config.fetch ?? fetch);
+    if (config.oauth?.grant === 'client_credentials') {
+      return { authProvider: this.#provider(config, HOST_USER), fetch: guarded };
+    }
+    const pool = this.#servers?.pools.get(config.id);
+    if (pool === undefined || !signsIn(pool) || tenant === undefined || !tenant.startsWith('user:')) return {};
+    return { authProvider: this.#provider(config, tenant.slice('user:'.length)), fetch: guarded };
+  }
+
+  /**
+   * Signs the scope's user in to a server through the surface (`authorize`), stores the tokens sealed, and connects
+   * the user's own connection afresh with them. Rejects with `auth_failed` naming the server and the step.
+   */
+  async signIn(scope: Scope, serverId: string, signal?: AbortSignal): Promise<SignInResult> {
+    const { pool, config } = this.#signInServer(serverId);
+    const surface = this.#surface;
+    const provider = this.#flowProvider(config, this.#userOf(pool, scope), {
+      workspaceId: scope.workspaceId,
+      ...(surface?.authorize === undefined
+        ? {}
+        : {
+            authorize: (request, flowSignal) =>
+              surface.authorize!({ ...request, user: scope }, flowSignal ?? signal ?? new AbortController().signal),
+          }),
+    });
+    const result = await signIn(provider, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(this.#config.fetch === undefined ? {} : { fetch: this.#config.fetch }),
+    });
+    await pool.restart(pool.isolation === 'shared' ? undefined : scope);
+    return result;
+  }
+
+  /** Signs the user out of a server: revokes where the server offers it, deletes the tokens, closes their connection. */
+  async signOut(scope: Scope, serverId: string): Promise<SignOutResult> {
+    const { pool, config } = this.#signInServer(serverId);
+    const result = await signOut(
+      this.#flowProvider(config, this.#userOf(pool, scope), { workspaceId: scope.workspaceId }),
+      {
+        ...(this.#config.fetch === undefined ? {} : { fetch: this.#config.fetch }),
+      },
+    );
+    if (pool.isolation === 'shared') await pool.restart();
+    else await pool.closeTenant(scope);
+    return result;
+  }
+
+  /** The user's sign-in state on every server users sign in to (never the tokens). */
+  async status(scope: Scope): Promise<AuthStatus[]> {
+    const out: AuthStatus[] = [];
+    for (const pool of this.#servers?.pools.values() ?? []) {
+      const config = pool.config;
+      if (!signsIn(pool) || config.transport !== 'http') continue;
+      out.push(await authStatus(this.#flowProvider(config, this.#userOf(pool, scope))));
+    }
+    return out;
+  }
+
+  #signInServer(serverId: string): { pool: ServerPool; config: HttpServerConfig & ServerConfig } {
+    const pool = this.#servers?.pool(serverId);
+    if (pool === undefined) throw new HostError('server_not_found', `no server "${serverId}" is configured`);
+    if (!signsIn(pool) || pool.config.transport !== 'http') {
+      throw new HostError(
+        'invalid_arguments',
+        `server "${serverId}" does not sign users in (it is not an HTTP server with oauth, nor one that asked for it)`,
+        { data: { serverId } },
+      );
+    }
+    return { pool, config: pool.config };
+  }
+
+  #userOf(pool: ServerPool, scope: Scope): string {
+    return pool.config.oauth?.grant === 'client_credentials' ? HOST_USER : scope.userId;
+  }
+
+  #provider(config: HttpServerConfig & ServerConfig, userId: string): UserOAuthProvider {
+    const key = `${config.id}\u0000${userId}`;
+    let provider = this.#providers.get(key);
+    if (provider === undefined) this.#providers.set(key, (provider = this.#flowProvider(config, userId)));
+    return provider;
+  }
+
+  /** A client for one operation (sign-in, sign-out, status); its state of a flow never outlives the operation. */
+  #flowProvider(
+    config: HttpServerConfig & ServerConfig,
+    userId: string,
+    extra: { authorize?: UserOAuthProvider['options']['authorize']; workspaceId?: string } = {},
+  ): UserOAuthProvider {
+    const { redirectUrl, clientMetadataUrl, clientName } = this.#config;
+    return new UserOAuthProvider({
+      serverId: config.id,
+      serverUrl: config.url,
+      serverIdentity: this.#servers?.pool(config.id).catalog.identity ?? config.id,
+      userId,
+      store: this.#store,
+      vault: this.#vault,
+      clock: this.#clock,
+      ...(redirectUrl === undefined ? {} : { redirectUrl }),
+      ...(clientMetadataUrl === undefined ? {} : { clientMetadataUrl }),
+      ...(clientName === undefined ? {} : { clientName }),
+      ...(config.oauth === undefined ? {} : { oauth: config.oauth }),
+      ...extra,
+    });
+  }
+}
+
+/** True for a server users (or the host) sign in to: configured with oauth, or one that asked for sign-in. */
+function signsIn(pool: ServerPool): boolean {
+  return pool.config.transport === 'http' && (pool.config.oauth !== undefined || pool.isolation === 'user');
+}

@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  headlessAuthorize,
+  startAuthorizationServer,
+  startProtectedMcpServer,
+} from '../../../test/support/oauth/index.js';
+import type { AuthorizationServer, HeadlessUser, ProtectedMcpServer } from '../../../test/support/oauth/index.js';
+import { TokenVault } from './auth/token-vault.js';
+import { createHost } from './host.js';
+import type { Host } from './host.js';
+import type { Scope } from './scope.js';
+import { MemoryStore } from './storage/memory/memory-store.js';
+import type { PermissionDecision, SignInRequest, Surface } from './surface.js';
+import { nextEvent } from './testing/demo-fixture.js';
+import { FakeClock } from './testing/fake-clock.js';
+
+const ana: Scope = { userId: 'ana', workspaceId: 'team', conversationId: 'c1' };
+const ben: Scope = { userId: 'ben', workspaceId: 'team', conversationId: 'c2' };
+
+/** Allows every call; signs each user in headlessly as their own account at the authorization server. */
+class SigningSurface implements Surface {
+  readonly asked: SignInRequest[] = [];
+  constructor(private readonly behaviour: (userId: string) => HeadlessUser = () => ({})) {}
+  askPermission(): Promise<PermissionDecision> {
+    return Promise.resolve('allow_once');
+  }
+  authorize(request: SignInRequest): Promise<URL> {
+    this.asked.push(request);
+    const user = { account: request.user.userId, ...this.behaviour(request.user.userId) };
+    return headlessAuthorize(user)({ serverId: request.serverId, authorizationUrl: request.authorizationUrl });
+  }
+}
+
+let as: AuthorizationServer | undefined;
+let mcp: ProtectedMcpServer | undefined;
+let host: Host | undefined;
+afterEach(async () => {
+  await host?.close();
+  await mcp?.close();
+  await as?.close();
+  host = undefined;
+  mcp = undefined;
+  as = undefined;
+});
+
+async function world(surface: Surface = new SigningSurface()) {
+  as = await startAuthorizationServer();
+  mcp = await startProtectedMcpServer({ authorizationServer: as });
+  const store = new MemoryStore();
+  host = createHost({
+    servers: { mcpServers: { notes: { url: mcp.url, oauth: {} } } },
+    surface,
+    store,
+    clock: new FakeClock(),
+    auth: { vault: TokenVault.fromKey(randomBytes(32)), redirectUrl: 'http://127.0.0.1:53682/callback' },
+    limits: { connectTimeoutMs: 10_000 },
+  });
+  await host.servers.settled();
+  return { host, store };
+}
+
+const whoami = (h: Host, scope: Scope) =>
+  h.invoke({ scope, caller: { kind: 'model' }, tool: 'notes__whoami', args: {} });
+
+describe('signing users in to a remote server', () => {
+  it('signs each user in as themselves: calls reach the server with their own token, never another user’s', async () => {
+    const { host } = await world();
+    // No one has signed in: the server's listing needs sign-in, and there are no tools yet.
+    expect(host.servers.list()[0]).toMatchObject({ id: 'notes', isolation: 'user', state: 'needs_auth' });
+    await host.auth.signIn({ scope: ana, serverId: 'notes' });
+    expect(host.servers.list({ scope: ana })[0]).toMatchObject({ state: 'ready', tenantConnection: true });
+    expect((await whoami(host, ana)).text).toContain('account ana');
+    // Ben sees the tools (the catalog came from ana's listing), but his own connection has no token.
+    const benCall = await whoami(host, ben);
+    expect(benCall.outcome).toBe('auth_required');
+    expect(benCall.text).toMatch(/server "notes" needs the user to sign in first; the call was not sent/);
+    expect(host.servers.list({ scope: ben })[0]).toMatchObject({ state: 'needs_auth' });
+    await host.auth.signIn({ scope: ben, serverId: 'notes' });
+    expect((await whoami(host, ben)).text).toContain('account ben');
+    expect((await whoami(host, ana)).text).toContain('account ana');
+    const status = await host.auth.status({ scope: ben });
+    expect(status).toEqual([expect.objectContaining({ serverId: 'notes', signedIn: true })]);
+  });
+
+  it('signs out: revokes at the server, forgets the tokens, and the next call asks for sign-in again', async () => {
+    const { host } = await world();
+    await host.auth.signIn({ scope: ana, serverId: 'notes' });
+    expect((await whoami(host, ana)).outcome).toBe('success');
+    const result = await host.auth.signOut({ scope: ana, serverId: 'notes' });
+    expect(result.revocation).toBe('revoked');
+    expect(as!.log.revocation.length).toBeGreaterThan(0);
+    expect(await host.auth.status({ scope: ana })).toEqual([
+      expect.objectContaining({ serverId: 'notes', signedIn: false }),
+    ]);
+    expect((await whoami(host, ana)).outcome).toBe('auth_required');
+  });
+
+  it('stores nothing when the user gives up, and says which server and step', async () => {
+    const { host } = await world(new SigningSurface(() => ({ giveUp: true })));
+    await expect(host.auth.signIn({ scope: ana, serverId: 'notes' })).rejects.toMatchObject({
+      code: 'auth_failed',
+      message: expect.stringMatching(/notes/),
+    });
+    expect(await host.auth.status({ scope: ana })).toEqual([
+      expect.objectContaining({ serverId: 'notes', signedIn: false }),
+    ]);
+  });
+
+  it('audits sign-in and sign-out without a token value anywhere in the chain', async () => {
+    const { host } = await world();
+    const ready = nextEvent(host, 'server.state', (e) => e.tenant === 'user:ana' && e.state === 'ready');
+    await host.auth.signIn({ scope: ana, serverId: 'notes' });
+    await ready;
+    await whoami(host, ana);
+    await host.auth.signOut({ scope: ana, serverId: 'notes' });
+    const events = await host.audit.query({ scope: ana });
+    const types = events.map((e) => e.type);
+    expect(types).toContain('auth.sign_in');
+    expect(types).toContain('auth.sign_out');
+    const chain = JSON.stringify(events);
+    const tokens = mcp!.presented.filter((t): t is string => t !== undefined);
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) expect(chain).not.toContain(token);
+    expect((await host.audit.verify()).ok).toBe(true);
+  });
+
+  it('refuses to sign in to a server that does not sign users in, naming it', async () => {
+    const { host } = await world();
+    await expect(host.auth.signIn({ scope: ana, serverId: 'nope' })).rejects.toThrow(/no server "nope"/);
+  });
+});
