@@ -5,6 +5,14 @@
  * Value checks stay in the readers (`parseServersConfig`, `parseRulesText`, the surfaces' own sections), which give
  * the precise messages; the schema's types mirror them.
  */
+import {
+  AUDIT_KEYS,
+  CONSOLE_KEYS,
+  LIMITS_KEYS,
+  MODEL_KEYS,
+  RETENTION_KEYS,
+  settingsSection,
+} from './settings-definition.js';
 
 /** One known key: its JSON Schema fragment, description included. */
 export type KeySchema = Readonly<Record<string, unknown>> & { readonly description: string };
@@ -14,7 +22,6 @@ const stringMap = (description: string): KeySchema => ({
   additionalProperties: { type: 'string' },
   description,
 });
-const section = (description: string): KeySchema => ({ type: 'object', description });
 
 /** Keys of one server entry (`mcpServers.<id>`), as Claude Desktop, VS Code and Cursor write them plus ours. */
 export const SERVER_KEYS: Readonly<Record<string, KeySchema>> = {
@@ -124,7 +131,7 @@ export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySchema>> = {
     properties: PERMISSIONS_KEYS,
     description: 'Permission rules and how long decisions last.',
   },
-  limits: section('Host limits (e.g. timeoutMs).'),
+  limits: settingsSection(LIMITS_KEYS, 'Bounds, timeouts and connection limits of the host (the console reads them).'),
   store: {
     type: 'object',
     properties: {
@@ -139,13 +146,17 @@ export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySchema>> = {
     },
     description: 'Where history is kept: { "path": FILE or ":memory:" } (SQLite, the default) or { "url": ... }.',
   },
-  console: section('The console: port, host, auth ("local" or "token"), users, allowedHosts.'),
-  model: section('The chat model: baseURL, model, apiKeyEnv (the environment variable holding the key).'),
-  retention: {
-    type: ['object', 'null'],
-    description: 'Days kept: results, history, audit, workspaces; null keeps everything forever.',
-  },
-  audit: section('Audit chain anchoring: anchorFile, anchorEveryMs.'),
+  console: settingsSection(CONSOLE_KEYS, 'The web console: where it listens and who may sign in.'),
+  model: settingsSection(
+    MODEL_KEYS,
+    "The console's chat model; the API key comes from the environment, never the file.",
+  ),
+  retention: settingsSection(
+    RETENTION_KEYS,
+    'How long results, history and audit events are kept (the console and airlock retention); null keeps everything.',
+    ['object', 'null'],
+  ),
+  audit: settingsSection(AUDIT_KEYS, "Anchoring the audit chain's head in a file outside the data directory."),
 };
 
 /** The JSON Schema (draft 2020-12) of `airlock.config.json`, generated from the definition above. */
