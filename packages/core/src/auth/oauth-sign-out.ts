@@ -1,4 +1,4 @@
-import { discoverAuthorizationServerMetadata, selectClientAuthMethod } from '@modelcontextprotocol/client';
+import { buildDiscoveryUrls, selectClientAuthMethod } from '@modelcontextprotocol/client';
 import type { AuthorizationServerMetadata, FetchLike, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
 import { authAudit } from './auth-audit.js';
@@ -53,8 +53,8 @@ async function revoke(
 ): Promise<SignOutResult> {
   const issuer = tokens.issuer;
   if (issuer === undefined) return { revocation: 'not_offered' };
-  const metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn });
-  const endpoint = (metadata as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
+  const metadata = await revocationMetadata(issuer, fetchFn);
+  const endpoint = metadata?.revocation_endpoint;
   if (metadata === undefined || endpoint === undefined) return { revocation: 'not_offered' };
   const client = await provider.clientInformation({ issuer });
   if (client === undefined) return { revocation: 'failed', error: `no client registration with ${issuer}` };
@@ -78,10 +78,35 @@ async function revoke(
   return { revocation: 'revoked' };
 }
 
+/** What revocation needs of the authorization server's metadata. */
+type RevocationMetadata = AuthorizationServerMetadata & {
+  readonly revocation_endpoint?: string;
+  readonly revocation_endpoint_auth_methods_supported?: string[];
+};
+
+/**
+ * The issuer's metadata as published (RFC 8414, then OpenID discovery), read as it is: the SDK's parsed metadata
+ * drops `revocation_endpoint` from an OpenID document. A document whose `issuer` is another server is ignored.
+ */
+async function revocationMetadata(issuer: string, fetchFn: FetchLike): Promise<RevocationMetadata | undefined> {
+  for (const { url } of buildDiscoveryUrls(issuer)) {
+    const response = await fetchFn(url, { headers: { accept: 'application/json' } });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      continue;
+    }
+    const document = (await response.json().catch(() => undefined)) as RevocationMetadata | undefined;
+    if (document !== undefined && String(document.issuer).replace(/\/$/, '') === issuer.replace(/\/$/, '')) {
+      return document;
+    }
+  }
+  return undefined;
+}
+
 /** Client authentication for the revocation request, as for the token endpoint. */
 async function authenticate(
   provider: UserOAuthProvider,
-  metadata: AuthorizationServerMetadata,
+  metadata: RevocationMetadata,
   client: { client_id: string; client_secret?: string; token_endpoint_auth_method?: string },
   headers: Headers,
   params: URLSearchParams,
@@ -92,10 +117,7 @@ async function authenticate(
     return;
   }
   const supported =
-    (metadata as { revocation_endpoint_auth_methods_supported?: string[] })
-      .revocation_endpoint_auth_methods_supported ??
-    metadata.token_endpoint_auth_methods_supported ??
-    [];
+    metadata.revocation_endpoint_auth_methods_supported ?? metadata.token_endpoint_auth_methods_supported ?? [];
   const method = selectClientAuthMethod(client, supported);
   if (method === 'client_secret_basic' && client.client_secret !== undefined) {
     const pair = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`;

@@ -281,9 +281,19 @@ export class UserOAuthProvider implements OAuthClientProvider {
     ]);
   }
 
-  redirectToAuthorization(authorizationUrl: URL): void {
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const flow = this.#flow;
     if (flow === undefined || !flow.interactive) {
+      // Outside a sign-in the SDK gets here when there is no token, or when refreshing failed: stale tokens are
+      // dropped (with the refresh_failed event), and the call fails asking the user to sign in.
+      const stored = await this.storedTokens().catch(() => undefined);
+      if (stored?.tokens.refresh_token !== undefined) {
+        const audit = authAudit(this, 'auth.refresh_failed', {
+          step: 'refresh',
+          reason: 'refreshing the tokens did not succeed',
+        });
+        await this.options.store.write([{ kind: 'credential.delete', key: this.tokensKey, audit }]);
+      }
       throw authRequired(this.serverId, 'no valid token, and refreshing cannot get one: the user must sign in');
     }
     flow.authorizationUrl = authorizationUrl;
