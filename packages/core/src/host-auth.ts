@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { httpsOnlyFetch } from './auth/https-only-fetch.js';
 import { signIn } from './auth/oauth-sign-in.js';
+import { DEFAULT_MAX_STEP_UPS, insufficientScopeChallenge, stepUp } from './auth/oauth-step-up.js';
 import type { SignInResult } from './auth/oauth-sign-in.js';
 import { authStatus, signOut } from './auth/oauth-sign-out.js';
 import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
@@ -50,6 +51,8 @@ export class HostAuth {
   readonly #vault: TokenVault;
   /** Per server and user, the client a connection uses (it reads the stored tokens at each request). */
   readonly #providers = new Map<string, UserOAuthProvider>();
+  /** Step-up sign-ins so far, per server, user and scope set asked for. */
+  readonly #stepUps = new Map<string, number>();
   #servers: HostServers | undefined;
 
   constructor(options: { store: HostStore; clock: Clock; surface: Surface | undefined; config?: HostAuthConfig }) {
@@ -80,7 +83,42 @@ export class HostAuth {
     }
     const pool = this.#servers?.pools.get(config.id);
     if (pool === undefined || !signsIn(pool) || tenant === undefined || !tenant.startsWith('user:')) return {};
-    return { authProvider: this.#provider(config, tenant.slice('user:'.length)), fetch: guarded };
+    const userId = tenant.slice('user:'.length);
+    return {
+      authProvider: this.#provider(config, userId),
+      fetch: guarded,
+      onInsufficientScope: (error, call) => this.#stepUp(config, userId, error, call.scope, call.signal),
+    };
+  }
+
+  /**
+   * A call refused with 403 `insufficient_scope`: the user is asked (through the surface, in the call's conversation)
+   * to consent to the scopes the server asks for, at most `DEFAULT_MAX_STEP_UPS` times per scope set; true when they
+   * did, so the call is sent once more.
+   */
+  async #stepUp(
+    config: HttpServerConfig & ServerConfig,
+    userId: string,
+    error: unknown,
+    scope: Scope | undefined,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const challenge = insufficientScopeChallenge(error);
+    const surface = this.#surface;
+    if (challenge === undefined || scope === undefined || surface?.authorize === undefined) return false;
+    const key = `${config.id}\u0000${userId}\u0000${challenge.scope ?? ''}`;
+    const done = this.#stepUps.get(key) ?? 0;
+    if (done >= DEFAULT_MAX_STEP_UPS) return false;
+    this.#stepUps.set(key, done + 1);
+    const provider = this.#flowProvider(config, userId, {
+      workspaceId: scope.workspaceId,
+      authorize: (request, flowSignal) => surface.authorize!({ ...request, user: scope }, flowSignal ?? signal),
+    });
+    await stepUp(provider, challenge, {
+      signal,
+      ...(this.#config.fetch === undefined ? {} : { fetch: this.#config.fetch }),
+    });
+    return true;
   }
 
   /**

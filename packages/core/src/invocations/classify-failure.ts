@@ -39,7 +39,8 @@ export function classifyFailure(
     if (error.code === 'protocol_error') return { outcome: 'protocol_error', error: { code: error.code, message } };
     if (error.code === 'result_too_large') return { outcome: 'invalid_output', error: { code: error.code, message } };
     // The model is told plainly that the person must sign in; it cannot fix this by retrying.
-    if (error.code === 'needs_auth') return { outcome: 'auth_required', error: { code: error.code, message } };
+    if (error.code === 'needs_auth' || error.code === 'auth_required')
+      return { outcome: 'auth_required', error: { code: error.code, message } };
     return { outcome: 'transport_error', error: { code: error.code, message } };
   }
   if (error instanceof SdkError) {

@@ -6,6 +6,7 @@ import type {
   Tool as McpToolDefinition,
 } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
+import type { Scope } from '../scope.js';
 import type { ToolProgress } from '../tools/tool.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import type { ServerConfig } from './server-config.js';
@@ -29,6 +30,11 @@ export interface ServerConnectionOptions {
   readonly authProvider?: OAuthClientProvider;
   /** HTTP only: the fetch requests go through (the OAuth client's guard: https only, but for loopback). */
   readonly fetch?: FetchLike;
+  /**
+   * HTTP only: a call refused with 403 `insufficient_scope`. The owner signs the user in again with the scope asked
+   * for (through the surface) and resolves true to send the call once more; false (or any other error) lets it fail.
+   */
+  readonly onInsufficientScope?: (error: unknown, call: ConnectionCallOptions) => Promise<boolean>;
 }
 
 /** What a connection tells its owner. */
@@ -44,4 +50,6 @@ export interface ConnectionCallOptions {
   readonly onProgress: (progress: ToolProgress) => void;
   /** The definition as listed (without its outputSchema), so the SDK needs no tools/list of its own. */
   readonly definition: McpToolDefinition;
+  /** Whose call it is (the pool passes it on). */
+  readonly scope?: Scope;
 }

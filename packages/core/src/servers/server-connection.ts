@@ -1,4 +1,3 @@
-import { ProtocolError } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   Client,
@@ -11,7 +10,7 @@ import { HostError } from '../errors/host-error.js';
 import { describeCallFailure, unavailableError } from './call-failure.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
-import { describeConnectFailure, httpStatusOf } from './connection-failure.js';
+import { describeConnectFailure } from './connection-failure.js';
 import type { HttpTransport } from './http-transport.js';
 import { openTransport } from './open-transport.js';
 import { OrderedClient } from './ordered-client.js';
@@ -26,12 +25,12 @@ import type { ServerState } from './server-state.js';
 import { serverTransition } from './server-state.js';
 import type { StdioTransport } from './stdio-transport.js';
 import { StreamFault } from './stream-fault.js';
-import { NO_SDK_TIMEOUT_MS, sameDefinition, sendToolCall } from './tool-call-request.js';
+import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
+import { retryClient } from './call-retry.js';
 
 export { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 export type { ConnectionLimits } from './connection-limits.js';
 
-const URL_ELICITATION_REQUIRED = -32042;
 /** How long `close()` waits for the server to answer the session DELETE. */
 const SESSION_DELETE_TIMEOUT_MS = 2_000;
 
@@ -75,11 +74,13 @@ export class ServerConnection {
   readonly #onUrlRequired: ((elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>) | undefined;
   readonly #authProvider: ServerConnectionOptions['authProvider'];
   readonly #fetch: ServerConnectionOptions['fetch'];
+  readonly #stepUp: ServerConnectionOptions['onInsufficientScope'];
 
   constructor(options: ServerConnectionOptions) {
     this.#onUrlRequired = options.onUrlElicitationRequired;
     this.#authProvider = options.authProvider;
     this.#fetch = options.fetch;
+    this.#stepUp = options.onInsufficientScope;
     this.#capabilities = options.capabilities ?? (() => ({}));
     this.#configure = options.configure ?? (() => undefined);
     this.config = options.config;
@@ -317,37 +318,20 @@ export class ServerConnection {
       return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
     const send = (on: Client): Promise<CallToolResult> => sendToolCall(on, name, args, options);
     return send(client).catch(async (error: unknown) => {
-      // -32042: the server needs the user to complete URL flows first. Once they are done, the call is retried once.
-      if (
-        error instanceof ProtocolError &&
-        error.code === URL_ELICITATION_REQUIRED &&
-        this.#onUrlRequired !== undefined
-      ) {
-        const elicitations = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
-        if (Array.isArray(elicitations) && (await this.#onUrlRequired(elicitations, options.signal))) {
-          return send(client).catch((retryError: unknown) => {
-            throw this.#failure(retryError, client, options.signal);
-          });
-        }
-      }
-      // A 404 for a session means the request never reached the tool: one retry on a new session is safe.
-      if (httpStatusOf(error) === 404 && client.transport?.sessionId !== undefined && !options.signal.aborted) {
-        const fresh = await this.#renewSession(client);
-        if (fresh === undefined) throw unavailableError(this.config.id, this.#state, this.#lastError);
-        // The restarted server may serve another version of the tool: resent only to the definition the call was for.
-        if (!sameDefinition(this.#tools.get(name), options.definition)) {
-          throw new HostError(
-            'server_unavailable',
-            `server "${this.config.id}" restarted, and its tool ${name} is no longer the one this call was for; ` +
-              'the call was not resent',
-            { data: { serverId: this.config.id } },
-          );
-        }
-        return send(fresh).catch((retryError: unknown) => {
-          throw this.#failure(retryError, fresh, options.signal);
-        });
-      }
-      throw this.#failure(error, client, options.signal);
+      const again = await retryClient(error, client, {
+        serverId: this.config.id,
+        name,
+        options,
+        urlRequired: this.#onUrlRequired,
+        stepUp: this.#stepUp,
+        renewSession: () => this.#renewSession(client),
+        listed: (tool) => this.#tools.get(tool),
+        unavailable: () => unavailableError(this.config.id, this.#state, this.#lastError),
+      });
+      if (again === undefined) throw this.#failure(error, client, options.signal);
+      return send(again).catch((retryError: unknown) => {
+        throw this.#failure(retryError, again, options.signal);
+      });
     });
   }
 
