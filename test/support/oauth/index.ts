@@ -4,3 +4,4 @@ export { headlessAuthorize } from './headless-authorize.js';
 export type { HeadlessAuthorize, HeadlessUser } from './headless-authorize.js';
 export { ADMIN_TOOL, startProtectedMcpServer } from './protected-mcp-server.js';
 export type { ProtectedMcpServer, ProtectedMcpServerOptions } from './protected-mcp-server.js';
+export { OAuthWorld, REDIRECT, resultText } from './oauth-world.js';

@@ -1,92 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOOL,
-  headlessAuthorize,
-  startAuthorizationServer,
+  OAuthWorld,
+  resultText as text,
   startProtectedMcpServer,
 } from '../../../../test/support/oauth/index.js';
-import type {
-  AuthorizationServer,
-  AuthorizationServerOptions,
-  HeadlessUser,
-  ProtectedMcpServer,
-} from '../../../../test/support/oauth/index.js';
-import { MemoryStore } from '../storage/memory/memory-store.js';
-import { FakeClock } from '../testing/fake-clock.js';
 import { isAuthRequired } from './auth-errors.js';
-import { httpsOnlyFetch } from './https-only-fetch.js';
 import { signIn } from './oauth-sign-in.js';
 import { authStatus, signOut } from './oauth-sign-out.js';
 import { insufficientScopeChallenge, stepUp } from './oauth-step-up.js';
-import { TokenVault } from './token-vault.js';
-import { UserOAuthProvider } from './user-oauth-provider.js';
-import type { UserOAuthProviderOptions } from './user-oauth-provider.js';
-
-const REDIRECT = 'http://127.0.0.1:53682/callback';
-
-/** A real authorization server, a protected MCP server, a store and a vault, opened per test. */
-class World {
-  readonly clock = new FakeClock();
-  readonly store = new MemoryStore();
-  readonly vault = TokenVault.fromKey(randomBytes(32));
-  readonly clients: Client[] = [];
-  constructor(
-    readonly as: AuthorizationServer,
-    readonly mcp: ProtectedMcpServer,
-  ) {}
-
-  static async open(options: AuthorizationServerOptions = {}): Promise<World> {
-    const as = await startAuthorizationServer(options);
-    return new World(as, await startProtectedMcpServer({ authorizationServer: as }));
-  }
-
-  provider(userId: string, user: HeadlessUser = {}, more: Partial<UserOAuthProviderOptions> = {}): UserOAuthProvider {
-    return new UserOAuthProvider({
-      serverId: 'notes',
-      serverUrl: this.mcp.url,
-      serverIdentity: 'identity-of-notes',
-      userId,
-      store: this.store,
-      vault: this.vault,
-      clock: this.clock,
-      redirectUrl: REDIRECT,
-      authorize: headlessAuthorize({ account: userId, ...user }),
-      ...more,
-    });
-  }
-
-  /** A client connected through the provider, as the per-user connection will be. */
-  async connect(provider: UserOAuthProvider): Promise<Client> {
-    const client = new Client({ name: 'airlock-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(this.mcp.url), {
-      authProvider: provider,
-      fetch: httpsOnlyFetch(provider.serverId),
-      onInsufficientScope: 'throw',
-    });
-    await client.connect(transport);
-    this.clients.push(client);
-    return client;
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled(this.clients.map((c) => c.close()));
-    await this.mcp.close();
-    await this.as.close();
-    await this.store.close();
-  }
-}
-
-function text(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((c) => c.text ?? '').join('');
-}
 
 describe('OAuth sign-in against a real authorization server', () => {
-  let world: World;
+  let world: OAuthWorld;
   beforeEach(async () => {
-    world = await World.open();
+    world = await OAuthWorld.open();
   });
   afterEach(async () => {
     await world.close();

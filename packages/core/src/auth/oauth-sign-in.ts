@@ -1,4 +1,9 @@
-import { auth, extractWWWAuthenticateParams, validateAuthorizationResponseIssuer } from '@modelcontextprotocol/client';
+import {
+  auth,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+  validateAuthorizationResponseIssuer,
+} from '@modelcontextprotocol/client';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
 import { authAudit } from './auth-audit.js';
@@ -58,6 +63,7 @@ export async function signIn(provider: UserOAuthProvider, options: SignInOptions
   try {
     options.signal?.throwIfAborted();
     const challenge = options.challenge ?? (await probe(provider, fetchFn));
+    await checkResourceMetadata(provider, challenge, fetchFn);
     const scope = options.scope ?? challenge.scope ?? provider.options.oauth?.scopes?.join(' ');
     const common = {
       serverUrl: provider.serverUrl,
@@ -112,6 +118,35 @@ async function probe(provider: UserOAuthProvider, fetchFn: FetchLike): Promise<A
   if (response.status !== 401 && response.status !== 403) return {};
   const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
   return { ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}) };
+}
+
+/**
+ * Refuses protected resource metadata that is there but broken. The SDK treats any failure to read it as "none" and
+ * falls back to the server's own origin as its authorization server (the 2025-03-26 rule), which turns a malformed
+ * document into a baffling error at a later step; absent metadata (404) keeps that fallback.
+ */
+async function checkResourceMetadata(
+  provider: UserOAuthProvider,
+  challenge: AuthChallenge,
+  fetchFn: FetchLike,
+): Promise<void> {
+  try {
+    await discoverOAuthProtectedResourceMetadata(
+      provider.serverUrl,
+      challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl },
+      fetchFn,
+    );
+  } catch (error) {
+    if (error instanceof HostError) throw error;
+    if (error instanceof Error && error.message.startsWith('Resource server does not implement')) return;
+    const where = challenge.resourceMetadataUrl?.href ?? 'the well-known path';
+    throw authFailed(
+      provider.serverId,
+      'discovery',
+      `the protected resource metadata at ${where} is not valid: ${describeCause(error).slice(0, 300)}`,
+      error,
+    );
+  }
 }
 
 /** Hands the authorization URL to the surface; its answer is the redirect URL (a rejection: the user gave up). */

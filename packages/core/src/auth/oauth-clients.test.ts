@@ -1,0 +1,118 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OAuthWorld, REDIRECT, resultText } from '../../../../test/support/oauth/index.js';
+import { signIn } from './oauth-sign-in.js';
+import { signOut } from './oauth-sign-out.js';
+
+const SECRET = 'pre-registered-secret-0123456789';
+
+describe('OAuth client identities and machine servers', () => {
+  let world: OAuthWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  it('uses a pre-registered client when the server offers no dynamic registration', async () => {
+    world = await OAuthWorld.open({
+      dynamicRegistration: false,
+      clients: [
+        {
+          client_id: 'airlock-registered',
+          client_secret: SECRET,
+          application_type: 'native',
+          redirect_uris: [REDIRECT],
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'client_secret_basic',
+          id_token_signed_response_alg: 'ES256',
+        },
+      ],
+    });
+    const provider = world.provider('alice', {}, { oauth: { clientId: 'airlock-registered', clientSecret: SECRET } });
+    const result = await signIn(provider);
+
+    expect(result.clientIdentity).toBe('pre-registered');
+    expect(world.as.log.registration).toBe(0);
+    const client = await world.connect(provider);
+    expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
+    expect((await world.store.listCredentials({})).map((r) => r.key.kind)).toEqual(['tokens']);
+    const stored = JSON.stringify(await world.store.listCredentials({}));
+    expect(stored, 'the client secret is never stored').not.toContain(SECRET);
+
+    world.clock.advance(result.expiresAt! - world.clock.now() + 1);
+    expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
+    expect(world.as.log.token.map((t) => t.grant)).toEqual(['authorization_code', 'refresh_token']);
+    expect(await signOut(provider)).toEqual({ revocation: 'revoked' });
+  });
+
+  it('says registration failed when there is neither dynamic registration nor a pre-registered client', async () => {
+    world = await OAuthWorld.open({ dynamicRegistration: false });
+    await expect(signIn(world.provider('alice'))).rejects.toMatchObject({
+      code: 'auth_failed',
+      data: { serverId: 'notes', step: 'registration' },
+    });
+    expect(await world.store.listCredentials({})).toEqual([]);
+  });
+
+  it('gets a machine token with client credentials and a secret, on the first call, with no user step', async () => {
+    world = await OAuthWorld.open({
+      clients: [
+        {
+          client_id: 'machine',
+          client_secret: SECRET,
+          redirect_uris: [],
+          response_types: [],
+          grant_types: ['client_credentials'],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
+    });
+    const provider = world.provider(
+      'machine',
+      {},
+      {
+        oauth: { grant: 'client_credentials', clientId: 'machine', clientSecret: SECRET, scopes: ['tools:read'] },
+      },
+    );
+    const client = await world.connect(provider);
+
+    expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "client machine"');
+    expect(world.as.log.token).toEqual([{ grant: 'client_credentials', resource: world.mcp.url }]);
+    const [event] = await world.store.queryAudit({ type: 'auth.sign_in' });
+    expect(event).toMatchObject({ userId: 'machine', data: { grant: 'client_credentials' } });
+  });
+
+  it('gets a machine token with private_key_jwt', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    world = await OAuthWorld.open({
+      clients: [
+        {
+          client_id: 'machine-jwt',
+          redirect_uris: [],
+          response_types: [],
+          grant_types: ['client_credentials'],
+          token_endpoint_auth_method: 'private_key_jwt',
+          token_endpoint_auth_signing_alg: 'ES256',
+          jwks: { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'machine-key', alg: 'ES256', use: 'sig' }] },
+        },
+      ],
+    });
+    const provider = world.provider(
+      'machine',
+      {},
+      {
+        oauth: {
+          grant: 'client_credentials',
+          clientId: 'machine-jwt',
+          privateKey: { ...privateKey.export({ format: 'jwk' }), kid: 'machine-key' },
+          privateKeyAlgorithm: 'ES256',
+        },
+      },
+    );
+    const result = await signIn(provider);
+
+    expect(result.scope).toBeDefined();
+    const client = await world.connect(provider);
+    expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "client machine-jwt"');
+  });
+});
