@@ -42,6 +42,17 @@ for (const store of ['sqlite', 'sqlite_worker']) {
   process.stdout.write(run.stdout);
 }
 
+// The PostgreSQL store (issue 21): host.invoke with history on PostgreSQL over a unix socket against SQLite, and two
+// hosts on one database serving 50 users, in a process of its own with a throwaway cluster.
+{
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL('./invoke-postgres.js', import.meta.url))], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.status !== 0) throw new Error(`the PostgreSQL bench failed (exit ${run.status ?? run.signal})`);
+  process.stdout.write(run.stdout);
+}
+
 // The host's own path in one process: host.invoke of a native echo tool a rule allows, with SQLite history on the
 // call's thread, no pipe and no server process. What the host costs per call when nothing else competes for the core.
 {

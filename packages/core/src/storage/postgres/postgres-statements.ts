@@ -1,13 +1,7 @@
 import type { ResultRecord } from '../../invocations/invocation-record.js';
 import type { ModelPayload, ScreenPayload } from '../../invocations/bounded-result-types.js';
 import type { Scope } from '../../scope.js';
-import {
-  AUDIT_COLUMNS,
-  DECISION_COLUMNS,
-  INVOCATION_COLUMNS,
-  RESULT_COLUMNS,
-  TRANSITION_COLUMNS,
-} from '../sqlite/sqlite-rows.js';
+import { DECISION_COLUMNS, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sqlite/sqlite-rows.js';
 import { ENDED } from '../sqlite/sqlite-statements.js';
 import type { PgQueryConfig, PgTypeParsers } from './postgres-store-config.js';
 
@@ -67,7 +61,6 @@ const newestFirst = 'ORDER BY created_at DESC, ord DESC';
 
 /** The texts of the store's fixed statements. */
 export const SQL = {
-  insertInvocation: `INSERT INTO invocations (${INVOCATION_COLUMNS}) VALUES (${placeholders(16)})`,
   insertTransition: `INSERT INTO invocation_transitions (${TRANSITION_COLUMNS}) VALUES (${placeholders(7)})`,
   insertResult: `INSERT INTO invocation_results (${RESULT_COLUMNS}) VALUES (${placeholders(5)})`,
   // Compare-and-set on the state: a stale or repeated transition changes no row instead of rewriting history.
@@ -110,12 +103,6 @@ export const SQL = {
     `AND invocation_id IN (SELECT id FROM invocations WHERE ${ENDED})`,
   deleteEnded: `DELETE FROM invocations WHERE id = ANY($1::text[]) AND ${ENDED}`,
 } as const;
-
-/** The INSERT of `count` audit events in one statement (`AUDIT_COLUMNS` order, 14 values each). */
-export function insertAuditRows(count: number): string {
-  const rows = Array.from({ length: count }, (_, i) => `(${placeholders(14, i * 14 + 1)})`);
-  return `INSERT INTO audit_events (${AUDIT_COLUMNS}) VALUES ${rows.join(', ')}`;
-}
 
 /** Binds a result in `RESULT_COLUMNS` order: the whole text and the raw JSON as UTF-8 bytes. */
 export function resultValues(result: ResultRecord): unknown[] {

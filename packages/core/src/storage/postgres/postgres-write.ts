@@ -4,12 +4,11 @@ import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../inv
 import type { StoredDecision } from '../../permissions/stored-decision.js';
 import type { Scope } from '../../scope.js';
 import type { DecisionTenant, StoreWrite } from '../host-store.js';
-import { auditParams, decisionParams, errorParam, invocationParams, transitionParams } from '../sqlite/sqlite-rows.js';
+import { AUDIT_COLUMNS, auditParams, decisionParams, errorParam, transitionParams } from '../sqlite/sqlite-rows.js';
 import {
   checkFirstTransition,
   checkTransition,
   duplicateDecision,
-  duplicateInvocation,
   duplicateSeq,
   notFound,
   sealStoredAuditInput,
@@ -18,14 +17,12 @@ import {
   unknownWrite,
 } from '../store-checks.js';
 import { applyCredentialWrite } from './postgres-credentials.js';
-import { SQL, insertAuditRows, resultValues, scopeValues, statement } from './postgres-statements.js';
+import { NewCalls, insertRows } from './postgres-new-calls.js';
+import { SQL, resultValues, scopeValues, statement } from './postgres-statements.js';
 import type { PgClient, PgQueryResult } from './postgres-store-config.js';
 
 /** What the next audit event links to. */
 type ChainLink = Pick<AuditEvent, 'seq' | 'hash'>;
-
-/** The most audit rows one INSERT carries (14 values each, well under the protocol's 65535 parameters). */
-const AUDIT_ROWS_PER_INSERT = 500;
 
 /** True when a driver error is a unique violation (SQLSTATE 23505): the row is already there. */
 function isDuplicateKey(error: unknown): boolean {
@@ -36,11 +33,14 @@ function isDuplicateKey(error: unknown): boolean {
  * One batch, applied on one connection inside the transaction the caller opened (which took the chain lock first).
  * The chain head is read on the first append, under the lock, so no other writer can append between that read and
  * this commit; sealed events are kept and inserted together before the commit (or before a prune reads the chain).
+ * Calls the batch creates are kept too (`NewCalls`) and inserted whole, with their transitions and results, at its
+ * end; transitions of calls stored earlier run against the database at once.
  */
 export class PostgresBatch {
   readonly #client: PgClient;
   #last: ChainLink | undefined | null = null;
   readonly #pending: SealedAuditInput[] = [];
+  readonly #newCalls = new NewCalls();
 
   constructor(client: PgClient) {
     this.#client = client;
@@ -52,10 +52,14 @@ export class PostgresBatch {
 
   /** Applies every write in order; throws (and the caller rolls back) at the first refused one. */
   async apply(batch: readonly StoreWrite[]): Promise<void> {
+    const creates = batch.flatMap((w) =>
+      w.kind === 'create' && typeof w.record?.id === 'string' ? [w.record.id] : [],
+    );
+    await this.#newCalls.lookUp(this.#client, creates);
     for (const w of batch) {
       switch (w.kind) {
         case 'create':
-          await this.#create(w.record, w.first);
+          this.#create(w.record, w.first);
           break;
         case 'transition':
           await this.#transition(w.scope, w.transition, w.result);
@@ -73,6 +77,7 @@ export class PostgresBatch {
           await this.#prune(w.throughSeq, w.checkpoint);
           continue;
         case 'retention.delete':
+          await this.#newCalls.flush(this.#client);
           if (w.expireResults.length > 0) await this.#run('expireResults', [w.at, [...w.expireResults]]);
           if (w.deleteInvocations.length > 0) await this.#run('deleteEnded', [[...w.deleteInvocations]]);
           break;
@@ -85,21 +90,21 @@ export class PostgresBatch {
       }
       if (w.audit !== undefined) await this.#append(w.audit);
     }
+    await this.#newCalls.flush(this.#client);
     await this.#flushAudit();
   }
 
-  async #create(record: InvocationRecord, first: TransitionRecord): Promise<void> {
+  #create(record: InvocationRecord, first: TransitionRecord): void {
     checkFirstTransition(record, first);
-    try {
-      await this.#run('insertInvocation', invocationParams(record));
-    } catch (error) {
-      throw isDuplicateKey(error) ? duplicateInvocation(record.id, error) : error;
-    }
-    await this.#run('insertTransition', transitionParams(first));
+    this.#newCalls.create(record, first);
   }
 
   async #transition(scope: Scope, t: TransitionRecord, result: ResultRecord | undefined): Promise<void> {
     checkTransition(t, result);
+    if (this.#newCalls.has(t.invocationId)) {
+      this.#newCalls.transition(scope, t, result);
+      return;
+    }
     const tenant = scopeValues(scope);
     const { rowCount } = await this.#run('applyTransition', [
       t.to,
@@ -161,16 +166,7 @@ export class PostgresBatch {
   }
 
   async #flushAudit(): Promise<void> {
-    while (this.#pending.length > 0) {
-      const rows = this.#pending.splice(0, AUDIT_ROWS_PER_INSERT);
-      // One prepared statement per row count of a full chunk; odd counts run unnamed.
-      const text = insertAuditRows(rows.length);
-      const values = rows.flatMap(auditParams);
-      await this.#client.query(
-        rows.length === 1 || rows.length === AUDIT_ROWS_PER_INSERT
-          ? { name: `airlock_insert_audit_${rows.length}`, text, values }
-          : { text, values },
-      );
-    }
+    const rows = this.#pending.splice(0).map(auditParams);
+    await insertRows(this.#client, 'audit_events', AUDIT_COLUMNS, rows);
   }
 }
