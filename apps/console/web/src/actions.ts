@@ -37,6 +37,11 @@ export interface Actions {
    * call (it cannot run an ended one again under its old id); the page shows it in the same card.
    */
   readonly retry: (invocation: InvocationRecord) => void;
+  /** Filters the tools panel by a search text. */
+  readonly filterTools: (query: string) => void;
+  /** The tools panel or the servers panel was opened or closed. */
+  readonly toggleTools: (event: Event) => void;
+  readonly toggleServers: (event: Event) => void;
   /** Hides the notice of a question that went away unanswered. */
   readonly dismissClosedQuestion: (id: string) => void;
   readonly cancel: (invocationId: string) => void;
@@ -156,6 +161,21 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
         },
         (state, message) => ({ ...withNotice(state, message), retrying: state.retrying.filter((r) => r !== wanted) }),
       );
+    },
+
+    filterTools(query) {
+      store.update((s) => ({ ...s, toolFilter: query }));
+      store.render();
+    },
+
+    toggleTools(event) {
+      const open = (event.currentTarget as HTMLDetailsElement).open;
+      store.update((s) => ({ ...s, toolsOpen: open }));
+    },
+
+    toggleServers(event) {
+      const open = (event.currentTarget as HTMLDetailsElement).open;
+      store.update((s) => ({ ...s, serversOpen: open }));
     },
 
     dismissClosedQuestion(id) {

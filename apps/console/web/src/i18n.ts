@@ -11,3 +11,14 @@ document.documentElement.lang = locale;
 export function t(key: ConsoleMessageKey, params?: Readonly<Record<string, string | number>>): string {
   return formatConsoleMessage(locale, key, params);
 }
+
+const plurals = new Intl.PluralRules(locale);
+
+/** Keys that come in plural forms: `<base>.one` and `<base>.other` (the forms en-US and pt-BR use). */
+type PluralBase = 'console.count.tools' | 'console.count.servers' | 'console.count.events';
+
+/** A count in words, in the plural form the page's language picks for it (Intl.PluralRules): "1 tool", "2 tools". */
+export function plural(base: PluralBase, count: number): string {
+  const form = plurals.select(count) === 'one' ? 'one' : 'other';
+  return t(`${base}.${form}`, { count: new Intl.NumberFormat(locale).format(count) });
+}

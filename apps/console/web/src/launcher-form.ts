@@ -12,6 +12,37 @@ interface LauncherField {
   readonly description?: string;
   readonly options?: readonly unknown[];
   readonly defaultValue?: unknown;
+  /** For a JSON field: the property's schema, from which its box gets a skeleton to fill in. */
+  readonly schema?: Schema;
+}
+
+/**
+ * A value of the schema's shape with empty leaves ("" for strings, 0 for numbers, false, the first enum value,
+ * one item for arrays): what a JSON box shows as its placeholder, so an array of objects shows the fields each item
+ * takes. Depth-limited, so a recursive schema ends.
+ */
+export function argsSkeleton(schema: unknown, depth = 0): unknown {
+  const s = (schema ?? {}) as Schema;
+  if (depth > 4) return null;
+  if (Array.isArray(s['enum'])) return (s['enum'] as unknown[])[0] ?? null;
+  if ('default' in s) return s['default'];
+  switch (s['type']) {
+    case 'object': {
+      const properties = (s['properties'] ?? {}) as Record<string, Schema>;
+      return Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, argsSkeleton(p, depth + 1)]));
+    }
+    case 'array':
+      return s['items'] === undefined ? [] : [argsSkeleton(s['items'], depth + 1)];
+    case 'string':
+      return '';
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return typeof s['properties'] === 'object' ? argsSkeleton({ ...s, type: 'object' }, depth) : null;
+  }
 }
 
 /** The fields a person fills to call a tool by hand: simple types get inputs, anything else a JSON box. */
@@ -33,6 +64,7 @@ export function launcherFields(inputSchema: unknown): LauncherField[] {
       ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}),
       ...(kind === 'enum' ? { options: p['enum'] as unknown[] } : {}),
       ...('default' in p ? { defaultValue: p['default'] } : {}),
+      ...(kind === 'json' ? { schema: p } : {}),
     };
   });
 }
@@ -82,7 +114,13 @@ export function renderLauncherFields(fields: readonly LauncherField[]): Template
       default:
         return html`<label for=${id}
           >${label} <small class="hint">${t('console.launcher.json_field')}</small>
-          <textarea id=${id} name=${field.name} rows="3"></textarea>
+          <textarea
+            id=${id}
+            name=${field.name}
+            rows="4"
+            spellcheck="false"
+            placeholder=${JSON.stringify(argsSkeleton(field.schema), null, 2)}
+          ></textarea>
         </label>`;
     }
   })}`;

@@ -54,6 +54,11 @@ export interface PageState {
   /** Questions that closed without this page's answer (withdrawn by the server, timed out): a notice stays. */
   readonly closedQuestions: readonly ClosedQuestion[];
   readonly launcherTool?: string | undefined;
+  /** What the tools panel's search holds. */
+  readonly toolFilter?: string;
+  /** Whether the side panels are open (undefined: the page's default for its width). */
+  readonly toolsOpen?: boolean;
+  readonly serversOpen?: boolean;
   readonly launcherError?: string | undefined;
   readonly chatLines: readonly ChatLine[];
   readonly chatError?: string | undefined;

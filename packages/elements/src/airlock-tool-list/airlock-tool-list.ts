@@ -23,6 +23,7 @@ interface Formats {
  * descriptions) is rendered as text, never as HTML.
  *
  * @property entries - the tools, `{ tool, risk, decision? }` each, grouped by server in the order given.
+ * @property compact - (attribute `compact`) tight rows, one line of description, the heading for screen readers.
  * @fires airlock-decision-revoke - {@link DecisionRevokeEvent}: Revoke pressed; `detail` has `decisionId`, `tool`.
  * @csspart base - the outer section. @csspart title - the list's heading. @csspart empty - the empty-state text.
  * @csspart group - one server's block. @csspart group-heading - the server's heading. @csspart row - one tool.
@@ -32,6 +33,7 @@ interface Formats {
 export class AirlockToolList extends LitElement {
   static override properties: PropertyDeclarations = {
     entries: { attribute: false },
+    compact: { type: Boolean, reflect: true },
   };
 
   static override styles = [
@@ -157,6 +159,43 @@ export class AirlockToolList extends LitElement {
         gap: var(--_space);
         min-width: 0;
       }
+      /* Compact: for a side panel that has its own heading. One line of description, small facts, tight rows. */
+      :host([compact]) .base {
+        border: 0;
+        box-shadow: none;
+        padding: 0;
+        background: transparent;
+      }
+      :host([compact]) h2 {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
+      }
+      :host([compact]) h3 {
+        margin-top: var(--_space);
+        padding-bottom: calc(var(--_space) / 2);
+        font-size: 0.875rem;
+      }
+      :host([compact]) .row {
+        padding: calc(var(--_space) * 0.75) 0;
+        row-gap: calc(var(--_space) / 2);
+      }
+      :host([compact]) .description {
+        display: -webkit-box;
+        -webkit-box-orient: vertical;
+        -webkit-line-clamp: 1;
+        overflow: hidden;
+        white-space: normal;
+        font-size: 0.875rem;
+        color: var(--_muted);
+      }
+      :host([compact]) .facts {
+        font-size: 0.8125rem;
+        gap: 2px calc(var(--_space) * 2);
+      }
       @container (max-width: 480px) {
         .row {
           grid-template-columns: minmax(0, 1fr);
@@ -172,6 +211,8 @@ export class AirlockToolList extends LitElement {
 
   /** The tools to show, with their risk and stored decision; grouped by server in the order given. */
   entries: readonly ToolListEntry[] = [];
+  /** A compact list for a side panel: the heading for screen readers only, one line of description, tight rows. */
+  compact = false;
 
   override render(): TemplateResult {
     const groups = groupByServer(this.entries ?? []);

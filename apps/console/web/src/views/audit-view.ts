@@ -1,19 +1,66 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import type { AuditEvent } from '@airlock/core';
 import type { Actions } from '../actions.js';
-import { locale, t } from '../i18n.js';
+import { auditGroups } from '../audit-groups.js';
+import { CONSOLE_MESSAGES } from '../console-messages.js';
+import type { ConsoleMessageKey } from '../console-messages.js';
+import { locale, plural, t } from '../i18n.js';
 import type { PageState } from '../state.js';
 
+const hasKey = (key: string): key is ConsoleMessageKey => Object.hasOwn(CONSOLE_MESSAGES['en-US'], key);
+
+/** A value of the log (a type, decision, origin, state) in the page's language; unknown values as they are. */
+function word(prefix: string, value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const key = `${prefix}${text}`;
+  return hasKey(key) ? t(key) : text;
+}
+
+/** One line of what an event says, in words: the decision and who made it, the state a call moved to, the answer. */
+function summary(event: AuditEvent): string {
+  const data = event.data;
+  const parts: string[] = [];
+  if (data['decision'] !== undefined) parts.push(word('console.audit.decision.', data['decision']));
+  if (data['origin'] !== undefined) parts.push(word('console.audit.origin.', data['origin']));
+  if (data['to'] !== undefined) {
+    const from =
+      data['from'] === null || data['from'] === undefined ? '' : `${word('console.state.', data['from'])} → `;
+    parts.push(`${from}${word('console.state.', data['to'])}`);
+  }
+  for (const key of ['outcome', 'action']) {
+    const value = data[key];
+    if (typeof value === 'string') parts.push(value);
+  }
+  return parts.join(' · ');
+}
+
+function eventView(event: AuditEvent): TemplateResult {
+  const risk = event.riskTier === null ? '' : ` · ${word('console.risk.', event.riskTier)}`;
+  return html`<li class="audit-event" data-seq=${event.seq}>
+    <span class="muted">#${event.seq}</span>
+    <time datetime=${new Date(event.at).toISOString()}>${new Date(event.at).toLocaleString(locale)}</time>
+    <span><strong>${word('console.audit.kind.', event.type)}</strong> ${summary(event)}${risk}</span>
+    <details>
+      <summary>${t('console.audit.raw')}</summary>
+      <pre>${JSON.stringify(event.data, null, 2)}</pre>
+    </details>
+  </li>`;
+}
+
 /**
- * The audit page: the tenant's events, filtered by type, tool and server; the export; and the chain's check. The
- * page loads its events when it is first shown (see main.ts), so `state.audit` is set whenever this is drawn.
+ * The audit page: the tenant's events as a log a person can scan (newest first, grouped per call, values in words,
+ * the raw JSON wrapped under each), filtered by type, tool and server; the exports; and the chain's check. The page
+ * loads its events when it is first shown (see main.ts), so `state.audit` is set whenever this is drawn.
  */
 export function auditView(state: PageState, actions: Actions): TemplateResult {
   const audit = state.audit ?? { events: [] };
   const verification = audit.verification;
+  const groups = auditGroups(audit.events);
   return html`<main class="single">
     <h2>${t('console.audit.title')}</h2>
     <form
+      class="filters"
       @submit=${(event: SubmitEvent) => {
         event.preventDefault();
         void actions.loadAudit(event.currentTarget as HTMLFormElement);
@@ -23,19 +70,19 @@ export function auditView(state: PageState, actions: Actions): TemplateResult {
         >${t('console.audit.type')}
         <select name="type">
           <option value="">${t('console.audit.any')}</option>
-          <option value="invocation.transition">invocation.transition</option>
-          <option value="permission.decision">permission.decision</option>
-          <option value="elicitation">elicitation</option>
+          ${(['invocation.transition', 'permission.decision', 'elicitation'] as const).map(
+            (type) => html`<option value=${type}>${t(`console.audit.kind.${type}`)}</option>`,
+          )}
         </select></label
       >
       <label>${t('console.audit.tool')} <input name="tool" size="16" /></label>
       <label>${t('console.audit.server')} <input name="serverId" size="10" /></label>
       <button type="submit">${t('console.audit.filter')}</button>
+      <button type="button" data-action="verify" @click=${actions.verifyAudit}>${t('console.audit.verify')}</button>
       <a href="/api/audit/export" download>${t('console.audit.export')}</a>
       <a href="/api/audit/export?format=seed" download data-export="seed" title=${t('console.audit.export_seed_hint')}
         >${t('console.audit.export_seed')}</a
       >
-      <button type="button" data-action="verify" @click=${actions.verifyAudit}>${t('console.audit.verify')}</button>
     </form>
     ${
       verification === undefined
@@ -49,30 +96,26 @@ export function auditView(state: PageState, actions: Actions): TemplateResult {
           </p>`
     }
     ${audit.error ? html`<p class="error" role="alert">${audit.error}</p>` : nothing}
-    <table>
-      <thead>
-        <tr>
-          <th>#</th>
-          <th>${t('console.audit.time')}</th>
-          <th>${t('console.audit.type')}</th>
-          <th>${t('console.audit.server_tool')}</th>
-          <th>${t('console.audit.risk')}</th>
-          <th>${t('console.audit.details')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${audit.events.map(
-          (e) =>
-            html`<tr>
-              <td>${e.seq}</td>
-              <td>${new Date(e.at).toLocaleString(locale)}</td>
-              <td>${e.type}</td>
-              <td>${e.serverId ?? ''}${e.tool ? ` / ${e.tool}` : ''}</td>
-              <td>${e.riskTier ?? ''}</td>
-              <td><code>${JSON.stringify(e.data)}</code></td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    <p class="hint">${t('console.audit.newest_first')} ${plural('console.count.events', audit.events.length)}</p>
+    <ol class="audit-groups">
+      ${groups.map((group) => {
+        const first = group.events[group.events.length - 1]!;
+        const where = [first.serverId, first.tool].filter(Boolean).join(' / ');
+        return html`<li class="audit-group" data-invocation=${group.invocationId ?? ''}>
+          <h3>
+            <span>${where || t('console.audit.no_call')}</span>
+            ${
+              group.invocationId === null
+                ? nothing
+                : html`<code class="muted">${t('console.audit.call', { id: group.invocationId.slice(0, 8) })}</code>`
+            }
+            <span class="count">${plural('console.count.events', group.events.length)}</span>
+          </h3>
+          <ol>
+            ${group.events.map(eventView)}
+          </ol>
+        </li>`;
+      })}
+    </ol>
   </main>`;
 }

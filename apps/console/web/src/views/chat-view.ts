@@ -27,7 +27,7 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
           </li>`,
       )}
     </ol>
-    <form @submit=${actions.sendChat}>
+    <form class="chat-form" @submit=${actions.sendChat}>
       <label for="chat-message">${t('console.chat.message')}</label>
       <textarea id="chat-message" name="message" rows="2"></textarea>
       <button type="submit">${t('console.chat.send')}</button>

@@ -2,7 +2,8 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
-import { launcherFields, renderLauncherFields } from '../launcher-form.js';
+import { keyed } from 'lit/directives/keyed.js';
+import { argsSkeleton, launcherFields, renderLauncherFields } from '../launcher-form.js';
 import type { PageState } from '../state.js';
 import type { Snapshot } from '../types.js';
 
@@ -14,7 +15,7 @@ export function launcherView(state: PageState, snapshot: Snapshot, actions: Acti
     <h2 id="launcher-title">${t('console.launcher.title')}</h2>
     <form class="launcher" @submit=${actions.launch}>
       <label
-        >Tool
+        >${t('console.launcher.tool')}
         <select
           name="tool"
           @change=${(event: Event) =>
@@ -35,13 +36,23 @@ export function launcherView(state: PageState, snapshot: Snapshot, actions: Acti
       ${
         entry === undefined
           ? nothing
-          : html`${entry.tool.description ? html`<p class="hint">${entry.tool.description}</p>` : nothing}
-              ${renderLauncherFields(fields)}
-              <details>
-                <summary>${t('console.launcher.json_title')}</summary>
-                <label>${t('console.launcher.json_label')}<textarea name="raw-args" rows="4"></textarea></label>
-              </details>
-              <button type="submit">${t('console.launcher.submit', { tool: entry.tool.name })}</button>`
+          : // Keyed by the tool: switching tools starts from fresh inputs, so no JSON of the previous tool is sent.
+            keyed(
+              entry.tool.name,
+              html`${entry.tool.description ? html`<p class="hint">${entry.tool.description}</p>` : nothing}
+                ${renderLauncherFields(fields)}
+                <details>
+                  <summary>${t('console.launcher.json_title')}</summary>
+                  <label
+                    >${t('console.launcher.json_label')}<textarea
+                      name="raw-args"
+                      rows="4"
+                      placeholder=${JSON.stringify(argsSkeleton(entry.tool.inputSchema))}
+                    ></textarea>
+                  </label>
+                </details>
+                <button type="submit">${t('console.launcher.submit', { tool: entry.tool.name })}</button>`,
+            )
       }
       ${state.launcherError ? html`<p class="error" role="alert">${state.launcherError}</p>` : nothing}
     </form>
