@@ -140,9 +140,10 @@ describe('ids', () => {
 
   it('revokes a stored decision by a prefix of its id', async () => {
     const w = workspace();
-    // An allow-always decision comes from the terminal prompt: answer "allow always" (2).
+    // An allow-always decision comes from the terminal prompt: answer "allow always" (2). The prompt paints the risk.
     const asked = await runInTerminalAnswering(['call', 'demo/echo', '--args', '{"text":"x"}', ...w.common], '2');
     expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain(`${ESC}33mMedium risk${ESC}39m`);
     const decisions = JSON.parse((await run(['permissions', 'list', '--json', ...w.common])).stdout) as {
       id: string;
     }[];
@@ -166,7 +167,7 @@ function runInTerminalAnswering(args: string[], key: string): Promise<Run> {
   return new Promise((resolvePromise) => {
     const script = 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)';
     const child = spawn('python3', ['-c', script, process.execPath, BIN, ...args], {
-      env: cleanEnv({ NO_COLOR: '1' }),
+      env: cleanEnv({}),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';

@@ -59,7 +59,8 @@ function runInTerminal(
     const child = spawn(
       'python3',
       ['-c', 'import pty, sys; sys.exit(pty.spawn(sys.argv[1:]) >> 8)', process.execPath, BIN, ...args],
-      { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] },
+      // The words are what these tests read; colour in a terminal has its own test (cli-habits.test.ts).
+      { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let output = '';
     const pending = [...steps];
@@ -135,7 +136,6 @@ describe('airlock call', () => {
       ],
       // Progress means the server is working on it (in a terminal, a bar redrawn in place); then Ctrl-C.
       [{ prompt: '1/100', keys: '\u0003' }],
-      { NO_COLOR: '1' },
     );
     expect(r.code).toBe(130);
     expect(r.stdout).toContain('\r\u001b[2K  [');

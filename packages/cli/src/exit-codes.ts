@@ -15,5 +15,7 @@ export const EXIT_CODES = {
   invalid_arguments: 2,
   /** `airlock audit --verify` found an edited, removed or reordered event. */
   tampered: 8,
+  /** The server needs you to sign in first (OAuth): nothing was sent. */
+  auth_required: 9,
   cancelled: 130,
 } as const satisfies Record<InvocationOutcome | 'usage' | 'tampered', number>;

@@ -60,7 +60,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   const surface: Surface = values.allow
     ? new FixedSurface('allow_once')
     : interactive
-      ? new TerminalSurface(io.stdin, io.stderr, terminalLocale(values.lang))
+      ? new TerminalSurface(io.stdin, io.stderr, terminalLocale(values.lang), style.stderr)
       : new FixedSurface('deny_once', (request) =>
           io.stderr.write(
             `airlock: ${request.tool.name} needs your permission and this is not a terminal, so it was denied.\n` +

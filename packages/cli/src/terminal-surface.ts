@@ -10,6 +10,8 @@ import type {
 } from '@airlock/core';
 import { elicitAtTerminal } from './terminal-elicitation.js';
 import { formatMessage } from '@airlock/core';
+import type { Style } from './cli-style.js';
+import { PLAIN } from './cli-style.js';
 
 /** A surface that answers without asking: `--allow` (the user consented on the command line) or fail closed. */
 export class FixedSurface implements Surface {
@@ -41,8 +43,11 @@ const HINTS: readonly [
   ['openWorldHint', 'mcp.permission.hint.openWorld'],
 ];
 
-/** The prompt's text: header (tool, server, risk), what the annotations say, the full arguments, the four actions. */
-export function permissionPromptText(request: PermissionRequest, locale: Locale): string {
+/**
+ * The prompt's text: header (tool, server, risk), what the annotations say, the full arguments, the four actions.
+ * With colour on, the risk is painted by tier and the tool's name is bold.
+ */
+export function permissionPromptText(request: PermissionRequest, locale: Locale, style: Style = PLAIN): string {
   const t = (key: MessageKey, params?: Record<string, string>) => formatMessage(locale, key, params);
   const server =
     request.server === null
@@ -55,7 +60,7 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale)
     t('mcp.permission.title'),
     // Why the user is asked (first time, the tool or its server changed, a decision expired, ...), under the title.
     ...(request.reason === undefined ? [] : [`  ${t(`mcp.permission.reason.${request.reason}`)}`]),
-    `  ${request.tool.displayName} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${t(`mcp.permission.risk.${request.risk.tier}`)}`,
+    `  ${style.strong(request.tool.displayName)} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${style.risk(t(`mcp.permission.risk.${request.risk.tier}`), request.risk.tier)}`,
   ];
   if (hints.length === 0) lines.push(`  ${t('mcp.permission.no_annotations')}`);
   else {
@@ -93,6 +98,8 @@ export class TerminalSurface implements Surface {
     private readonly input: NodeJS.ReadStream,
     private readonly output: NodeJS.WritableStream,
     private readonly locale: Locale = 'en-US',
+    /** How the prompt is painted (the output stream's colour). */
+    private readonly style: Style = PLAIN,
   ) {}
 
   elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
@@ -100,7 +107,7 @@ export class TerminalSurface implements Surface {
   }
 
   askPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
-    this.output.write(permissionPromptText(request, this.locale));
+    this.output.write(permissionPromptText(request, this.locale, this.style));
     return new Promise((resolve) => {
       const wasRaw = this.input.isRaw;
       this.input.setRawMode(true);
