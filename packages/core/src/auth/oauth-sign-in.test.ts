@@ -51,6 +51,16 @@ describe('OAuth sign-in against a real authorization server', () => {
     expect(await authStatus(provider)).toEqual({ serverId: 'notes', signedIn: false });
   });
 
+  it('keeps a sign-in apart from a call on the same provider that fails for want of one at the same time', async () => {
+    const provider = world.provider('alice');
+    const [connecting, signingIn] = await Promise.allSettled([world.connect(provider), signIn(provider)]);
+
+    expect(signingIn.status, String((signingIn as PromiseRejectedResult).reason)).toBe('fulfilled');
+    if (connecting.status === 'rejected') expect(isAuthRequired(connecting.reason)).toBe(true);
+    const client = await world.connect(provider);
+    expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
+  });
+
   it('refreshes the access token once it expires by the host clock, and the call goes on', async () => {
     const provider = world.provider('alice');
     const { expiresAt } = await signIn(provider);

@@ -61,44 +61,55 @@ export async function signIn(provider: UserOAuthProvider, options: SignInOptions
   const flow = provider.beginFlow(true);
   const fetchFn = httpsOnlyFetch(serverId, options.fetch ?? fetch, flow);
   try {
-    options.signal?.throwIfAborted();
-    const challenge = options.challenge ?? (await probe(provider, fetchFn));
-    await checkResourceMetadata(provider, challenge, fetchFn);
-    const scope = options.scope ?? challenge.scope ?? provider.options.oauth?.scopes?.join(' ');
-    const common = {
-      serverUrl: provider.serverUrl,
-      fetchFn,
-      ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
-    };
-    const first = await auth(provider, { ...common, ...(scope ? { scope } : {}), forceReauthorization: true });
-    if (first === 'REDIRECT') {
-      const back = await askUser(provider, flow, options.signal);
-      const { code, iss } = checkRedirect(provider, flow, back);
-      flow.step = 'token';
-      await auth(provider, { ...common, authorizationCode: code, ...(iss === undefined ? {} : { iss }) });
-    }
-    const obtained = flow.tokens;
-    if (obtained === undefined) throw authFailed(serverId, 'token', 'the authorization server issued no tokens');
-    const result: SignInResult = {
-      serverId,
-      issuer: obtained.tokens.issuer,
-      scope: obtained.tokens.scope,
-      expiresAt: obtained.expiresAt,
-      clientIdentity: flow.clientIdentity,
-    };
-    const audit = authAudit(provider, 'auth.sign_in', {
-      issuer: result.issuer ?? null,
-      scope: result.scope ?? null,
-      grant: provider.machine ? 'client_credentials' : 'authorization_code',
-      clientIdentity: result.clientIdentity ?? null,
-      refreshable: obtained.tokens.refresh_token !== undefined,
-    });
-    await provider.endFlow(flow, audit);
-    return result;
+    return await provider.inFlow(flow, () => runSignIn(provider, flow, options, fetchFn));
   } catch (error) {
     await provider.endFlow(flow, undefined);
     throw asAuthError(provider, flow, error);
   }
+}
+
+/** The sign-in itself, inside its flow: the SDK's two `auth()` legs around the user's consent. */
+async function runSignIn(
+  provider: UserOAuthProvider,
+  flow: SignInFlow,
+  options: SignInOptions,
+  fetchFn: FetchLike,
+): Promise<SignInResult> {
+  const { serverId } = provider;
+  options.signal?.throwIfAborted();
+  const challenge = options.challenge ?? (await probe(provider, fetchFn));
+  await checkResourceMetadata(provider, challenge, fetchFn);
+  const scope = options.scope ?? challenge.scope ?? provider.options.oauth?.scopes?.join(' ');
+  const common = {
+    serverUrl: provider.serverUrl,
+    fetchFn,
+    ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+  };
+  const first = await auth(provider, { ...common, ...(scope ? { scope } : {}), forceReauthorization: true });
+  if (first === 'REDIRECT') {
+    const back = await askUser(provider, flow, options.signal);
+    const { code, iss } = checkRedirect(provider, flow, back);
+    flow.step = 'token';
+    await auth(provider, { ...common, authorizationCode: code, ...(iss === undefined ? {} : { iss }) });
+  }
+  const obtained = flow.tokens;
+  if (obtained === undefined) throw authFailed(serverId, 'token', 'the authorization server issued no tokens');
+  const result: SignInResult = {
+    serverId,
+    issuer: obtained.tokens.issuer,
+    scope: obtained.tokens.scope,
+    expiresAt: obtained.expiresAt,
+    clientIdentity: flow.clientIdentity,
+  };
+  const audit = authAudit(provider, 'auth.sign_in', {
+    issuer: result.issuer ?? null,
+    scope: result.scope ?? null,
+    grant: provider.machine ? 'client_credentials' : 'authorization_code',
+    clientIdentity: result.clientIdentity ?? null,
+    refreshable: obtained.tokens.refresh_token !== undefined,
+  });
+  await provider.endFlow(flow, audit);
+  return result;
 }
 
 /** The server's challenge to a request with no token: where its metadata is and which scopes it wants. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createPrivateKeyJwtAuth, validateClientMetadataUrl } from '@modelcontextprotocol/client';
 import type {
@@ -58,7 +59,10 @@ interface SealedTokens {
 
 /** One sign-in under way: what it learned, kept in memory and stored in one batch only when it succeeds. */
 export interface SignInFlow {
+  /** The provider it belongs to. */
+  readonly owner: object;
   step: AuthStep;
+  codeVerifier?: string;
   readonly interactive: boolean;
   authorizationUrl?: URL;
   state?: string;
@@ -69,6 +73,12 @@ export interface SignInFlow {
   /** Why the guarded fetch refused a request (reported even when the SDK swallowed the refusal). */
   refused?: HostError;
 }
+
+/**
+ * The sign-in each async call chain runs in: the SDK calls the provider's methods with no sign-in context, so a sign-in
+ * and a transport's own refresh on the same provider at the same time must not see each other's verifier or state.
+ */
+const flows = new AsyncLocalStorage<SignInFlow>();
 
 /**
  * The SDK's `OAuthClientProvider` for one (user, server) pair: tokens and client registrations live in the HostStore,
@@ -84,7 +94,6 @@ export class UserOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl?: string;
   readonly options: UserOAuthProviderOptions;
   readonly clock: Clock;
-  #flow: SignInFlow | undefined;
   #codeVerifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   /** A client identity learned outside a sign-in (pre-registered, metadata document): kept for this process. */
@@ -152,17 +161,25 @@ export class UserOAuthProvider implements OAuthClientProvider {
     return { kind: 'tokens', userId: this.userId, serverIdentity: this.options.serverIdentity, issuer: '' };
   }
 
-  /** Starts a sign-in: until `endFlow`, registrations and tokens are held back and stored together at the end. */
+  /** A new sign-in: registrations and tokens it gets are held back and stored together by `endFlow`. */
   beginFlow(interactive: boolean): SignInFlow {
-    this.#flow = { step: 'discovery', interactive };
-    this.#codeVerifier = undefined;
-    return this.#flow;
+    return { owner: this, step: 'discovery', interactive };
+  }
+
+  /** Runs `run` (the SDK's `auth()` calls of one sign-in) with `flow` as the sign-in its provider calls belong to. */
+  inFlow<T>(flow: SignInFlow, run: () => Promise<T>): Promise<T> {
+    return flows.run(flow, run);
+  }
+
+  /** The sign-in of this provider the current call chain runs in, if any. */
+  get #flow(): SignInFlow | undefined {
+    const flow = flows.getStore();
+    return flow?.owner === this ? flow : undefined;
   }
 
   /** Ends the sign-in: its writes (client, tokens, the audit event) in one batch, or nothing when it failed. */
   async endFlow(flow: SignInFlow, audit: AuditEventInput | undefined): Promise<void> {
-    if (this.#flow === flow) this.#flow = undefined;
-    this.#codeVerifier = undefined;
+    delete flow.codeVerifier;
     if (audit === undefined || flow.tokens === undefined) return;
     const writes: StoreWrite[] = [];
     if (flow.newClient !== undefined && flow.clientIdentity === 'dynamic' && flow.newClient.issuer !== undefined) {
@@ -170,10 +187,6 @@ export class UserOAuthProvider implements OAuthClientProvider {
     }
     writes.push({ ...this.#put(this.tokensKey, flow.tokens), audit });
     await this.options.store.write(writes);
-  }
-
-  get flow(): SignInFlow | undefined {
-    return this.#flow;
   }
 
   state(): string {
@@ -301,16 +314,19 @@ export class UserOAuthProvider implements OAuthClientProvider {
   }
 
   saveCodeVerifier(codeVerifier: string): void {
-    this.#codeVerifier = codeVerifier;
+    const flow = this.#flow;
+    if (flow !== undefined) flow.codeVerifier = codeVerifier;
+    else this.#codeVerifier = codeVerifier;
   }
 
   codeVerifier(): string {
-    if (this.#codeVerifier === undefined) {
+    const verifier = this.#flow === undefined ? this.#codeVerifier : this.#flow.codeVerifier;
+    if (verifier === undefined) {
       throw new HostError('auth_failed', `sign-in to ${this.serverId} has no PKCE verifier: no sign-in is under way`, {
         data: { serverId: this.serverId, step: 'token' },
       });
     }
-    return this.#codeVerifier;
+    return verifier;
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams | undefined {
@@ -330,7 +346,10 @@ export class UserOAuthProvider implements OAuthClientProvider {
 
   /** Forgets what the server says is no longer valid. Tokens the server refused: deleted, audited as a failed refresh. */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'verifier' || scope === 'all') this.#codeVerifier = undefined;
+    if (scope === 'verifier' || scope === 'all') {
+      this.#codeVerifier = undefined;
+      if (this.#flow !== undefined) delete this.#flow.codeVerifier;
+    }
     if (scope === 'discovery' || scope === 'all') this.#discovery = undefined;
     const flow = this.#flow;
     if (flow !== undefined) {

@@ -10,8 +10,9 @@ export type CredentialKind = 'tokens' | 'client' | 'pending';
 /**
  * The key of a stored credential; all four fields together name one row. A user's tokens are keyed by the user and
  * the server's identity (its URL, hashed, as permission decisions key it), so another user never finds them and a
- * server whose URL changed starts afresh; `issuer` is the authorization server that issued them ('' before it is
- * known). A client registration is keyed by its authorization server's issuer alone (`userId` and `serverIdentity`
+ * server whose URL changed starts afresh; `issuer` may name the authorization server that issued them (the auth layer
+ * keeps '' here and the issuer inside the sealed value, as the SDK stamps it, so a user holds one token set per
+ * server). A client registration is keyed by its authorization server's issuer alone (`userId` and `serverIdentity`
  * are ''): a client id is only valid at the server that issued it (RFC 6749 section 2.2).
  */
 export interface CredentialKey {
