@@ -166,9 +166,11 @@ describe('<airlock-elicitation-dialog> in form mode', () => {
   it('renders both fields of a two-field schema, labelled, with the message and the server (T1)', async () => {
     const page = await openDialog(formRequest(WEATHER.form!.model.fields.slice(0, 2)));
     expect(await isOpen(page)).toBe(true);
-    expect(await text(page, 'h2')).toBe('The server weather asks:');
+    expect(await text(page, 'h2')).toBe('weather__forecast (weather) asks:');
     expect(await text(page, '[part~="message"]')).toBe('Weather lookup needs your input');
-    await expect(page.getByRole('dialog', { name: 'Question from weather' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('dialog', { name: 'Question from weather__forecast (weather)' }).count()).resolves.toBe(
+      1,
+    );
     const city = page.getByRole('textbox', { name: 'City' });
     expect(await city.getAttribute('aria-required')).toBe('true');
     expect(await city.getAttribute('aria-describedby')).toBe('field-0-desc');
@@ -193,7 +195,10 @@ describe('<airlock-elicitation-dialog> in form mode', () => {
     await city.blur();
     expect(await city.getAttribute('aria-invalid')).toBe('true');
     expect(await city.getAttribute('aria-describedby')).toBe('field-0-desc field-0-err');
-    expect(await text(page, '#field-0-err')).toBe('Required');
+    expect(await text(page, '#field-0-err')).toBe('City is required.');
+    // The disabled Submit says why, as its description.
+    expect(await submit(page).getAttribute('aria-describedby')).toBe('submit-why');
+    expect(await text(page, '#submit-why')).toBe('Submit is unavailable until these are fixed: City is required.');
     await city.fill('Lisbon');
     expect(await city.getAttribute('aria-invalid')).toBe('false');
     expect(await submit(page).isDisabled()).toBe(false);
@@ -204,8 +209,8 @@ describe('<airlock-elicitation-dialog> in form mode', () => {
     await inDialog(page, '#field-0').fill('Lisbon');
     const days = page.getByRole('spinbutton', { name: 'Days' });
     for (const [typed, error] of [
-      ['11', '1–10'],
-      ['2.5', '0, 1, 2…'],
+      ['11', 'Days must be between 1 and 10.'],
+      ['2.5', 'Days must be a whole number.'],
     ] as const) {
       await days.fill(typed);
       await days.blur();
@@ -306,7 +311,7 @@ describe('<airlock-elicitation-dialog> in form mode', () => {
     // Three tags is over maxItems: refused until one is unchecked.
     await tags.getByRole('checkbox', { name: 'Tag b' }).check();
     expect(await submit(page).isDisabled()).toBe(true);
-    expect(await text(page, '#field-11-err')).toBe('1–2');
+    expect(await text(page, '#field-11-err')).toBe('Choose 1 to 2 options for Tags.');
     await tags.getByRole('checkbox', { name: 'Tag a' }).uncheck();
     await country.selectOption('PT');
     await submit(page).click();
@@ -337,12 +342,12 @@ describe('<airlock-elicitation-dialog> in form mode', () => {
     await email.fill('not-an-email');
     await email.blur();
     expect(await email.getAttribute('aria-invalid')).toBe('true');
-    expect(await text(page, '#field-2-err')).toBe('name@example.com');
+    expect(await text(page, '#field-2-err')).toBe('Email must look like name@example.com.');
     await email.fill('');
     const name = inDialog(page, '#field-0');
     await name.fill('A');
     await name.blur();
-    expect(await text(page, '#field-0-err')).toBe('2–20');
+    expect(await text(page, '#field-0-err')).toBe('Name must be 2 to 20 characters long.');
     expect(await submit(page).isDisabled()).toBe(true);
   });
 
@@ -527,7 +532,7 @@ describe('<airlock-elicitation-dialog> language, accessibility and safety', () =
     expect(await text(page, '[part~="countdown"]')).toBe('Fechando em 12s');
     await inDialog(page, '#field-0').focus();
     await inDialog(page, '#field-0').blur();
-    expect(await text(page, '#field-0-err')).toBe('Obrigatório');
+    expect(await text(page, '#field-0-err')).toBe('City é obrigatório.');
     const url = await openDialog(urlRequest(), { lang: 'pt-BR' });
     await url.evaluate(() => (window.open = () => null));
     await url.getByRole('button', { name: 'Abrir página' }).click();

@@ -5,13 +5,14 @@ import type { ElicitationAnswer, ElicitationRequest, FormField } from '@airlock/
 import type { MessageKey } from '@airlock/core/i18n';
 import { trapFocus } from '../airlock-permission-sheet/focus-trap.js';
 import { modalFrameStyles } from '../airlock-permission-sheet/permission-sheet-styles.js';
-import { msg } from '../shared/localize.js';
+import { elementLocale, msg } from '../shared/localize.js';
 import { baseStyles } from '../shared/tokens.js';
 import { elicitationDialogStyles } from './elicitation-dialog-styles.js';
 import { ElicitationAnswerEvent, ElicitationDoneEvent } from './elicitation-events.js';
 import { renderField } from './form-fields.js';
 import type { FieldContext } from './form-fields.js';
-import { formContent, initialRaw, limitsText, readField } from './form-values.js';
+import { fieldErrorText } from './field-error-text.js';
+import { formContent, initialRaw, readField } from './form-values.js';
 import type { FieldProblem, RawValue } from './form-values.js';
 import { renderUrl } from './url-view.js';
 
@@ -50,6 +51,7 @@ type Phase = 'asking' | 'opened' | 'answered';
  * @csspart countdown - "Closing in {seconds}s" (a polite live region).
  * @csspart status - "Opening external page" (a status live region).
  * @csspart actions - the buttons; each is `action` and `action-<accept|decline|cancel|open|done>`.
+ * @csspart blocked - why Submit is unavailable (the fields still to fix), the disabled Submit's description.
  *
  * @cssprop --airlock-* - the tokens of `tokens.ts` (font, radius, space, surface, border, primary, focus, warning
  *   and danger colours, shadow, motion).
@@ -59,6 +61,7 @@ export class AirlockElicitationDialog extends LitElement {
     request: { attribute: false },
     open: { type: Boolean, reflect: true },
     now: { type: Number },
+    toolTitle: { attribute: false },
   };
 
   static override styles = [baseStyles, modalFrameStyles, elicitationDialogStyles];
@@ -69,6 +72,8 @@ export class AirlockElicitationDialog extends LitElement {
   open = false;
   /** A fixed current time in ms, for tests; undefined: the real clock, ticking each second near the deadline. */
   now: number | undefined;
+  /** The title of the tool whose call asks (the host knows it); the heading names it. Default: the tool's name. */
+  toolTitle: string | undefined;
 
   #phase: Phase = 'asking';
   #values = new Map<string, RawValue>();
@@ -170,6 +175,17 @@ export class AirlockElicitationDialog extends LitElement {
     return this.request?.form?.model.fields ?? [];
   }
 
+  /** A problem as a sentence naming the field ("Age must be between 0 and 150."). */
+  #errorText(field: FormField, problem: FieldProblem): string {
+    const format = new Intl.NumberFormat(elementLocale(this));
+    return fieldErrorText(
+      (key, params) => msg(this, key, params),
+      field,
+      problem,
+      (n) => format.format(n),
+    );
+  }
+
   #problem(field: FormField): FieldProblem | undefined {
     const reading = readField(field, this.#values.get(field.name), this.#badInput.has(field.name));
     return reading.ok ? undefined : reading.problem;
@@ -180,8 +196,7 @@ export class AirlockElicitationDialog extends LitElement {
     error: (field) => {
       const problem = this.#problem(field);
       if (problem !== undefined && this.#touched.has(field.name)) {
-        const limits = limitsText(field, problem);
-        return problem === 'required' || limits === '' ? msg(this, 'mcp.elicitation.field_required') : limits;
+        return this.#errorText(field, problem);
       }
       return this.#edited.has(field.name) ? undefined : this.request?.errors?.[field.name];
     },
@@ -252,7 +267,11 @@ export class AirlockElicitationDialog extends LitElement {
       part="dialog"
       role="dialog"
       aria-modal="true"
-      aria-label=${request === undefined ? nothing : msg(this, 'mcp.elicitation.dialog_label', { server: request.serverId })}
+      aria-label=${
+        request === undefined
+          ? nothing
+          : msg(this, 'mcp.elicitation.dialog_label_tool', { tool: this.#toolName(request), server: request.serverId })
+      }
       @cancel=${this.#onCancelEvent}
       @close=${this.#onClose}
       @keydown=${this.#onKeydown}
@@ -265,7 +284,9 @@ export class AirlockElicitationDialog extends LitElement {
     const seconds = this.#secondsLeft(request);
     const url = request.mode === 'url' ? request.url : undefined;
     return html`<div class="top" part="header">
-        <h2 tabindex="-1">${msg(this, 'mcp.elicitation.title', { server: request.serverId })}</h2>
+        <h2 tabindex="-1">
+          ${msg(this, 'mcp.elicitation.title_tool', { tool: this.#toolName(request), server: request.serverId })}
+        </h2>
         <button
           type="button"
           class="close"
@@ -295,11 +316,34 @@ export class AirlockElicitationDialog extends LitElement {
     </form>`;
   }
 
+  /** The tool that asks, as a person knows it: the title the host gave, else the tool's own name. */
+  #toolName(request: ElicitationRequest): string {
+    return this.toolTitle ?? request.tool;
+  }
+
   #formActions(): TemplateResult {
-    const invalid = this.#fields().some((field) => this.#problem(field) !== undefined);
-    return html`${this.#button('decline', 'mcp.elicitation.action.reject', () => this.#answer({ action: 'decline' }))}
+    const blocked = this.#fields().flatMap((field) => {
+      const problem = this.#problem(field);
+      return problem === undefined ? [] : [this.#errorText(field, problem)];
+    });
+    // A disabled Submit says why: the sentence is shown beside it and is its description.
+    const why =
+      blocked.length === 0
+        ? undefined
+        : msg(this, 'mcp.elicitation.submit_blocked', {
+            fields: blocked.map((sentence) => sentence.replace(/[.。]$/, '')).join('; '),
+          });
+    return html`${why === undefined ? nothing : html`<p class="blocked" id="submit-why" part="blocked">${why}</p>`}
+      ${this.#button('decline', 'mcp.elicitation.action.reject', () => this.#answer({ action: 'decline' }))}
       ${this.#button('cancel', 'mcp.elicitation.action.cancel', this.#cancel)}
-      <button type="submit" form="form" class="primary" part="action action-accept" ?disabled=${invalid}>
+      <button
+        type="submit"
+        form="form"
+        class="primary"
+        part="action action-accept"
+        ?disabled=${why !== undefined}
+        aria-describedby=${why === undefined ? nothing : 'submit-why'}
+      >
         ${msg(this, 'mcp.elicitation.action.accept')}
       </button>`;
   }

@@ -177,6 +177,12 @@ export const elicitationDialogStyles = css`
     margin: 0;
     color: var(--_on-danger);
   }
+  .blocked {
+    flex: 1 0 100%;
+    margin: 0;
+    font-size: 0.875rem;
+    color: var(--_muted);
+  }
   .actions {
     display: flex;
     flex-wrap: wrap;

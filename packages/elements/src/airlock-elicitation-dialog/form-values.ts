@@ -95,42 +95,6 @@ export function formContent(
   return content;
 }
 
-/**
- * A short, language-neutral statement of what a field needs (`2–10`, `≤ 10`, `name@example.com`), shown as the
- * error text for every problem but a missing value: the catalog has no sentences for these yet.
- */
-export function limitsText(field: FormField, problem: FieldProblem): string {
-  switch (problem) {
-    case 'required':
-    case 'option':
-      return '';
-    case 'number':
-      return '123';
-    case 'integer':
-      return '0, 1, 2…';
-    case 'format':
-      return field.kind === 'text' && field.format !== undefined ? FORMAT_EXAMPLES[field.format] : '';
-    case 'range':
-      return field.kind === 'number' ? bounds(field.minimum, field.maximum) : '';
-    case 'length':
-      return field.kind === 'text' ? bounds(field.minLength, field.maxLength) : '';
-    case 'items':
-      return field.kind === 'multiselect' ? bounds(field.minItems, field.maxItems) : '';
-  }
-}
-
-function bounds(min: number | undefined, max: number | undefined): string {
-  if (min !== undefined && max !== undefined) return `${min}–${max}`;
-  return min !== undefined ? `≥ ${min}` : `≤ ${max ?? ''}`;
-}
-
-const FORMAT_EXAMPLES = {
-  email: 'name@example.com',
-  uri: 'https://example.com/',
-  date: '2025-01-31',
-  'date-time': '2025-01-31 09:30',
-} as const;
-
 /** An ISO date-time as a `datetime-local` control shows it, in the browser's time zone ('' when unreadable). */
 export function toLocalDateTime(iso: string): string {
   const date = new Date(iso);

@@ -6,6 +6,7 @@ import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { PageRoute } from '../route.js';
 import type { ClosedQuestion, Notice, PageState } from '../state.js';
+import type { Snapshot } from '../types.js';
 import { auditView } from './audit-view.js';
 import { conversationView } from './conversation-view.js';
 import { headerView } from './header-view.js';
@@ -13,6 +14,11 @@ import { permissionsView } from './permissions-view.js';
 import { signInView } from './sign-in-view.js';
 
 const noticeText = (notice: Notice): string => (typeof notice === 'string' ? notice : t(notice.key, notice.params));
+
+/** The title of a tool by its host-unique name, for the question dialog's heading. */
+function toolTitle(snapshot: Snapshot, name: string): string | undefined {
+  return [...snapshot.userTools, ...snapshot.modelTools].find((entry) => entry.tool.name === name)?.tool.title;
+}
 
 const CLOSED_KEYS = {
   timeout: 'console.question_closed.timeout',
@@ -68,6 +74,7 @@ export function pageView(state: PageState, route: PageRoute, actions: Actions): 
     ></airlock-permission-sheet>
     <airlock-elicitation-dialog
       .request=${question}
+      .toolTitle=${question === undefined ? undefined : toolTitle(snapshot, question.tool)}
       .open=${live(question !== undefined)}
       @airlock-elicitation-answer=${(event: ElicitationAnswerEvent) => question && actions.answer(event, question)}
       @airlock-elicitation-done=${actions.urlDone}
