@@ -30,13 +30,14 @@ export function authRequired(serverId: string, why = 'the user has not signed in
 
 /**
  * True when an error (or any error in its `cause` chain) means the server needs the user to sign in: our
- * `auth_required`, or the SDK's `UnauthorizedError` (a 401 the transport could not answer). A connection uses it to
+ * `auth_required`, stored tokens that cannot be opened (`credential_unreadable`: the secret key changed; signing in
+ * again replaces them), or the SDK's `UnauthorizedError` (a 401 the transport could not answer). A connection uses it to
  * turn a failed call into the outcome `auth_required` rather than `transport_error`.
  */
 export function isAuthRequired(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
     if (e instanceof HostError) {
-      if (e.code === 'auth_required') return true;
+      if (e.code === 'auth_required' || e.code === 'credential_unreadable') return true;
       if (e.code === 'auth_failed') return false;
     }
     if (e.name === 'UnauthorizedError') return true;

@@ -381,9 +381,21 @@ export class UserOAuthProvider implements OAuthClientProvider {
     return { kind: 'credential.put', key, sealed, updatedAt: this.clock.now() };
   }
 
+  /**
+   * The stored value of `key`, opened. One that cannot be opened (another secret key, altered) is a clear error,
+   * except inside a sign-in: signing in again is how the user replaces it, so there it counts as absent.
+   */
   async #open<T>(key: CredentialKey): Promise<T | undefined> {
     const record = await this.options.store.getCredential(key);
-    return record === undefined ? undefined : (this.options.vault.open(record.sealed, credentialKeyText(key)) as T);
+    if (record === undefined) return undefined;
+    try {
+      return this.options.vault.open(record.sealed, credentialKeyText(key)) as T;
+    } catch (error) {
+      if (this.#flow !== undefined && error instanceof HostError && error.code === 'credential_unreadable') {
+        return undefined;
+      }
+      throw error;
+    }
   }
 }
 
