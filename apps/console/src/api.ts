@@ -13,6 +13,8 @@ import type { Sessions } from './sessions.js';
 import type { TabHub } from './tab-hub.js';
 import type { ApiApp, ApiEnv } from './routes/api-app.js';
 import { mountAuditRoutes } from './routes/audit-routes.js';
+import { mountServerAuthRoutes } from './routes/server-auth-routes.js';
+import type { ConsoleSignIn } from './console-sign-in.js';
 import { mountCatalogRoutes } from './routes/catalog-routes.js';
 import { mountChatRoutes } from './routes/chat-routes.js';
 import { mountElicitationRoutes } from './routes/elicitation-routes.js';
@@ -31,6 +33,7 @@ export interface ApiParts {
   readonly logger: ConsoleLogger;
   readonly sessions: Sessions;
   readonly surface: ConsoleSurface;
+  readonly signIn: ConsoleSignIn;
   readonly hub: TabHub;
   readonly relay: HostEventRelay;
   readonly running: RunningCalls;
@@ -92,6 +95,9 @@ export function createApi(parts: ApiParts): ApiApp {
   mountPermissionRoutes({ app, host, surface, hub });
   mountElicitationRoutes({ app, host, surface, relay });
   mountAuditRoutes({ app, host });
+  // Sign-in to remote servers; its callback (outside /api, where authorization servers send users back) checks the
+  // session itself.
+  mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions });
   mountChatRoutes({ app, chat });
   return app;
 }

@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Clock, Host, HostStore } from '@airlock/core';
-import { createHost, logHostEvents } from '@airlock/core';
+import { createHost, logHostEvents, SECRET_KEY_ENV, TokenVault } from '@airlock/core';
+import { ConsoleSignIn } from './console-sign-in.js';
+import { OAUTH_CALLBACK_PATH } from './routes/server-auth-routes.js';
 import { PostgresStore } from '@airlock/core/postgres';
 import { WorkerStore } from '@airlock/core/worker';
 import pg from 'pg';
@@ -88,9 +91,17 @@ export async function startConsole(
       : await openSharedHistory(config.storeUrl, logger);
   const hub = new TabHub();
   const surface = new ConsoleSurface(hub);
+  let port = config.port;
   let host: Host;
   try {
     host = createHost({
+      // Sign-in to remote servers: tokens sealed with the key beside the history (or AIRLOCK_SECRET_KEY), users sent
+      // back to this console's callback once it listens.
+      auth: {
+        vault: await openVault(config.storePath),
+        redirectUrl: () => `http://${urlHost(config.host)}:${port}${OAUTH_CALLBACK_PATH}`,
+        clientName: 'Airlock console',
+      },
       servers: config.servers,
       store,
       surface,
@@ -120,12 +131,14 @@ export async function startConsole(
       ? undefined
       : new Chat(host, config.model, hub, (invocation, controller) => running.track(invocation, controller));
   const pageData = new PageData({ host, relay, surface, chat });
+  const signIn = new ConsoleSignIn(host);
+  surface.attachSignIn(signIn);
   const closeParts = () => {
     relay.close();
     running.close();
   };
-  let port = config.port;
   const app = createApi({
+    signIn,
     host,
     logger,
     sessions: new Sessions(config.auth, config.users),
@@ -172,8 +185,7 @@ export async function startConsole(
     throw error;
   }
   port = (server.address() as AddressInfo).port;
-  const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${shown}:${port}/`;
+  const url = `http://${urlHost(config.host)}:${port}/`;
   logger.info({ url, servers: config.servers.length }, 'console listening');
   return {
     url,
@@ -189,4 +201,22 @@ export async function startConsole(
       logger.info({ url }, 'console stopped');
     },
   };
+}
+
+/** A host name as it goes in a URL (an IPv6 address in brackets). */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * The vault sealing users' tokens: over `AIRLOCK_SECRET_KEY` when set (several instances on one database must share
+ * it), else a key file beside the history file (created 0600 on first use), else a key for this process only.
+ */
+async function openVault(storePath: string): Promise<TokenVault> {
+  if (process.env[SECRET_KEY_ENV] !== undefined || storePath === '' || storePath === ':memory:') {
+    return process.env[SECRET_KEY_ENV] !== undefined
+      ? TokenVault.fromKey(process.env[SECRET_KEY_ENV], SECRET_KEY_ENV)
+      : TokenVault.fromKey(randomBytes(32));
+  }
+  return TokenVault.open({ keyFile: join(dirname(resolve(storePath)), 'secret.key') });
 }

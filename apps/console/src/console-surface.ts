@@ -3,10 +3,12 @@ import type {
   ElicitationRequest,
   PermissionDecision,
   PermissionRequest,
+  SignInRequest,
   Surface,
 } from '@airlock/core';
 import { PERMISSION_DECISIONS } from '@airlock/core';
 import { ApiError } from './api-error.js';
+import type { ConsoleSignIn } from './console-sign-in.js';
 import type { Tenant, TabHub } from './tab-hub.js';
 import { tenantKey } from './tab-hub.js';
 
@@ -28,8 +30,20 @@ export class ConsoleSurface implements Surface {
   readonly elicitationModes = ['form', 'url'] as const;
   readonly #asking = new Map<string, Asking>();
   readonly #closed = new Map<string, string>();
+  #signIn: ConsoleSignIn | undefined;
 
   constructor(private readonly hub: TabHub) {}
+
+  /** Where sign-ins to remote servers go once the host exists (they need it to start). */
+  attachSignIn(signIn: ConsoleSignIn): void {
+    this.#signIn = signIn;
+  }
+
+  /** A sign-in to a remote server: shown in a popup of the tab that asked, finished at the console's callback. */
+  authorize(request: SignInRequest, signal: AbortSignal): Promise<string> {
+    if (this.#signIn === undefined) return Promise.reject(new Error('the console is not ready to sign in yet'));
+    return this.#signIn.authorize(request, signal);
+  }
 
   askPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     const id = request.invocationId;

@@ -25,8 +25,11 @@ export interface HostAuthConfig {
    * tokens last until the host stops (the console and the CLI keep a key file beside their store instead).
    */
   readonly vault?: TokenVault;
-  /** Where authorization servers send the user back: the console's callback route, the CLI's loopback. */
-  readonly redirectUrl?: string;
+  /**
+   * Where authorization servers send the user back: the console's callback route, the CLI's loopback. A function is
+   * asked at each sign-in (a console learns its port once it listens).
+   */
+  readonly redirectUrl?: string | (() => string | undefined);
   /** The https URL of the host's Client ID Metadata Document, offered where the authorization server takes one. */
   readonly clientMetadataUrl?: string;
   readonly clientName?: string;
@@ -200,7 +203,9 @@ export class HostAuth {
     userId: string,
     extra: { authorize?: UserOAuthProvider['options']['authorize']; workspaceId?: string } = {},
   ): UserOAuthProvider {
-    const { redirectUrl, clientMetadataUrl, clientName } = this.#config;
+    const { clientMetadataUrl, clientName } = this.#config;
+    const configured = this.#config.redirectUrl;
+    const redirectUrl = typeof configured === 'function' ? configured() : configured;
     return new UserOAuthProvider({
       serverId: config.id,
       serverUrl: config.url,

@@ -1,0 +1,111 @@
+import type { Host, Scope, SignInRequest } from '@airlock/core';
+import { ApiError } from './api-error.js';
+
+/** A sign-in waiting for the user to come back from the authorization server. */
+interface Waiting {
+  readonly request: SignInRequest;
+  readonly back: (redirect: string) => void;
+  readonly giveUp: (why: Error) => void;
+  /** The whole sign-in: it ends once the code is exchanged (or failed). */
+  done?: Promise<void>;
+}
+
+/** What the popup shows when the user lands back on the console. */
+export interface SignInOutcome {
+  readonly serverId: string;
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+/** How long a sign-in waits for the user to come back: then it is given up. */
+const WAIT_MS = 10 * 60_000;
+
+/**
+ * Sign-in to remote servers from the console's tabs. A tab asks to sign in (`start`): the host's sign-in begins, and
+ * when the host asks the surface to `authorize`, the tab is answered with the authorization URL to open in a popup.
+ * The authorization server sends the user back to the console's callback (`callback`), matched by the flow's `state`
+ * to the waiting sign-in of the same signed-in user; the callback then waits for the code exchange and tells the
+ * popup how it went. A sign-in nobody comes back to is given up after ten minutes.
+ */
+export class ConsoleSignIn {
+  /** By the `state` of the authorization URL. */
+  readonly #waiting = new Map<string, Waiting>();
+  /** Tabs waiting for the authorization URL of a sign-in they started, by user and server. */
+  readonly #starting = new Map<string, (request: SignInRequest) => void>();
+
+  constructor(private readonly host: Host) {}
+
+  /** `Surface.authorize`: holds the flow until the user comes back to the callback. */
+  authorize(request: SignInRequest, signal: AbortSignal): Promise<string> {
+    const state = request.authorizationUrl.searchParams.get('state');
+    if (state === null) return Promise.reject(new Error('the authorization URL has no state'));
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => end(new Error('the sign-in was not finished within 10 minutes')), WAIT_MS);
+      timer.unref?.();
+      const end = (why: Error) => {
+        clearTimeout(timer);
+        if (this.#waiting.delete(state)) reject(why);
+      };
+      signal.addEventListener('abort', () => end(new Error('the sign-in was cancelled')), { once: true });
+      this.#waiting.set(state, {
+        request,
+        back: (redirect) => {
+          clearTimeout(timer);
+          this.#waiting.delete(state);
+          resolve(redirect);
+        },
+        giveUp: end,
+      });
+      this.#starting.get(startKey(request.user.userId, request.serverId))?.(request);
+    });
+  }
+
+  /**
+   * Starts signing the tab's user in to a server; resolves with the URL the tab opens for them, or rejects with why
+   * the sign-in could not start (the server does not sign users in, discovery failed …).
+   */
+  async start(scope: Scope, serverId: string): Promise<{ authorizationUrl: string }> {
+    const key = startKey(scope.userId, serverId);
+    if (this.#starting.has(key)) {
+      throw new ApiError(409, 'sign_in_in_progress', `a sign-in to "${serverId}" is already starting for this user`);
+    }
+    const asked = new Promise<SignInRequest>((resolve) => this.#starting.set(key, resolve));
+    const done = this.host.auth.signIn({ scope, serverId }).then(() => undefined);
+    try {
+      const request = await Promise.race([asked, done.then(() => undefined)]);
+      if (request === undefined) return { authorizationUrl: '' }; // a machine sign-in needs no page
+      const waiting = this.#waiting.get(request.authorizationUrl.searchParams.get('state') ?? '');
+      if (waiting !== undefined) waiting.done = done;
+      done.catch(() => undefined); // told to the popup by `callback`
+      return { authorizationUrl: request.authorizationUrl.href };
+    } finally {
+      this.#starting.delete(key);
+    }
+  }
+
+  /** The user came back: hands the redirect to the waiting sign-in of this user, and says how the sign-in ended. */
+  async callback(scope: Scope | undefined, redirect: URL): Promise<SignInOutcome> {
+    const state = redirect.searchParams.get('state') ?? '';
+    const waiting = this.#waiting.get(state);
+    if (waiting === undefined) {
+      return { serverId: '', ok: false, message: 'This sign-in is unknown or has expired. Start it again.' };
+    }
+    const serverId = waiting.request.serverId;
+    if (scope === undefined || scope.userId !== waiting.request.user.userId) {
+      // Another browser's session (or none): finishing someone else's sign-in is refused, and theirs is given up.
+      waiting.giveUp(new Error('the sign-in came back to another session'));
+      return { serverId, ok: false, message: 'This sign-in was started by another user. Start it again.' };
+    }
+    waiting.back(redirect.href);
+    try {
+      await waiting.done;
+      return { serverId, ok: true, message: `Signed in to ${serverId}. You can close this window.` };
+    } catch (error) {
+      return { serverId, ok: false, message: `Sign-in to ${serverId} failed: ${(error as Error).message}` };
+    }
+  }
+}
+
+function startKey(userId: string, serverId: string): string {
+  return `${userId}\u0000${serverId}`;
+}

@@ -1,0 +1,84 @@
+import type { Host } from '@airlock/core';
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { ConsoleSignIn, SignInOutcome } from '../console-sign-in.js';
+import type { Sessions } from '../sessions.js';
+import type { ApiApp } from './api-app.js';
+import { scopeOf } from './request-input.js';
+import { SESSION_COOKIE } from './session-routes.js';
+
+/** Where authorization servers send users back to the console. */
+export const OAUTH_CALLBACK_PATH = '/oauth/callback';
+
+/** What the server sign-in routes work with. */
+export interface ServerAuthRoutesOptions {
+  readonly app: ApiApp;
+  readonly host: Host;
+  readonly signIn: ConsoleSignIn;
+  readonly sessions: Sessions;
+}
+
+/**
+ * Signing in to remote servers: a tab starts a sign-in and opens the authorization URL it is given in a popup; the
+ * authorization server sends the popup back to the callback, which asks the user to finish there (a form posted from
+ * the console's own page, so the console's SameSite=Strict session cookie comes with it and the sign-in is finished
+ * only for the user who started it); sign-out and each user's sign-in state.
+ */
+export function mountServerAuthRoutes({ app, host, signIn, sessions }: ServerAuthRoutesOptions): void {
+  app.post('/api/servers/:id/sign-in', async (c) => c.json(await signIn.start(scopeOf(c), c.req.param('id'))));
+  app.post('/api/servers/:id/sign-out', async (c) =>
+    c.json(await host.auth.signOut({ scope: scopeOf(c), serverId: c.req.param('id') })),
+  );
+  app.get('/api/server-auth', async (c) => c.json(await host.auth.status({ scope: scopeOf(c) })));
+
+  app.get(OAUTH_CALLBACK_PATH, (c) => {
+    const back = new URL(c.req.url);
+    if (back.searchParams.get('state') === null) {
+      return c.html(page('Sign-in', 'This page is where a server sign-in ends; it was opened without one.'), 400);
+    }
+    return c.html(
+      page(
+        'Finish signing in',
+        'The server sent you back to Airlock. Finish signing in here.',
+        `<form method="post" action="${OAUTH_CALLBACK_PATH}"><input type="hidden" name="redirect" value="${escape(back.href)}">` +
+          '<button type="submit">Finish signing in</button></form>',
+      ),
+    );
+  });
+  app.post(OAUTH_CALLBACK_PATH, async (c) => {
+    const form = await c.req.parseBody();
+    const redirect = typeof form['redirect'] === 'string' ? form['redirect'] : '';
+    let back: URL;
+    try {
+      back = new URL(redirect);
+    } catch {
+      return c.html(page('Sign-in', 'The sign-in came back without its address. Start it again.'), 400);
+    }
+    const session = sessions.get(getCookie(c as Context, SESSION_COOKIE));
+    const scope =
+      session === undefined
+        ? undefined
+        : { userId: session.userId, workspaceId: session.workspaceId, conversationId: 'sign-in' };
+    const outcome = await signIn.callback(scope, back);
+    return c.html(result(outcome), outcome.ok ? 200 : 400);
+  });
+}
+
+function result(outcome: SignInOutcome): string {
+  return page(outcome.ok ? 'Signed in' : 'Sign-in failed', outcome.message);
+}
+
+function page(title: string, message: string, more = ''): string {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)} · Airlock</title>` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
+    `<body><main><h1>${escape(title)}</h1><p role="status">${escape(message)}</p>${more}</main></body></html>`
+  );
+}
+
+function escape(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch,
+  );
+}

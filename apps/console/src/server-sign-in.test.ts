@@ -1,0 +1,137 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import {
+  headlessAuthorize,
+  startAuthorizationServer,
+  startProtectedMcpServer,
+} from '../../../test/support/oauth/index.js';
+import type { AuthorizationServer, ProtectedMcpServer } from '../../../test/support/oauth/index.js';
+import { ConsoleClient } from './testing/console-client.js';
+
+// The console's sign-in to a remote server, over HTTP as a browser does it: the tab starts the sign-in and gets the
+// authorization URL; the user (headless here) signs in at a real oidc-provider, which sends them back to the console's
+// callback; the callback page posts the redirect with the session cookie, and the console finishes the sign-in.
+
+let as: AuthorizationServer;
+let mcp: ProtectedMcpServer;
+let running: RunningConsole;
+let dir: string;
+
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  mcp = await startProtectedMcpServer({ authorizationServer: as });
+  dir = await mkdtemp(join(tmpdir(), 'airlock-console-oauth-'));
+  running = await startConsole({
+    source: 'sign-in test',
+    servers: [
+      {
+        id: 'notes',
+        transport: 'http',
+        url: mcp.url,
+        headers: {},
+        trusted: false,
+        disabled: false,
+        oauth: { grant: 'authorization_code' },
+      },
+    ],
+    rules: [{ effect: 'allow', server: 'notes' }] as never,
+    limits: {},
+    storePath: join(dir, 'airlock.db'),
+    host: '127.0.0.1',
+    port: 0,
+    auth: 'local',
+    users: [],
+    retention: {},
+  });
+  await running.host.servers.settled();
+});
+
+afterAll(async () => {
+  await running.close();
+  await mcp.close();
+  await as.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Signs `client`'s user in to notes as `account`, the way the popup does; returns the page the console showed. */
+async function signInThroughPopup(client: ConsoleClient, account: string, tamper?: (url: URL) => void) {
+  const started = await client.post('/api/servers/notes/sign-in');
+  expect(started.status).toBe(200);
+  const authorizationUrl = new URL((started.body as { authorizationUrl: string }).authorizationUrl);
+  const back = await headlessAuthorize({ account, ...(tamper === undefined ? {} : { tamper }) })({
+    serverId: 'notes',
+    authorizationUrl,
+  });
+  expect(back.pathname).toBe('/oauth/callback');
+  // The authorization server's redirect lands on the callback page, which asks the user to finish there.
+  const landing = await fetch(back);
+  expect(landing.status).toBe(200);
+  expect(await landing.text()).toContain('Finish signing in');
+  const finished = await fetch(new URL('/oauth/callback', running.url), {
+    method: 'POST',
+    headers: { cookie: client.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ redirect: back.href }).toString(),
+  });
+  return { status: finished.status, text: await finished.text() };
+}
+
+const whoami = (client: ConsoleClient) =>
+  running.host.invoke({
+    scope: { userId: client.userId, workspaceId: client.workspaceId, conversationId: 'c1' },
+    caller: { kind: 'user' },
+    tool: 'notes__whoami',
+    args: {},
+  });
+
+describe('signing in to a remote server from the console', () => {
+  it('signs a user in through the popup flow; their calls then reach the server as them', async () => {
+    const ana = await ConsoleClient.signIn(running.url, { userId: 'ana' });
+    const before = (await ana.get('/api/servers')).body as { id: string; state: string }[];
+    expect(before[0]).toMatchObject({ id: 'notes', state: 'needs_auth', isolation: 'user' });
+    const page = await signInThroughPopup(ana, 'ana');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Signed in to notes');
+    const servers = (await ana.get('/api/servers')).body as { id: string; state: string }[];
+    expect(servers[0]).toMatchObject({ id: 'notes', state: 'ready' });
+    expect(((await ana.get('/api/server-auth')).body as { signedIn: boolean }[])[0]?.signedIn).toBe(true);
+    const call = await whoami(ana);
+    expect(call.outcome).toBe('success');
+    expect(call.text).toMatch(/account "?ana"?/);
+  });
+
+  it("refuses to finish a sign-in in another user's session, and keeps nothing", async () => {
+    const ben = await ConsoleClient.signIn(running.url, { userId: 'ben' });
+    const eve = await ConsoleClient.signIn(running.url, { userId: 'eve' });
+    const started = await ben.post('/api/servers/notes/sign-in');
+    const back = await headlessAuthorize({ account: 'ben' })({
+      serverId: 'notes',
+      authorizationUrl: new URL((started.body as { authorizationUrl: string }).authorizationUrl),
+    });
+    const finished = await fetch(new URL('/oauth/callback', running.url), {
+      method: 'POST',
+      headers: { cookie: eve.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ redirect: back.href }).toString(),
+    });
+    expect(finished.status).toBe(400);
+    expect(await finished.text()).toContain('started by another user');
+    for (const who of [ben, eve]) {
+      expect(((await who.get('/api/server-auth')).body as { signedIn: boolean }[])[0]?.signedIn).toBe(false);
+    }
+  });
+
+  it('says a wrong state is unknown, and signs out with revocation', async () => {
+    const cy = await ConsoleClient.signIn(running.url, { userId: 'cy' });
+    const forged = await signInThroughPopup(cy, 'cy', (url) => url.searchParams.set('state', 'forged'));
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain('unknown or has expired');
+    const page = await signInThroughPopup(cy, 'cy');
+    expect(page.text).toContain('Signed in to notes');
+    const out = await cy.post('/api/servers/notes/sign-out');
+    expect(out.body).toMatchObject({ revocation: 'revoked' });
+    expect(((await cy.get('/api/server-auth')).body as { signedIn: boolean }[])[0]?.signedIn).toBe(false);
+  });
+});
