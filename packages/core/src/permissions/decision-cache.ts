@@ -1,4 +1,5 @@
 import type { Scope } from '../scope.js';
+import type { DecisionTenant, HostStore } from '../storage/host-store.js';
 import type { DecisionLookup } from './resolve-permission.js';
 import type { StoredDecision } from './stored-decision.js';
 import { decisionKey } from './stored-decision.js';
@@ -75,6 +76,16 @@ export class DecisionCache implements DecisionLookup {
     if (held.size === 0) this.#identities.delete(key);
   }
 
+  /** Replaces the tenant's decisions (every tenant's when `tenant` is undefined) with those the store now holds. */
+  replace(tenant: DecisionTenant | undefined, decisions: readonly StoredDecision[]): void {
+    for (const held of [...this.#byKey.values()]) {
+      if (tenant === undefined || (held.userId === tenant.userId && held.workspaceId === tenant.workspaceId)) {
+        this.forget(held);
+      }
+    }
+    for (const decision of decisions) this.remember(decision);
+  }
+
   /** The tenant's decisions, newest first. Another tenant's are never in the list. */
   list(scope: Pick<Scope, 'userId' | 'workspaceId'>): StoredDecision[] {
     return [...this.#byKey.values()]
@@ -85,4 +96,20 @@ export class DecisionCache implements DecisionLookup {
 
 function serverToolKey(userId: string, workspaceId: string, serverId: string, tool: string): string {
   return `${userId}\u0000${workspaceId}\u0000${serverId}\u0000${tool}`;
+}
+
+/**
+ * Keeps `cache` in step with a store other hosts write too (`HostStore.watchDecisions`): each change the store tells
+ * of reloads that tenant's decisions (all, when it names none), after the start-up load and one reload at a time, in
+ * the order told. A store only this host writes tells nothing, and this does nothing.
+ */
+export function followStoreDecisions(cache: DecisionCache, store: HostStore, loaded: Promise<void>): void {
+  let queue = loaded.catch(() => undefined);
+  store.watchDecisions?.((tenant) => {
+    queue = queue
+      .then(() => store.listDecisions(tenant ?? {}))
+      .then((decisions) => cache.replace(tenant, decisions))
+      // A reload that fails leaves what is held; the next change tells again.
+      .catch(() => undefined);
+  });
 }

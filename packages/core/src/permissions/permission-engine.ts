@@ -11,7 +11,7 @@ import type { HistoryWriter } from '../history/history-writer.js';
 import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
 import type { Tool } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
-import { DecisionCache } from './decision-cache.js';
+import { DecisionCache, followStoreDecisions } from './decision-cache.js';
 import type { PermissionExplanation } from './explain-permission.js';
 import { explainPermission } from './explain-permission.js';
 import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
@@ -92,6 +92,7 @@ export class PermissionEngine {
     this.#promptTimeoutMs = deps.config.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
     this.#rules = deps.config.rules ?? [];
     this.synced = this.#decisions.load(deps.store.listDecisions({}));
+    followStoreDecisions(this.#decisions, deps.store, this.synced);
   }
 
   /** The rules in force. */

@@ -170,6 +170,12 @@ export interface HostStore {
   getCredential(key: CredentialKey): Promise<CredentialRecord | undefined>;
   /** Credentials whose key matches every field the filter gives (for `auth status`: a user's tokens). */
   listCredentials(filter: CredentialFilter): Promise<CredentialRecord[]>;
+  /**
+   * Given by stores that several hosts share (`PostgresStore`): calls `listener` when a tenant's decisions may have
+   * changed in the store, whichever host changed them (`undefined`: any tenant's, e.g. after missed notifications),
+   * so each host's in-memory decisions follow. Returns what stops it; `close` stops every listener.
+   */
+  watchDecisions?(listener: (tenant: DecisionTenant | undefined) => void): () => void;
   /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

@@ -2,18 +2,26 @@
 // database per case. A machine without PostgreSQL fails here, naming what to install; it is never skipped.
 import pg from 'pg';
 import { describeHostStoreContract } from '@airlock/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createHost } from '../../host.js';
+import { demoServer } from '../../testing/demo-fixture.js';
+import type { DecisionTenant } from '../host-store.js';
 import { verifyChain } from '../../audit/audit-event.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
 import {
   SCOPE,
+  TENANT,
   auditInput,
   auditWrites,
   createWrite,
+  decision,
+  decisionAudit,
+  deleteWrite,
   invocation,
   labels,
   move,
+  putWrite,
   resultFor,
   transitionWrite,
 } from '../../testing/host-store-fixtures.js';
@@ -29,7 +37,10 @@ afterAll(async () => {
 });
 
 function pool(url: string, max = 4): pg.Pool {
-  return new pg.Pool({ connectionString: url, max });
+  const made = new pg.Pool({ connectionString: url, max });
+  // An idle connection the server drops as the cluster stops at the end is no failure of a case.
+  made.on('error', () => undefined);
+  return made;
 }
 
 describeHostStoreContract({
@@ -151,5 +162,91 @@ describe('PostgresStore with several instances on one database', () => {
       code: 'store_error',
       message: expect.stringContaining('no_such_database'),
     });
+  });
+});
+
+describe('PostgresStore telling instances of decision changes (LISTEN/NOTIFY)', () => {
+  /** The tenants a store is told of, and a promise of the next one. */
+  function watch(store: PostgresStore) {
+    const told: (DecisionTenant | undefined)[] = [];
+    let wake: (() => void) | undefined;
+    store.watchDecisions((tenant) => {
+      told.push(tenant);
+      wake?.();
+    });
+    const next = async (count: number) => {
+      while (told.length < count) await new Promise<void>((resolve) => (wake = resolve));
+    };
+    return { told, next };
+  }
+
+  it('tells every instance, itself included, of each committed change, and nothing of a refused batch', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = await Promise.all([
+      PostgresStore.open({ pool: pool(url) }),
+      PostgresStore.open({ pool: pool(url) }),
+    ]);
+    const onA = watch(a);
+    const onB = watch(b);
+    // Each instance hears its own change first: then both are listening.
+    await a.write(auditWrites([auditInput('start')]));
+    const d = decision();
+    await a.write([putWrite(d, decisionAudit(d, 'put'))]);
+    await Promise.all([onA.next(1), onB.next(1)]);
+    expect(onA.told).toEqual([TENANT]);
+    expect(onB.told).toEqual([TENANT]);
+
+    const clash = decision({ id: d.id, tool: 'write' });
+    await expect(b.write([putWrite(clash, decisionAudit(clash, 'clash'))])).rejects.toMatchObject({
+      code: 'store_error',
+    });
+    const other = { userId: 'user-b', workspaceId: 'workspace-b' };
+    const theirs = decision({ ...other });
+    await b.write([
+      putWrite(theirs, decisionAudit(theirs, 'theirs')),
+      deleteWrite([d.id], [decisionAudit(d, 'revoke')]),
+    ]);
+    await Promise.all([onA.next(2), onB.next(2)]);
+    // One notification per tenant the committed batch changed; the refused batch told nothing.
+    for (const { told } of [onA, onB]) {
+      expect(told).toHaveLength(3);
+      expect(told.slice(1)).toEqual(expect.arrayContaining([TENANT, other]));
+    }
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("applies a decision stored on one host to another host's decisions at once, and a revoke likewise", async () => {
+    const url = await server.createDatabase();
+    const demo = demoServer();
+    const open = async () =>
+      createHost({
+        servers: [demo.config],
+        store: await PostgresStore.open({ pool: pool(url) }),
+        surface: { askPermission: () => Promise.resolve('deny') },
+      });
+    const [hostA, hostB] = [await open(), await open()];
+    await Promise.all([hostA.servers.settled(), hostB.servers.settled()]);
+    await Promise.all([hostA.permissions.ready(), hostB.permissions.ready()]);
+    const stored = await hostA.permissions.decide({ scope: SCOPE, tool: 'demo__echo', decision: 'allow_always' });
+
+    await vi.waitFor(() => expect(hostB.permissions.list({ scope: SCOPE })).toEqual([stored]));
+    const allowed = await hostB.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: 'demo__echo',
+      args: { text: 'hi' },
+    });
+    expect(allowed.outcome).toBe('success');
+
+    expect(await hostB.permissions.revoke({ scope: SCOPE, id: stored.id })).toBe(1);
+    await vi.waitFor(() => expect(hostA.permissions.list({ scope: SCOPE })).toEqual([]));
+    const asked = await hostA.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: 'demo__echo',
+      args: { text: 'hi' },
+    });
+    expect(asked.outcome).toBe('permission_denied');
+    await Promise.all([hostA.close(), hostB.close()]);
   });
 });

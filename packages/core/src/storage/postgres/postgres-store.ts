@@ -8,12 +8,20 @@ import type {
 } from '../../invocations/invocation-record.js';
 import type { StoredDecision } from '../../permissions/stored-decision.js';
 import type { Scope } from '../../scope.js';
-import type { AuditQuery, HostStore, RetentionCandidate, RetentionQuery, StoreWrite } from '../host-store.js';
+import type {
+  AuditQuery,
+  DecisionTenant,
+  HostStore,
+  RetentionCandidate,
+  RetentionQuery,
+  StoreWrite,
+} from '../host-store.js';
 import { auditFromRow, decisionFromRow, invocationFromRow, transitionFromRow } from '../sqlite/sqlite-rows.js';
 import type { AuditRow, DecisionRow, InvocationRow, TransitionRow } from '../sqlite/sqlite-rows.js';
 import { auditPage, closedError, pageSize } from '../store-checks.js';
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
 import { getCredential, listCredentials } from './postgres-credentials.js';
+import { DecisionWatch } from './postgres-decision-watch.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows, retentionRows } from './postgres-queries.js';
 import { SQL, resultFromPgRow, scopeValues, statement } from './postgres-statements.js';
@@ -33,6 +41,9 @@ import { PostgresBatch } from './postgres-write.js';
  * after the other), and `write` resolves once the server has committed: with the server's default
  * `synchronous_commit = on` a committed batch survives a crash of the host and of the server.
  *
+ * A batch that stores or deletes permission decisions notifies the other instances on commit (LISTEN/NOTIFY), and
+ * `watchDecisions` hears it, so every host's in-memory decisions follow a decision made or revoked anywhere.
+ *
  * A result's whole text and raw JSON are BYTEA (UTF-8), so any text a tool returns, NUL characters included, is kept
  * as given. Reads run on any pooled connection, each bounded as every store bounds it (pages of 50 by default, 500 at
  * most; audit pages of 1000, at most 10000).
@@ -50,8 +61,11 @@ export class PostgresStore implements HostStore {
   /** The last batch handed to the database: the next waits for it, so batches commit in the order of the calls. */
   #tail: Promise<unknown> = Promise.resolve();
 
+  readonly #watch: DecisionWatch;
+
   private constructor(pool: PgPool) {
     this.#pool = pool;
+    this.#watch = new DecisionWatch(pool);
   }
 
   /**
@@ -168,13 +182,24 @@ export class PostgresStore implements HostStore {
   }
 
   /**
-   * Waits for the batches already handed over, then ends the pool. Idempotent; every other call then rejects with
-   * `closed`.
+   * Tells `listener` of every committed change to a tenant's decisions, by any instance on the database (this one
+   * included), through LISTEN/NOTIFY on one pooled connection held from the first listener on. After a lost
+   * connection is made again, listeners are told `undefined` (any tenant): changes made meanwhile were not heard.
+   */
+  watchDecisions(listener: (tenant: DecisionTenant | undefined) => void): () => void {
+    if (this.#closed) return () => undefined;
+    return this.#watch.add(listener);
+  }
+
+  /**
+   * Waits for the batches already handed over, stops listening, then ends the pool. Idempotent; every other call then
+   * rejects with `closed`.
    */
   close(): Promise<void> {
     if (this.#closing !== undefined) return this.#closing;
     this.#closed = true;
     this.#closing = this.#tail
+      .then(() => this.#watch.stop())
       .then(() => this.#pool.end())
       .catch((error: unknown) => {
         throw asStoreError('close the PostgreSQL store', error);

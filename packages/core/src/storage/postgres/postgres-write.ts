@@ -17,6 +17,7 @@ import {
   unknownWrite,
 } from '../store-checks.js';
 import { applyCredentialWrite } from './postgres-credentials.js';
+import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-watch.js';
 import { NewCalls, insertRows } from './postgres-new-calls.js';
 import { SQL, resultValues, scopeValues, statement } from './postgres-statements.js';
 import type { PgClient, PgQueryResult } from './postgres-store-config.js';
@@ -41,6 +42,8 @@ export class PostgresBatch {
   #last: ChainLink | undefined | null = null;
   readonly #pending: SealedAuditInput[] = [];
   readonly #newCalls = new NewCalls();
+  /** The tenants whose decisions the batch changed, as notification payloads. */
+  readonly #tenants = new Set<string>();
 
   constructor(client: PgClient) {
     this.#client = client;
@@ -68,9 +71,11 @@ export class PostgresBatch {
           break;
         case 'decision.put':
           await this.#putDecision(w.decision);
+          this.#tenants.add(tenantPayload(w.decision));
           break;
         case 'decision.delete':
           await this.#deleteDecisions(w.scope, w.ids);
+          this.#tenants.add(tenantPayload(w.scope));
           for (const audit of w.audit) await this.#append(audit);
           continue;
         case 'audit.prune':
@@ -92,6 +97,14 @@ export class PostgresBatch {
     }
     await this.#newCalls.flush(this.#client);
     await this.#flushAudit();
+    // Sent when the transaction commits, and only then: the other instances reload these tenants' decisions.
+    if (this.#tenants.size > 0) {
+      await this.#client.query({
+        name: 'airlock_notify_decisions',
+        text: NOTIFY_DECISIONS,
+        values: [[...this.#tenants]],
+      });
+    }
   }
 
   #create(record: InvocationRecord, first: TransitionRecord): void {
