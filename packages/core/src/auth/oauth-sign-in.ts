@@ -9,7 +9,8 @@ import { HostError } from '../errors/host-error.js';
 import { authAudit } from './auth-audit.js';
 import { authFailed, describeCause } from './auth-errors.js';
 import { httpsOnlyFetch } from './https-only-fetch.js';
-import type { SignInFlow, UserOAuthProvider } from './user-oauth-provider.js';
+import type { SignInFlow } from './sign-in-flow.js';
+import type { UserOAuthProvider } from './user-oauth-provider.js';
 
 /** What a server's `WWW-Authenticate` challenge (401 or 403) said. */
 export interface AuthChallenge {

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createPrivateKeyJwtAuth, validateClientMetadataUrl } from '@modelcontextprotocol/client';
 import type {
@@ -19,8 +18,9 @@ import type { CredentialKey } from '../storage/credentials.js';
 import type { HostStore, StoreWrite } from '../storage/host-store.js';
 import { authAudit } from './auth-audit.js';
 import { authRequired } from './auth-errors.js';
-import type { AuthStep } from './auth-errors.js';
 import type { Authorize, OAuthClientConfig } from './oauth-client-config.js';
+import { clientKey, flows, sameIssuer } from './sign-in-flow.js';
+import type { SealedTokens, SignInFlow } from './sign-in-flow.js';
 import type { TokenVault } from './token-vault.js';
 
 /** How to build the OAuth client of one user for one server. */
@@ -48,37 +48,6 @@ export interface UserOAuthProviderOptions {
   /** Shows the authorization page to the user (`Surface.authorize`); needed by `signIn` for a user's sign-in. */
   readonly authorize?: Authorize;
 }
-
-/** What the store keeps, sealed, for a user's tokens. */
-interface SealedTokens {
-  readonly tokens: StoredOAuthTokens;
-  /** When the access token expires by the host's clock (ms), when the server said. */
-  readonly expiresAt?: number;
-  readonly savedAt: number;
-}
-
-/** One sign-in under way: what it learned, kept in memory and stored in one batch only when it succeeds. */
-export interface SignInFlow {
-  /** The provider it belongs to. */
-  readonly owner: object;
-  step: AuthStep;
-  codeVerifier?: string;
-  readonly interactive: boolean;
-  authorizationUrl?: URL;
-  state?: string;
-  /** A client registration made during this flow (stored with the tokens). */
-  newClient?: StoredOAuthClientInformation;
-  clientIdentity?: 'pre-registered' | 'metadata-document' | 'dynamic';
-  tokens?: SealedTokens;
-  /** Why the guarded fetch refused a request (reported even when the SDK swallowed the refusal). */
-  refused?: HostError;
-}
-
-/**
- * The sign-in each async call chain runs in: the SDK calls the provider's methods with no sign-in context, so a sign-in
- * and a transport's own refresh on the same provider at the same time must not see each other's verifier or state.
- */
-const flows = new AsyncLocalStorage<SignInFlow>();
 
 /**
  * The SDK's `OAuthClientProvider` for one (user, server) pair: tokens and client registrations live in the HostStore,
@@ -397,14 +366,4 @@ export class UserOAuthProvider implements OAuthClientProvider {
       throw error;
     }
   }
-}
-
-/** The key of the client registration with `issuer`. */
-export function clientKey(issuer: string): CredentialKey {
-  return { kind: 'client', userId: '', serverIdentity: '', issuer };
-}
-
-/** Issuers compared as the SDK does: one trailing slash of difference is tolerated. */
-function sameIssuer(a: string, b: string): boolean {
-  return a.replace(/\/$/, '') === b.replace(/\/$/, '');
 }
