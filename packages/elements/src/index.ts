@@ -10,12 +10,14 @@ export { applyPreset, PRESET_NAMES, PRESETS } from './shared/presets.js';
 export type { Preset, PresetMode, PresetName, PresetToken, PresetTokens } from './shared/presets.js';
 export {
   AirlockToolCard,
+  ToolCancelEvent,
   ToolCopyEvent,
   ToolRetryEvent,
   type ToolCardInvocation,
   type ToolCardProgress,
   type ToolCardServer,
   type ToolCardTool,
+  type ToolCancelDetail,
   type ToolCopyDetail,
   type ToolRetryDetail,
 } from './airlock-tool-card/airlock-tool-card.js';

@@ -300,3 +300,19 @@ describe('R9: presets drawn from data-airlock-preset', () => {
     expect((await look(page)).border).toBe('1px');
   });
 });
+
+describe('Cancel call in the card', () => {
+  it('offers Cancel call while a cancellable call waits or runs, fires airlock-tool-cancel, and not once it ended', async () => {
+    const page = await card({ invocation: invocation({ state: 'running' }), tool: TOOL, cancellable: true });
+    await page.evaluate(() => {
+      window.__badges = [];
+      document.addEventListener('airlock-tool-cancel', (event) =>
+        window.__badges.push((event as CustomEvent<{ invocationId: string }>).detail.invocationId),
+      );
+    });
+    await page.getByRole('button', { name: 'Cancel call' }).click();
+    expect(await page.evaluate(() => window.__badges)).toEqual(['inv-1']);
+    await set(page, { invocation: invocation({ state: 'cancelled', outcome: 'cancelled' }) });
+    await expect(inCard(page, '[part=cancel]').count()).resolves.toBe(0);
+  });
+});

@@ -15,14 +15,14 @@ import { renderResultBlocks } from './render-blocks.js';
 import { renderHeader } from './render-header.js';
 import { mustPassRunning, RUNNING_HOLD_MS, shownState } from './shown-state.js';
 import type { ShownState } from './shown-state.js';
-import { ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
+import { ToolCancelEvent, ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
 import { toolCardFormStyles } from './tool-card-form-styles.js';
 import { toolCardPresetStyles } from './tool-card-preset-styles.js';
 import { toolCardStyles } from './tool-card-styles.js';
 import type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
-export { ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
-export type { ToolCopyDetail, ToolRetryDetail } from './tool-card-events.js';
+export { ToolCancelEvent, ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
+export type { ToolCancelDetail, ToolCopyDetail, ToolRetryDetail } from './tool-card-events.js';
 export type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
 let cards = 0;
@@ -51,10 +51,12 @@ let cards = 0;
  *
  * Events:
  * - `airlock-tool-retry` (`ToolRetryEvent`, detail `{ invocationId }`): Retry pressed on a failed call.
+ * - `airlock-tool-cancel` (`ToolCancelEvent`, detail `{ invocationId }`): "Cancel call" pressed (shown only when the
+ *   card is `cancellable`, while the call waits or runs).
  * - `airlock-tool-copy` (`ToolCopyEvent`, detail `{ text }`, cancelable): a value is being copied; the card writes it
  *   to `navigator.clipboard` unless the event is cancelled.
  *
- * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `reason`, `progress`, `args`, `result`,
+ * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `cancel`, `reason`, `progress`, `args`, `result`,
  * `block` (each result block), `dialog` (the full-size image).
  *
  * CSS custom properties: the shared tokens (`--airlock-font`, `--airlock-font-mono`, `--airlock-radius`,
@@ -71,6 +73,7 @@ export class AirlockToolCard extends LitElement {
     result: { attribute: false },
     progress: { attribute: false },
     fullText: { attribute: false },
+    cancellable: { type: Boolean },
   };
 
   /** The call: its id, tool names, server, state, outcome, error and arguments. */
@@ -85,6 +88,8 @@ export class AirlockToolCard extends LitElement {
   progress?: ToolCardProgress;
   /** The whole result text; "copy" on the whole result copies it (else the blocks' text). */
   fullText?: string;
+  /** Whether the host can stop this call: "Cancel call" shows in the header while it waits or runs. */
+  cancellable = false;
 
   readonly #id = `card-${++cards}`;
   #argsOpen = false;
@@ -175,6 +180,7 @@ export class AirlockToolCard extends LitElement {
         tool: this.tool,
         server: this.server ?? (serverId ? { id: serverId, trusted: false } : undefined),
         onRetry: this.#retry,
+        onCancel: this.cancellable ? this.#cancel : undefined,
         onToggle: this.#onHeaderClick,
       })}
       ${this.#renderReason(state)} ${this.#renderProgress(state)} ${this.#renderArgs()} ${this.#renderResult(state)}
@@ -318,6 +324,11 @@ export class AirlockToolCard extends LitElement {
     // Back to running in this same card until the host feeds the call again (T4).
     this.#retrying = true;
     this.requestUpdate();
+  };
+
+  #cancel = (): void => {
+    const id = this.invocation?.id;
+    if (id !== undefined) this.dispatchEvent(new ToolCancelEvent({ invocationId: id }));
   };
 
   /** A click on the header, not on one of its controls, opens or closes the arguments (T2). */

@@ -122,9 +122,18 @@ describe('argRows', () => {
         required: true,
         value: undefined,
         present: false,
+        schema: { type: 'string', title: 'Query', description: 'What to look for' },
       },
-      { name: 'limit', label: 'limit', description: undefined, required: false, value: 3, present: true },
-      { name: 'extra', label: 'extra', description: undefined, required: false, value: true, present: true },
+      { name: 'limit', label: 'limit', description: undefined, required: false, value: 3, present: true, schema: {} },
+      {
+        name: 'extra',
+        label: 'extra',
+        description: undefined,
+        required: false,
+        value: true,
+        present: true,
+        schema: {},
+      },
     ]);
   });
 

@@ -14,6 +14,8 @@ export interface HeaderView {
   readonly tool: ToolCardTool | undefined;
   readonly server: ToolCardServer | undefined;
   readonly onRetry: () => void;
+  /** Set when the host can cancel the call: "Cancel call" shows while it waits or runs. */
+  readonly onCancel: (() => void) | undefined;
   readonly onToggle: (event: Event) => void;
 }
 
@@ -42,6 +44,13 @@ export function renderHeader(ctx: CardRenderContext, view: HeaderView): Template
         state === 'error'
           ? html`<button type="button" part="retry" class="retry" @click=${view.onRetry}>
               ${ctx.t('mcp.card.retry')}
+            </button>`
+          : nothing
+      }
+      ${
+        view.onCancel !== undefined && (state === 'pending' || state === 'running')
+          ? html`<button type="button" part="cancel" class="cancel" data-action="cancel" @click=${view.onCancel}>
+              ${ctx.t('mcp.card.cancel')}
             </button>`
           : nothing
       }

@@ -36,8 +36,28 @@ export class ToolCopyEvent extends Event {
   }
 }
 
+/** What `airlock-tool-cancel` carries: the call the user asked to stop. */
+export interface ToolCancelDetail {
+  readonly invocationId: string;
+}
+
+/**
+ * `airlock-tool-cancel`: the user pressed "Cancel call" on a waiting or running call (shown when the card is
+ * `cancellable`). The card stops nothing itself; the host aborts the call and feeds the card its cancelled state.
+ */
+export class ToolCancelEvent extends Event {
+  static readonly eventName = 'airlock-tool-cancel';
+  readonly detail: ToolCancelDetail;
+
+  constructor(detail: ToolCancelDetail) {
+    super(ToolCancelEvent.eventName, { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
+    'airlock-tool-cancel': ToolCancelEvent;
     'airlock-tool-retry': ToolRetryEvent;
     'airlock-tool-copy': ToolCopyEvent;
   }

@@ -290,6 +290,7 @@ export const toolCardStyles = css`
     display: block;
   }
   .text-button,
+  .cancel,
   .retry {
     border: 1px solid var(--_border);
     background: var(--_surface);

@@ -17,7 +17,7 @@ function retryNote(state: PageState, slot: CardSlot): string | undefined {
 }
 
 /**
- * One tool call's card (the `airlock-tool-card` element), with "Cancel call" while it is pending or running. A
+ * One tool call's card (the `airlock-tool-card` element, whose own "Cancel call" stops a waiting or running call). A
  * retried call shows its latest attempt in the same card, with a line saying how the permission gate let it through.
  */
 export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, actions: Actions): TemplateResult {
@@ -29,7 +29,6 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
   const server = snapshot.servers.find((s) => s.id === invocation.serverId);
   const fullText = state.fullTexts.get(invocation.id);
   const expiredAt = state.expiredResults.get(invocation.id);
-  const active = invocation.state === 'pending' || invocation.state === 'running';
   const note = retryNote(state, slot);
   return html`<li data-invocation=${invocation.id} data-slot=${slot.slot} data-state=${invocation.state}>
     <airlock-tool-card
@@ -39,7 +38,9 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
       .result=${card.result}
       .progress=${card.progress}
       .fullText=${fullText === '' ? undefined : fullText}
+      cancellable
       @airlock-tool-retry=${() => actions.retry(invocation)}
+      @airlock-tool-cancel=${() => actions.cancel(invocation.id)}
     ></airlock-tool-card>
     ${note === undefined ? nothing : html`<p class="note" data-retry-note>${note}</p>`}
     ${
@@ -48,15 +49,6 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
         : html`<p class="note" data-expired>
             ${t('console.cards.result_expired', { date: new Date(expiredAt).toLocaleString(locale) })}
           </p>`
-    }
-    ${
-      active
-        ? html`<div class="card-actions">
-            <button type="button" data-action="cancel" @click=${() => actions.cancel(invocation.id)}>
-              ${t('console.cards.cancel')}
-            </button>
-          </div>`
-        : nothing
     }
   </li>`;
 }
