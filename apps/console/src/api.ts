@@ -34,6 +34,8 @@ export interface ApiParts {
   readonly sessions: Sessions;
   readonly surface: ConsoleSurface;
   readonly signIn: ConsoleSignIn;
+  /** The console's address as users reach it (its client metadata document names it). */
+  readonly publicUrl: () => string;
   readonly hub: TabHub;
   readonly relay: HostEventRelay;
   readonly running: RunningCalls;
@@ -97,7 +99,7 @@ export function createApi(parts: ApiParts): ApiApp {
   mountAuditRoutes({ app, host });
   // Sign-in to remote servers; its callback (outside /api, where authorization servers send users back) checks the
   // session itself.
-  mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions });
+  mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions, publicUrl: parts.publicUrl });
   mountChatRoutes({ app, chat });
   return app;
 }

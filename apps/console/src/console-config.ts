@@ -51,6 +51,8 @@ export interface ConsoleConfig {
   readonly users: readonly ConsoleUser[];
   /** Off loopback: the `host:port` names the page may be reached by (DNS rebinding); absent, any. */
   readonly allowedHosts?: readonly string[];
+  /** The address users reach the console by, when it is not where it listens (a proxy): sign-in comes back there. */
+  readonly publicUrl?: string;
   readonly model?: ModelConfig;
   /**
    * What the console's host keeps and for how long: the config's `retention`, else `RETENTION_DEFAULTS` (whole
@@ -153,7 +155,14 @@ function readModel(
 function readConsole(
   json: Readonly<Record<string, unknown>>,
   source: string,
-): { host: string; port: number; auth: AuthMode; users: ConsoleUser[]; allowedHosts?: string[] } {
+): {
+  host: string;
+  port: number;
+  auth: AuthMode;
+  users: ConsoleUser[];
+  allowedHosts?: string[];
+  publicUrl?: string;
+} {
   const section = objectAt(json, 'console', source);
   const port = section['port'] === undefined ? DEFAULT_PORT : section['port'];
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
@@ -191,7 +200,18 @@ function readConsole(
   }
   if (auth === 'token' && users.length === 0)
     fail(source, 'console.users', 'must list at least one user when auth is "token"');
-  return { host, port, auth, users, ...(allowedHosts === undefined ? {} : { allowedHosts: allowedHosts as string[] }) };
+  const publicUrl = section['publicUrl'];
+  if (publicUrl !== undefined && (typeof publicUrl !== 'string' || !/^https?:\/\/[^/]/.test(publicUrl))) {
+    fail(source, 'console.publicUrl', 'must be an http or https URL, e.g. "https://airlock.example.com"');
+  }
+  return {
+    host,
+    port,
+    auth,
+    users,
+    ...(allowedHosts === undefined ? {} : { allowedHosts: allowedHosts as string[] }),
+    ...(publicUrl === undefined ? {} : { publicUrl: (publicUrl as string).replace(/\/+$/, '') }),
+  };
 }
 
 /** True for a PostgreSQL connection URL (postgres:// or postgresql://). */

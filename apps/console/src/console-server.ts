@@ -8,7 +8,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Clock, Host, HostStore } from '@airlock/core';
 import { createHost, logHostEvents, SECRET_KEY_ENV, TokenVault } from '@airlock/core';
 import { ConsoleSignIn } from './console-sign-in.js';
-import { OAUTH_CALLBACK_PATH } from './routes/server-auth-routes.js';
+import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
 import { PostgresStore } from '@airlock/core/postgres';
 import { WorkerStore } from '@airlock/core/worker';
 import pg from 'pg';
@@ -99,7 +99,11 @@ export async function startConsole(
       // back to this console's callback once it listens.
       auth: {
         vault: await openVault(config.storePath),
-        redirectUrl: () => `http://${urlHost(config.host)}:${port}${OAUTH_CALLBACK_PATH}`,
+        redirectUrl: () => `${config.publicUrl ?? `http://${urlHost(config.host)}:${port}`}${OAUTH_CALLBACK_PATH}`,
+        // A metadata document is a client id only at an https URL: offered when the console is served over https.
+        ...(config.publicUrl?.startsWith('https://') === true
+          ? { clientMetadataUrl: `${config.publicUrl}${OAUTH_CLIENT_METADATA_PATH}` }
+          : {}),
         clientName: 'Airlock console',
       },
       servers: config.servers,
@@ -139,6 +143,7 @@ export async function startConsole(
   };
   const app = createApi({
     signIn,
+    publicUrl: () => config.publicUrl ?? `http://${urlHost(config.host)}:${port}`,
     host,
     logger,
     sessions: new Sessions(config.auth, config.users),

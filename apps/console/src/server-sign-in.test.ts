@@ -123,6 +123,13 @@ describe('signing in to a remote server from the console', () => {
     }
   });
 
+  it('serves its client metadata document, naming its callback', async () => {
+    const response = await fetch(new URL('/oauth/client-metadata.json', running.url));
+    const document = (await response.json()) as { client_id: string; redirect_uris: string[] };
+    expect(document.client_id).toBe(new URL('/oauth/client-metadata.json', running.url).href);
+    expect(document.redirect_uris).toEqual([new URL('/oauth/callback', running.url).href]);
+  });
+
   it('says a wrong state is unknown, and signs out with revocation', async () => {
     const cy = await ConsoleClient.signIn(running.url, { userId: 'cy' });
     const forged = await signInThroughPopup(cy, 'cy', (url) => url.searchParams.set('state', 'forged'));

@@ -9,6 +9,8 @@ import { SESSION_COOKIE } from './session-routes.js';
 
 /** Where authorization servers send users back to the console. */
 export const OAUTH_CALLBACK_PATH = '/oauth/callback';
+/** The console's OAuth Client ID Metadata Document: its URL is its client id, where an authorization server takes one. */
+export const OAUTH_CLIENT_METADATA_PATH = '/oauth/client-metadata.json';
 
 /** What the server sign-in routes work with. */
 export interface ServerAuthRoutesOptions {
@@ -16,6 +18,7 @@ export interface ServerAuthRoutesOptions {
   readonly host: Host;
   readonly signIn: ConsoleSignIn;
   readonly sessions: Sessions;
+  readonly publicUrl: () => string;
 }
 
 /**
@@ -24,7 +27,19 @@ export interface ServerAuthRoutesOptions {
  * the console's own page, so the console's SameSite=Strict session cookie comes with it and the sign-in is finished
  * only for the user who started it); sign-out and each user's sign-in state.
  */
-export function mountServerAuthRoutes({ app, host, signIn, sessions }: ServerAuthRoutesOptions): void {
+export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }: ServerAuthRoutesOptions): void {
+  app.get(OAUTH_CLIENT_METADATA_PATH, (c) => {
+    const base = publicUrl();
+    return c.json({
+      client_id: `${base}${OAUTH_CLIENT_METADATA_PATH}`,
+      client_name: 'Airlock console',
+      client_uri: base,
+      redirect_uris: [`${base}${OAUTH_CALLBACK_PATH}`],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+  });
   app.post('/api/servers/:id/sign-in', async (c) => c.json(await signIn.start(scopeOf(c), c.req.param('id'))));
   app.post('/api/servers/:id/sign-out', async (c) =>
     c.json(await host.auth.signOut({ scope: scopeOf(c), serverId: c.req.param('id') })),

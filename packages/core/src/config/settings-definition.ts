@@ -92,6 +92,13 @@ export const CONSOLE_KEYS: Readonly<Record<string, KeySchema>> = {
     items: { type: 'string', minLength: 1 },
     description: 'Off loopback: the "host:port" names the page may be reached by (DNS rebinding); absent, any.',
   },
+  publicUrl: {
+    type: 'string',
+    format: 'uri',
+    description:
+      'The address users reach the console by (e.g. https://airlock.example.com behind a proxy): where remote ' +
+      "servers' sign-in sends them back, and, over https, the console's OAuth client metadata document.",
+  },
 };
 
 /** Keys of `model` (the chat box's OpenAI-compatible endpoint). */
