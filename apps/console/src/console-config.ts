@@ -210,7 +210,7 @@ function readConsole(
     auth,
     users,
     ...(allowedHosts === undefined ? {} : { allowedHosts: allowedHosts as string[] }),
-    ...(publicUrl === undefined ? {} : { publicUrl: (publicUrl as string).replace(/\/+$/, '') }),
+    ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
   };
 }
 
