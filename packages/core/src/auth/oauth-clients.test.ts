@@ -67,8 +67,9 @@ describe('OAuth client identities and machine servers', () => {
         },
       ],
     });
+    // The host keeps a machine server's tokens as its own: userId ''.
     const provider = world.provider(
-      'machine',
+      '',
       {},
       {
         oauth: { grant: 'client_credentials', clientId: 'machine', clientSecret: SECRET, scopes: ['tools:read'] },
@@ -79,7 +80,9 @@ describe('OAuth client identities and machine servers', () => {
     expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "client machine"');
     expect(world.as.log.token).toEqual([{ grant: 'client_credentials', resource: world.mcp.url }]);
     const [event] = await world.store.queryAudit({ type: 'auth.sign_in' });
-    expect(event).toMatchObject({ userId: 'machine', data: { grant: 'client_credentials' } });
+    expect(event).toMatchObject({ userId: '', data: { grant: 'client_credentials' } });
+    expect(await signOut(provider)).toEqual({ revocation: 'revoked' });
+    expect(await world.store.listCredentials({ kind: 'tokens' })).toEqual([]);
   });
 
   it('gets a machine token with private_key_jwt', async () => {

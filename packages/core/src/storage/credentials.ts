@@ -12,7 +12,7 @@ export type CredentialKind = 'tokens' | 'client' | 'pending';
  * the server's identity (its URL, hashed, as permission decisions key it), so another user never finds them and a
  * server whose URL changed starts afresh; `issuer` may name the authorization server that issued them (the auth layer
  * keeps '' here and the issuer inside the sealed value, as the SDK stamps it, so a user holds one token set per
- * server). A client registration is keyed by its authorization server's issuer alone (`userId` and `serverIdentity`
+ * server). A machine server's tokens (client credentials) belong to the host: `userId` ''. A client registration is keyed by its authorization server's issuer alone (`userId` and `serverIdentity`
  * are ''): a client id is only valid at the server that issued it (RFC 6749 section 2.2).
  */
 export interface CredentialKey {
@@ -69,11 +69,12 @@ export function storedCredentialKey(key: CredentialKey): CredentialKey {
     serverIdentity: text(key.serverIdentity, 'serverIdentity'),
     issuer: text(key.issuer, 'issuer'),
   };
-  if (stored.kind === 'client' ? stored.issuer === '' : stored.userId === '' || stored.serverIdentity === '') {
+  // userId may be '': a machine server's tokens (client credentials) belong to the host, not to a user.
+  if (stored.kind === 'client' ? stored.issuer === '' : stored.serverIdentity === '') {
     throw invalid(
       stored.kind === 'client'
         ? 'a client credential is keyed by its issuer, which must not be empty'
-        : `a ${stored.kind} credential needs a userId and a serverIdentity`,
+        : `a ${stored.kind} credential needs a serverIdentity`,
     );
   }
   return stored;
@@ -103,7 +104,7 @@ export function storedCredentialMatch(match: CredentialMatch): CredentialMatch {
   }
   const userId = text(match.userId, 'userId');
   const serverIdentity = text(match.serverIdentity, 'serverIdentity');
-  if (userId === '' || serverIdentity === '') throw invalid('a credential match needs a userId and a serverIdentity');
+  if (serverIdentity === '') throw invalid('a credential match needs a serverIdentity');
   return { userId, serverIdentity };
 }
 

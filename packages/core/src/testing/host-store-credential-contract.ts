@@ -77,6 +77,15 @@ export function describeCredentialContract(options: HostStoreContractOptions): v
       },
     );
 
+    it("keeps a machine server's host-wide tokens (userId '') apart from users' tokens", async () => {
+      const host = tokensKey({ userId: '' });
+      await store.write([put(host, 'host'), put(tokensKey(), 'user')]);
+      await store.write([{ kind: 'credential.delete', match: { userId: '', serverIdentity: 'identity-of-docs' } }]);
+
+      expect(await store.getCredential(host)).toBeUndefined();
+      expect((await store.getCredential(tokensKey()))?.sealed).toBe('user');
+    });
+
     it('lists by every field of the filter', async () => {
       await store.write([
         put(tokensKey()),
@@ -157,7 +166,7 @@ export function describeCredentialContract(options: HostStoreContractOptions): v
     it('refuses a bad credential write with invalid_arguments, and the whole batch with it', async () => {
       const bad: StoreWrite[] = [
         put({ ...tokensKey(), kind: 'secret' as CredentialKey['kind'] }),
-        put(tokensKey({ userId: '' })),
+        put(tokensKey({ serverIdentity: '' })),
         put(clientKey('')),
         put(tokensKey(), ''),
         put(tokensKey(), 'x', Number.NaN),
@@ -167,7 +176,7 @@ export function describeCredentialContract(options: HostStoreContractOptions): v
           key: tokensKey(),
           match: { userId: 'user-a', serverIdentity: 'identity-of-docs' },
         },
-        { kind: 'credential.delete', match: { userId: '', serverIdentity: 'identity-of-docs' } },
+        { kind: 'credential.delete', match: { userId: 'user-a', serverIdentity: '' } },
       ];
       for (const write of bad) {
         await expectRejection(store.write([put(clientKey()), write]), 'invalid_arguments');
