@@ -19,6 +19,8 @@ export interface AuthorizationServerOptions {
   readonly dynamicRegistration?: boolean;
   /** Clients registered ahead of time. */
   readonly clients?: readonly ClientMetadata[];
+  /** Advertise `client_id_metadata_document_supported` (the test registers the document's URL as a client). */
+  readonly metadataDocuments?: boolean;
   /** Lifetime of access tokens, in seconds (default 3600). */
   readonly accessTokenTtl?: number;
 }
@@ -67,6 +69,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     findAccount: (_ctx, id) => Promise.resolve({ accountId: id, claims: () => Promise.resolve({ sub: id }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     scopes: ['openid', 'offline_access', ...TOOL_SCOPES],
+    ...(options.metadataDocuments === true ? { discovery: { client_id_metadata_document_supported: true } } : {}),
     pkce: { required: () => true },
     issueRefreshToken: (_ctx, client, code) =>
       Promise.resolve(client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access')),

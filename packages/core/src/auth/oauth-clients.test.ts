@@ -13,36 +13,66 @@ describe('OAuth client identities and machine servers', () => {
     world = undefined;
   });
 
-  it('uses a pre-registered client when the server offers no dynamic registration', async () => {
+  it.each(['client_secret_basic', 'client_secret_post'] as const)(
+    'uses a pre-registered client (%s) when the server offers no dynamic registration',
+    async (method) => {
+      world = await OAuthWorld.open({
+        dynamicRegistration: false,
+        clients: [
+          {
+            client_id: 'airlock-registered',
+            client_secret: SECRET,
+            application_type: 'native',
+            redirect_uris: [REDIRECT],
+            grant_types: ['authorization_code', 'refresh_token'],
+            token_endpoint_auth_method: method,
+            id_token_signed_response_alg: 'ES256',
+          },
+        ],
+      });
+      const provider = world.provider('alice', {}, { oauth: { clientId: 'airlock-registered', clientSecret: SECRET } });
+      const result = await signIn(provider);
+
+      expect(result.clientIdentity).toBe('pre-registered');
+      expect(world.as.log.registration).toBe(0);
+      const client = await world.connect(provider);
+      expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
+      expect((await world.store.listCredentials({})).map((r) => r.key.kind)).toEqual(['tokens']);
+      const stored = JSON.stringify(await world.store.listCredentials({}));
+      expect(stored, 'the client secret is never stored').not.toContain(SECRET);
+
+      world.clock.advance(result.expiresAt! - world.clock.now() + 1);
+      expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
+      expect(world.as.log.token.map((t) => t.grant)).toEqual(['authorization_code', 'refresh_token']);
+      expect(await signOut(provider)).toEqual({ revocation: 'revoked' });
+    },
+  );
+
+  it('uses a Client ID Metadata Document URL as the client id where the server supports them, registering nothing', async () => {
+    const documentUrl = 'https://airlock.example/oauth/client-metadata.json';
+    // oidc-provider does not fetch metadata documents: the test registers the client under its URL, standing in
+    // for the document the server would fetch, and the server advertises client_id_metadata_document_supported.
     world = await OAuthWorld.open({
-      dynamicRegistration: false,
+      metadataDocuments: true,
       clients: [
         {
-          client_id: 'airlock-registered',
-          client_secret: SECRET,
+          client_id: documentUrl,
           application_type: 'native',
           redirect_uris: [REDIRECT],
           grant_types: ['authorization_code', 'refresh_token'],
-          token_endpoint_auth_method: 'client_secret_basic',
+          token_endpoint_auth_method: 'none',
           id_token_signed_response_alg: 'ES256',
         },
       ],
     });
-    const provider = world.provider('alice', {}, { oauth: { clientId: 'airlock-registered', clientSecret: SECRET } });
+    const provider = world.provider('alice', {}, { clientMetadataUrl: documentUrl });
     const result = await signIn(provider);
 
-    expect(result.clientIdentity).toBe('pre-registered');
+    expect(result.clientIdentity).toBe('metadata-document');
     expect(world.as.log.registration).toBe(0);
+    expect(world.provider('alice').clientMetadataUrl).toBeUndefined();
     const client = await world.connect(provider);
     expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
-    expect((await world.store.listCredentials({})).map((r) => r.key.kind)).toEqual(['tokens']);
-    const stored = JSON.stringify(await world.store.listCredentials({}));
-    expect(stored, 'the client secret is never stored').not.toContain(SECRET);
-
-    world.clock.advance(result.expiresAt! - world.clock.now() + 1);
-    expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
-    expect(world.as.log.token.map((t) => t.grant)).toEqual(['authorization_code', 'refresh_token']);
-    expect(await signOut(provider)).toEqual({ revocation: 'revoked' });
   });
 
   it('says registration failed when there is neither dynamic registration nor a pre-registered client', async () => {

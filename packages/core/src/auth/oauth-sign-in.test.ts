@@ -5,6 +5,7 @@ import {
   resultText as text,
   startProtectedMcpServer,
 } from '../../../../test/support/oauth/index.js';
+import type { HeadlessAuthorize } from '../../../../test/support/oauth/index.js';
 import { isAuthRequired } from './auth-errors.js';
 import { signIn } from './oauth-sign-in.js';
 import { authStatus, signOut } from './oauth-sign-out.js';
@@ -25,6 +26,11 @@ describe('OAuth sign-in against a real authorization server', () => {
 
     expect(result).toMatchObject({ serverId: 'notes', issuer: world.as.issuer, clientIdentity: 'dynamic' });
     expect(result.scope?.split(' ')).toEqual(expect.arrayContaining(['tools:read']));
+    const asked = (provider.options.authorize as HeadlessAuthorize).requests[0]?.scope?.split(' ');
+    expect(asked, 'the challenge scope, with offline_access as the server supports it').toEqual([
+      'tools:read',
+      'offline_access',
+    ]);
     expect(world.as.log.registration).toBe(1);
     expect(world.as.log.token).toEqual([{ grant: 'authorization_code', resource: world.mcp.url }]);
     const client = await world.connect(provider);
