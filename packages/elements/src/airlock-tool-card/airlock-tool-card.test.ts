@@ -276,10 +276,10 @@ describe('<airlock-tool-card> states', () => {
       invocation: invocation({
         state: 'error',
         outcome: 'tool_error',
-        error: { code: 'tool_error', message: 'disk full' },
+        error: { code: 'tool_error', message: 'files__search reported an error' },
       }),
       tool: TOOL,
-      result: screen([text('partial output')], { isError: true }),
+      result: screen([text('disk full\npartial output')], { isError: true }),
     });
     await recordClipboardAndEvents(page);
     await expect(part(page, '[part=badge] .label').textContent()).resolves.toBe('Error');
@@ -288,7 +288,8 @@ describe('<airlock-tool-card> states', () => {
     );
     // The reason is on the card without opening anything.
     await expect(part(page, '[part=reason]').isVisible()).resolves.toBe(true);
-    await expect(part(page, '[part=reason] .reason-text').textContent()).resolves.toBe('disk full');
+    // The tool's own words, not only "reported an error".
+    await expect(part(page, '[part=reason] .reason-text').textContent()).resolves.toBe('disk full\npartial output');
     await expect(part(page, '[part=reason] .reason-code').textContent()).resolves.toBe('tool_error');
     await part(page, '[part=result] summary').click();
     await expect(part(page, '[part=result] .block.text').textContent()).resolves.toContain('partial output');

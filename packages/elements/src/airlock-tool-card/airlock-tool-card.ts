@@ -188,12 +188,26 @@ export class AirlockToolCard extends LitElement {
     </article>`;
   }
 
+  /**
+   * The tool's own words for its failure: the head of the first text of an error result (at most 3 lines, 300
+   * characters), so "disk full" shows rather than only "the tool reported an error".
+   */
+  #toolMessage(): string | undefined {
+    if (this.result?.isError !== true) return undefined;
+    const first = this.result.blocks.find((block) => block.type === 'text');
+    if (first?.type !== 'text' || first.text.trim() === '') return undefined;
+    const head = first.text.trim().split('\n').slice(0, 3).join('\n');
+    return head.length > 300 ? `${head.slice(0, 299)}…` : head;
+  }
+
   /** Why a call failed or was refused, visible without opening anything. */
   #renderReason(state: ShownState): TemplateResult | typeof nothing {
     const error = this.invocation?.error;
     if (!error || (state !== 'error' && state !== 'denied' && state !== 'cancelled')) return nothing;
+    const own = state === 'error' ? this.#toolMessage() : undefined;
     return html`<p part="reason" class="reason ${state}">
-      <span class="reason-text">${error.message}</span> <code class="reason-code">${error.code}</code>
+      <span class="reason-text">${own ?? error.message}</span>
+      <code class="reason-code">${error.code}</code>
     </p>`;
   }
 

@@ -134,6 +134,9 @@ export const toolCardStyles = css`
     background: var(--_warning);
     color: var(--_on-warning);
   }
+  .reason-text {
+    white-space: pre-line;
+  }
   .reason-code {
     font-size: 0.8em;
     opacity: 0.9;

@@ -79,11 +79,14 @@ export function sideView(state: PageState, snapshot: Snapshot, actions: Actions)
               </p>`
         }
       </div>
-      <airlock-tool-list
-        compact
-        .entries=${tools}
-        @airlock-decision-revoke=${(event: DecisionRevokeEvent) => actions.revokeDecision(event.detail.decisionId)}
-      ></airlock-tool-list>
+      <!-- A scrolling region a keyboard can reach (and scroll) on a wide screen. -->
+      <div class="tool-scroll" tabindex="0" role="region" aria-labelledby="tools-title">
+        <airlock-tool-list
+          compact
+          .entries=${tools}
+          @airlock-decision-revoke=${(event: DecisionRevokeEvent) => actions.revokeDecision(event.detail.decisionId)}
+        ></airlock-tool-list>
+      </div>
     </details>
   </aside>`;
 }
