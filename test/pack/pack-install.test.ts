@@ -102,6 +102,9 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
   it('installs @airlock/cli without the console, Hono, the AI SDK or Lit', () => {
     expect(firstInstall.present).toEqual([]);
     expect(existsSync(join(project, 'node_modules/@airlock/cli/LICENSE'))).toBe(true);
+    for (const name of ['core', 'cli']) {
+      expect(existsSync(join(project, `node_modules/@airlock/${name}/README.md`)), name).toBe(true);
+    }
     // The CLI's @airlock/core is the packed one, not a copy from the registry.
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { resolved?: string }>;
@@ -154,14 +157,23 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
       project,
     );
     expect(result.stdout).toContain('demo__echo');
+    // No warnings about our own demo server (its deprecated _meta forms are served only with --legacy-forms).
+    expect(result.stderr).not.toContain('"level":"warn"');
   });
 
   it('adds @airlock/elements (module, bundle, types for both) and @airlock/console, which airlock console finds', async () => {
     await ok('npm', [...INSTALL, tarballs.elements, tarballs.console], project);
     const elements = join(project, 'node_modules/@airlock/elements');
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/bundle/airlock-elements.js', 'LICENSE']) {
+    const shipped = ['dist/index.js', 'dist/index.d.ts', 'dist/bundle/airlock-elements.js', 'LICENSE', 'README.md'];
+    for (const file of [...shipped, 'dist/custom-elements.json']) {
       expect(existsSync(join(elements, file)), file).toBe(true);
     }
+    expect(existsSync(join(project, 'node_modules/@airlock/console/README.md'))).toBe(true);
+    // The Custom Elements Manifest is where package.json says, for the tools that read it from node_modules.
+    const manifestPath = (
+      JSON.parse(readFileSync(join(elements, 'package.json'), 'utf8')) as { customElements: string }
+    ).customElements;
+    expect(readFileSync(join(elements, manifestPath), 'utf8')).toContain('"tagName": "airlock-tool-card"');
     // Types for both entries of the elements and for core's subpaths, as TypeScript finds them (noImplicitAny: an
     // entry without types fails).
     writeFileSync(

@@ -29,12 +29,19 @@ export async function call(
   const [serverId = '', toolName = ''] = target.split('/');
   const args: unknown = values.args === undefined ? {} : JSON.parse(values.args);
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
-  const server = host.servers.list().find((s) => s.id === serverId);
+  // As this user sees it: on a server each user signs in to, their own connection.
+  const server = host.servers.list({ scope }).find((s) => s.id === serverId);
+  if (server?.state === 'needs_auth') {
+    throw new HostError(
+      'needs_auth',
+      `server "${serverId}" needs you to sign in first: airlock auth login ${serverId}${server.error === undefined ? '' : ` (${server.error})`}`,
+    );
+  }
   if (server?.state !== 'ready') {
     throw new HostError('server_unavailable', server?.error ?? `server "${serverId}" is ${server?.state ?? 'unknown'}`);
   }
   const tool = host.tools
-    .list({ audience: 'user' })
+    .list({ audience: 'user', scope })
     .find((t) => t.origin.kind === 'mcp' && t.origin.serverId === serverId && t.origin.originalName === toolName);
   if (tool === undefined) throw new HostError('tool_not_found', `server "${serverId}" has no tool ${toolName}`);
 
@@ -59,6 +66,8 @@ export async function call(
   const offProgress = host.on('invocation.progress', ({ progress }) => {
     if (!values.json) display.update(progress);
   });
+  // A server's question is asked on the same stream: it starts on a line of its own, below the bar.
+  const offQuestion = host.on('elicitation.requested', () => display.end());
   try {
     const result = await host.invoke({
       scope,
@@ -87,6 +96,7 @@ export async function call(
     display.end();
     offTransition();
     offProgress();
+    offQuestion();
     process.off('SIGINT', onSigint);
   }
 }

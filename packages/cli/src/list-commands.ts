@@ -24,9 +24,17 @@ export function overview(host: Host, source: string, json: boolean, io: Out): nu
   listServers(host, false, io);
   io.stdout.write('\ntools the model sees\n');
   listTools(host, 'model', undefined, false, io);
-  const hint = `airlock call demo/echo --args '{"text":"hello"}'`;
-  io.stdout.write(`\n${io.style.dim(`try: ${hint}   (airlock --help for more)`)}\n`);
+  io.stdout.write(`\n${io.style.dim(`try: ${tryHint(host)}(airlock --help for more)`)}\n`);
   return code;
+}
+
+/** A call to try, on a tool that is there: the demo's echo, else the first tool the model sees. */
+function tryHint(host: Host): string {
+  const tools = host.tools.list({ audience: 'model' });
+  const echo = tools.find((t) => t.origin.kind === 'mcp' && t.origin.originalName === 'echo');
+  if (echo?.origin.kind === 'mcp') return `airlock call ${echo.origin.serverId}/echo --args '{"text":"hello"}'   `;
+  const first = tools.find((t) => t.origin.kind === 'mcp');
+  return first?.origin.kind === 'mcp' ? `airlock call ${first.origin.serverId}/${first.origin.originalName}   ` : '';
 }
 
 /** `airlock servers`: each server's state, transport, trust and tool count. */
