@@ -159,7 +159,15 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
                 },
           );
         },
-        (state, message) => ({ ...withNotice(state, message), retrying: state.retrying.filter((r) => r !== wanted) }),
+        (state, message) => {
+          // The card went to "Running…" on the press; a fresh copy of its call takes it back to what it was.
+          const shown = state.cards.get(invocation.id);
+          const cards =
+            shown === undefined
+              ? state.cards
+              : new Map(state.cards).set(invocation.id, { ...shown, invocation: { ...shown.invocation } });
+          return { ...withNotice(state, message), cards, retrying: state.retrying.filter((r) => r !== wanted) };
+        },
       );
     },
 

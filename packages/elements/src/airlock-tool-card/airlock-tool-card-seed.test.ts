@@ -316,3 +316,15 @@ describe('Cancel call in the card', () => {
     await expect(inCard(page, '[part=cancel]').count()).resolves.toBe(0);
   });
 });
+
+describe('T4: Retry', () => {
+  it('goes back to running at once, and back to its error when the host hands the same call again (retry refused)', async () => {
+    const failed = invocation({ state: 'error', outcome: 'tool_error', error: { code: 'tool_error', message: 'x' } });
+    const page = await card({ invocation: failed, tool: TOOL });
+    await inCard(page, '[part=retry]').click();
+    await expect(inCard(page, '[part=badge]').getAttribute('data-state')).resolves.toBe('running');
+    await set(page, { invocation: { ...failed } });
+    await expect(inCard(page, '[part=badge]').getAttribute('data-state')).resolves.toBe('error');
+    await expect(inCard(page, '[part=retry]').count()).resolves.toBe(1);
+  });
+});

@@ -119,7 +119,11 @@ export class AirlockToolCard extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('invocation')) this.#follow(this.invocation?.id, this.invocation?.state);
+    if (changed.has('invocation')) {
+      // Any new invocation object ends Retry's own "Running…": the host fed the call again (or gave up on it).
+      this.#retrying = false;
+      this.#follow(this.invocation?.id, this.invocation?.state);
+    }
     if (changed.has('result')) {
       this.#markdown.clear();
       this.#copiedKey = undefined;
