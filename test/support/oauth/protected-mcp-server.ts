@@ -26,6 +26,8 @@ export interface ProtectedMcpServerOptions {
    * JSON; `authorizationServers` names other servers (plain http elsewhere, say); `resource` claims another resource.
    */
   readonly metadata?: 'malformed' | { readonly authorizationServers?: string[]; readonly resource?: string };
+  /** Leave `resource_metadata` out of the 401 challenge: a client must find the metadata at the well-known path. */
+  readonly bareChallenge?: boolean;
 }
 
 /** A running protected MCP server. */
@@ -105,7 +107,7 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
     const header = request.headers.get('authorization');
     presented.push(header?.startsWith('Bearer ') ? header.slice(7) : undefined);
     const auth = await gate(request);
-    if (auth instanceof Response) return auth;
+    if (auth instanceof Response) return options.bareChallenge === true ? withoutMetadataUrl(auth) : auth;
     if (request.method === 'POST' && !auth.scopes.includes('tools:admin')) {
       const body = (await request
         .clone()
@@ -134,6 +136,15 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** The challenge without its `resource_metadata` parameter. */
+function withoutMetadataUrl(response: Response): Response {
+  const challenge = response.headers.get('www-authenticate');
+  if (challenge === null) return response;
+  const headers = new Headers(response.headers);
+  headers.set('www-authenticate', challenge.replace(/,?\s*resource_metadata="[^"]*"/, ''));
+  return new Response(response.body, { status: response.status, headers });
 }
 
 async function accountOf(as: AuthorizationServer, token: string): Promise<string> {

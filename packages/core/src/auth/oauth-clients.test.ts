@@ -75,6 +75,17 @@ describe('OAuth client identities and machine servers', () => {
     expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
   });
 
+  it('finds the protected resource metadata at its well-known path when the challenge does not name it', async () => {
+    world = await OAuthWorld.open({}, { bareChallenge: true });
+    const challenge = await fetch(world.mcp.url, { method: 'POST' });
+    expect(challenge.headers.get('www-authenticate')).not.toMatch(/resource_metadata/);
+
+    const provider = world.provider('alice');
+    expect((await signIn(provider)).issuer).toBe(world.as.issuer);
+    const client = await world.connect(provider);
+    expect(resultText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
+  });
+
   it('says registration failed when there is neither dynamic registration nor a pre-registered client', async () => {
     world = await OAuthWorld.open({ dynamicRegistration: false });
     await expect(signIn(world.provider('alice'))).rejects.toMatchObject({

@@ -82,6 +82,24 @@ describe('OAuth sign-in against a real authorization server', () => {
     expect(world.mcp.presented.at(-1)).toBe(after);
   });
 
+  it('refreshes when the server no longer takes the token (revoked or expired at the authorization server)', async () => {
+    const provider = world.provider('alice');
+    await signIn(provider);
+    const client = await world.connect(provider);
+    const before = (await provider.tokens())!.access_token;
+    await (await world.as.provider.AccessToken.find(before))!.destroy();
+
+    expect(text(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('account "alice"');
+    // The call and the stream beside it may both meet the 401: they refresh one after the other (never twice with
+    // one rotating refresh token, which the server would take for a replay and answer by revoking the grant).
+    const [first, ...refreshes] = world.as.log.token.map((t) => t.grant);
+    expect(first).toBe('authorization_code');
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(refreshes)).toEqual(new Set(['refresh_token']));
+    expect((await provider.tokens())!.access_token).not.toBe(before);
+    expect(await world.store.queryAudit({ type: 'auth.refresh_failed' })).toEqual([]);
+  });
+
   it('records a failed refresh and asks for sign-in when the authorization server refuses the refresh token', async () => {
     const provider = world.provider('alice');
     const { expiresAt } = await signIn(provider);

@@ -19,6 +19,7 @@ import type { HostStore, StoreWrite } from '../storage/host-store.js';
 import { authAudit } from './auth-audit.js';
 import { authRequired } from './auth-errors.js';
 import type { Authorize, OAuthClientConfig } from './oauth-client-config.js';
+import { RefreshGate } from './refresh-gate.js';
 import { clientKey, flows, sameIssuer } from './sign-in-flow.js';
 import type { SealedTokens, SignInFlow } from './sign-in-flow.js';
 import type { TokenVault } from './token-vault.js';
@@ -70,12 +71,14 @@ export class UserOAuthProvider implements OAuthClientProvider {
   /** The issuer of the last authorization server the SDK resolved for this server. */
   #issuer: string | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
+  readonly #refreshing: RefreshGate;
 
   constructor(options: UserOAuthProviderOptions) {
     this.options = options;
     this.serverId = options.serverId;
     this.userId = options.userId;
     this.clock = options.clock ?? systemClock;
+    this.#refreshing = new RefreshGate(this.clock);
     try {
       this.serverUrl = new URL(options.serverUrl);
       validateClientMetadataUrl(options.clientMetadataUrl);
@@ -223,8 +226,10 @@ export class UserOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
-    const flowTokens = this.#flow?.tokens;
-    if (flowTokens !== undefined) return flowTokens.tokens;
+    const flow = this.#flow;
+    if (flow?.tokens !== undefined) return flow.tokens.tokens;
+    // auth() outside a sign-in reads the tokens to refresh them: one refresh at a time (see RefreshGate).
+    if (ctx !== undefined && flow === undefined) await this.#refreshing.enter();
     const sealed = await this.#open<SealedTokens>(this.tokensKey);
     if (sealed === undefined) return undefined;
     // The per-request read (no ctx): an access token past its time by the host's clock is not sent, so the server's
@@ -258,9 +263,13 @@ export class UserOAuthProvider implements OAuthClientProvider {
           scope: tokens.scope ?? null,
         })
       : undefined;
-    await this.options.store.write([
-      { ...this.#put(this.tokensKey, sealed), ...(audit === undefined ? {} : { audit }) },
-    ]);
+    try {
+      await this.options.store.write([
+        { ...this.#put(this.tokensKey, sealed), ...(audit === undefined ? {} : { audit }) },
+      ]);
+    } finally {
+      this.#refreshing.leave();
+    }
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -268,6 +277,7 @@ export class UserOAuthProvider implements OAuthClientProvider {
     if (flow === undefined || !flow.interactive) {
       // Outside a sign-in the SDK gets here when there is no token, or when refreshing failed: stale tokens are
       // dropped (with the refresh_failed event), and the call fails asking the user to sign in.
+      this.#refreshing.leave();
       const stored = await this.storedTokens().catch(() => undefined);
       if (stored?.tokens.refresh_token !== undefined) {
         const audit = authAudit(this, 'auth.refresh_failed', {
@@ -335,6 +345,7 @@ export class UserOAuthProvider implements OAuthClientProvider {
       }
     }
     if (scope === 'tokens' || scope === 'all') {
+      this.#refreshing.leave();
       const stored = await this.options.store.getCredential(this.tokensKey);
       if (stored === undefined) return;
       const audit = authAudit(this, 'auth.refresh_failed', {
