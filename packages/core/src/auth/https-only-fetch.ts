@@ -30,8 +30,8 @@ export function httpsOnlyFetch(serverId: string, base: FetchLike = fetch, guard?
       const error = authFailed(
         serverId,
         guard?.step ?? 'discovery',
-        `refused ${url.protocol.replace(':', '')} to ${url.origin}: an authorization server must use https ` +
-          '(plain http is allowed on loopback only)',
+        `refused ${url.protocol.replace(':', '')} to ${url.origin}: an authorization server, and a server that ` +
+          'takes OAuth tokens, must use https (plain http is allowed on loopback only)',
       );
       if (guard !== undefined) guard.refused ??= error;
       return Promise.reject(error);
