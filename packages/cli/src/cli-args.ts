@@ -17,6 +17,8 @@ Usage:
   airlock audit --verify --anchor FILE              also checks the chain still reaches every anchored head
   airlock audit anchor FILE                         appends the chain head to FILE (outside the data directory)
   airlock retention [--dry-run] [--json]            removes what aged out (results 7 d, history 90 d, audit 400 d)
+  airlock auth login|logout SERVER                 sign in to a remote server (browser, loopback) or out of it
+  airlock auth status [--json]                      your sign-in to each server that asks for one
   airlock completion bash|zsh|fish                  a shell completion script (e.g. source <(airlock completion bash))
   airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
 
@@ -72,6 +74,7 @@ export const COMMANDS = [
   'permissions',
   'audit',
   'retention',
+  'auth',
   'completion',
   'console',
 ] as const;
@@ -81,6 +84,7 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   history: ['show'],
   permissions: ['list', 'revoke', 'explain'],
   audit: ['anchor'],
+  auth: ['login', 'logout', 'status'],
   completion: ['bash', 'zsh', 'fish'],
 };
 
@@ -152,6 +156,11 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
         return `--format must be ndjson or seed, not ${values.format}`;
       }
       return extra(rest[0] === 'anchor' ? 2 : 0) ?? limit();
+    case 'auth':
+      if (rest[0] === 'status') return extra(1);
+      if (rest[0] !== 'login' && rest[0] !== 'logout')
+        return 'auth needs an action: login SERVER, logout SERVER or status';
+      return rest[1] === undefined ? `auth ${rest[0]} needs a server id` : extra(2);
     case 'completion':
       if (rest[0] === undefined) return 'completion needs a shell: bash, zsh or fish';
       if (!['bash', 'zsh', 'fish'].includes(rest[0])) return `completion supports bash, zsh or fish, not ${rest[0]}`;

@@ -3,6 +3,9 @@ import type { Host, HostStore, Surface } from '@airlock/core';
 import { createHost, HostError, logHostEvents, MemoryStore } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
 import { auditCommand, permissionsCommand, retentionCommand } from './admin-commands.js';
+import { authCommand } from './auth-command.js';
+import { cliVault } from './cli-vault.js';
+import { LoopbackRedirect } from './loopback-redirect.js';
 import { call } from './call-command.js';
 import { parseCommandLine, USAGE } from './cli-args.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
@@ -69,6 +72,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         );
 
   let host: Host | undefined;
+  let loopback: LoopbackRedirect | undefined;
   try {
     const config = loadConfig({
       ...(values.config === undefined ? {} : { config: values.config }),
@@ -76,12 +80,17 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       ...(negotiation === undefined ? {} : { negotiation }),
     });
     const { servers, source, rules, expiryDays, retention, audit } = config;
-    const needsStore = ['call', 'history', 'permissions', 'audit', 'retention'].includes(command);
-    const store: HostStore = needsStore
-      ? new SqliteStore({ database: new Database(storePath(values.store, config.storePath)) })
-      : new MemoryStore();
+    const needsStore = ['call', 'history', 'permissions', 'audit', 'retention', 'auth'].includes(command);
+    const path = storePath(values.store, config.storePath);
+    const store: HostStore = needsStore ? new SqliteStore({ database: new Database(path) }) : new MemoryStore();
+    // Sign-in to remote servers comes back to a one-use loopback listener (auth login only).
+    loopback = command === 'auth' && rest[0] === 'login' ? await LoopbackRedirect.start() : undefined;
     const target =
-      command === 'call' ? rest[0] : command === 'permissions' && rest[0] === 'explain' ? rest[1] : undefined;
+      command === 'call'
+        ? rest[0]
+        : (command === 'permissions' && rest[0] === 'explain') || (command === 'auth' && rest[0] !== 'status')
+          ? rest[1]
+          : undefined;
     const onlyServer =
       target !== undefined ? target.split('/')[0] : command === 'permissions' ? undefined : values.server;
     const selected = onlyServer === undefined ? servers : servers.filter((s) => s.id === onlyServer);
@@ -99,10 +108,22 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       command !== 'retention' &&
       !(command === 'permissions' && rest[0] !== 'explain');
     const wanted = new Set(needsServers ? selected.map((s) => s.id) : []);
+    const redirect = loopback;
     host = createHost({
       servers: servers.map((s) => (wanted.has(s.id) ? s : { ...s, disabled: true })),
       store,
-      surface,
+      surface:
+        redirect === undefined
+          ? surface
+          : withAuthorize(surface, (request, signal) =>
+              redirect.authorize(request, signal, (line) => io.stderr.write(line)),
+            ),
+      // Tokens of remote servers: sealed with AIRLOCK_SECRET_KEY, else the key file beside the history file.
+      auth: {
+        vault: await cliVault(needsStore ? path : ':memory:'),
+        ...(redirect === undefined ? {} : { redirectUrl: redirect.url }),
+        clientName: 'Airlock CLI',
+      },
       permissions: { rules, ...(expiryDays === undefined ? {} : { expiryDays }) },
       // A CLI run is short: the config's windows (the defaults when it has none; null keeps forever) apply to
       // `airlock retention`, never as a sweep of every command; the anchor file to `airlock audit anchor`, never on a
@@ -113,6 +134,13 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     logHostEvents(host, createCliLogger({ verbose: values.verbose, destination: io.stderr }));
     await host.servers.settled();
     const scope = cliScope(values.workspace);
+    // A server each user signs in to lists its tools on the user's own connection: open it for this user now.
+    await Promise.all(
+      host.servers
+        .list()
+        .filter((s) => wanted.has(s.id) && s.isolation === 'user' && s.state === 'needs_auth' && command !== 'auth')
+        .map((s) => host!.servers.restart(s.id, { scope })),
+    );
     const out = { stdout: io.stdout, stderr: io.stderr, style: style.stdout };
     switch (command) {
       case 'overview':
@@ -129,6 +157,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         return await auditCommand(host, scope, rest, values, out);
       case 'retention':
         return await retentionCommand(host, values['dry-run'], values.json, out);
+      case 'auth':
+        return await authCommand(host, scope, rest, values.json, out);
       default: {
         const stderrIsTerminal = (io.stderr as NodeJS.WriteStream).isTTY === true;
         return await call(host, scope, rest[0] ?? '', values, { ...out, style, stderrIsTerminal });
@@ -139,5 +169,20 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     return EXIT_CODES.usage;
   } finally {
     await host?.close();
+    await loopback?.close();
   }
+}
+
+/** The surface, also signing the user in to remote servers through `authorize`. */
+function withAuthorize(surface: Surface, authorize: NonNullable<Surface['authorize']>): Surface {
+  return {
+    askPermission: (request, signal) => surface.askPermission(request, signal),
+    ...(surface.elicit === undefined
+      ? {}
+      : {
+          elicit: (request, signal) => surface.elicit!(request, signal),
+          ...(surface.elicitationModes === undefined ? {} : { elicitationModes: surface.elicitationModes }),
+        }),
+    authorize,
+  };
 }
