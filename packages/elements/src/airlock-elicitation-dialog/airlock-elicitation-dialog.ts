@@ -6,6 +6,8 @@ import type { MessageKey } from '@airlock/core/i18n';
 import { trapFocus } from '../airlock-permission-sheet/focus-trap.js';
 import { modalFrameStyles } from '../airlock-permission-sheet/permission-sheet-styles.js';
 import { elementLocale, msg } from '../shared/localize.js';
+import { PresetController } from '../shared/preset-controller.js';
+import { presetFrameStyles } from '../shared/preset-frame-styles.js';
 import { baseStyles } from '../shared/tokens.js';
 import { elicitationDialogStyles } from './elicitation-dialog-styles.js';
 import { ElicitationAnswerEvent, ElicitationDoneEvent } from './elicitation-events.js';
@@ -64,7 +66,13 @@ export class AirlockElicitationDialog extends LitElement {
     toolTitle: { attribute: false },
   };
 
-  static override styles = [baseStyles, modalFrameStyles, elicitationDialogStyles];
+  static override styles = [baseStyles, modalFrameStyles, elicitationDialogStyles, presetFrameStyles];
+
+  constructor() {
+    super();
+    // Keeps `data-preset` in step with the page's `data-airlock-preset` (R9).
+    new PresetController(this);
+  }
 
   /** The question. Setting it to undefined closes the dialog without an answer. */
   request: ElicitationRequest | undefined;

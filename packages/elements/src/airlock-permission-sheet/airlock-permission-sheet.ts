@@ -3,6 +3,8 @@ import type { PropertyValues, TemplateResult } from 'lit';
 import type { PermissionDecision, PermissionRequest } from '@airlock/core';
 import type { MessageKey } from '@airlock/core/i18n';
 import { msg } from '../shared/localize.js';
+import { PresetController } from '../shared/preset-controller.js';
+import { presetFrameStyles } from '../shared/preset-frame-styles.js';
 import { baseStyles } from '../shared/tokens.js';
 import { trapFocus } from './focus-trap.js';
 import { PermissionDecideEvent } from './permission-decide-event.js';
@@ -69,7 +71,13 @@ export class AirlockPermissionSheet extends LitElement {
     expanded: { state: true },
   };
 
-  static override styles = [baseStyles, modalFrameStyles, permissionSheetStyles];
+  static override styles = [baseStyles, modalFrameStyles, permissionSheetStyles, presetFrameStyles];
+
+  constructor() {
+    super();
+    // Keeps `data-preset` in step with the page's `data-airlock-preset` (R9).
+    new PresetController(this);
+  }
 
   /** The call to ask about. Setting it to undefined closes the sheet without a decision. */
   request: PermissionRequest | undefined;
