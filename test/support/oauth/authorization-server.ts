@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { testAdapter } from './test-adapter.js';
 
 /** The scopes the MCP servers of the tests define (beside OpenID's offline_access). */
 export const TOOL_SCOPES = ['tools:read', 'tools:admin'] as const;
@@ -63,6 +64,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   };
   const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
   const configuration: Configuration = {
+    adapter: testAdapter(),
     clients: [...(options.clients ?? [])],
     jwks: { keys: [{ ...signingKey, kid: 'test-signing', use: 'sig', alg: 'ES256' }] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
