@@ -53,7 +53,9 @@ describe('OAuth sign-in against a real authorization server', () => {
       (e: unknown) => e,
     );
     expect(isAuthRequired(error), String(error)).toBe(true);
+    expect(String(error)).toMatch(/notes needs sign-in/);
     expect(await world.store.listCredentials({})).toEqual([]);
+    expect(world.as.log.registration, 'no client registered for a user who is not signed in').toBe(0);
     expect(await authStatus(provider)).toEqual({ serverId: 'notes', signedIn: false });
   });
 

@@ -169,8 +169,12 @@ export class UserOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     if (ctx !== undefined) this.#issuer = ctx.issuer;
-    const found = await this.#clientInformation(ctx);
     const flow = this.#flow;
+    if (flow === undefined && !this.machine && (await this.options.store.getCredential(this.tokensKey)) === undefined) {
+      // A connection of a user who never signed in: say so before the SDK registers a client it cannot use.
+      throw authRequired(this.serverId, 'the user has not signed in');
+    }
+    const found = await this.#clientInformation(ctx);
     if (flow !== undefined) {
       flow.step =
         found === undefined ? 'registration' : flow.authorizationUrl === undefined ? 'authorization' : 'token';
