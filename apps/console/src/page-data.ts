@@ -104,6 +104,7 @@ export class PageData {
       transport: s.transport,
       trusted: s.trusted,
       isolation: s.isolation,
+      signsIn: s.signsIn,
       toolCount: s.toolCount,
       ...(s.error === undefined ? {} : { error: s.error }),
       ...(s.authChallenge === undefined ? {} : { authChallenge: s.authChallenge }),

@@ -14,7 +14,16 @@ import type {
 /** A server as every tenant sees it: its state, never its command line or URL. */
 export type ServerView = Pick<
   ServerInfo,
-  'id' | 'state' | 'transport' | 'trusted' | 'toolCount' | 'error' | 'protocolVersion' | 'isolation' | 'authChallenge'
+  | 'id'
+  | 'state'
+  | 'transport'
+  | 'trusted'
+  | 'toolCount'
+  | 'error'
+  | 'protocolVersion'
+  | 'isolation'
+  | 'signsIn'
+  | 'authChallenge'
 >;
 
 /** One card as the page draws it: the call, its screen payload once finished, its latest progress. */

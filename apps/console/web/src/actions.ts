@@ -10,6 +10,7 @@ import { api, ApiFailure } from './api-client.js';
 import { launcherFields, readLauncherArgs } from './launcher-form.js';
 import type { PageStore } from './page-store.js';
 import { retryKey } from './reduce.js';
+import { signInToServer, signOutOfServer } from './server-sign-in.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState, Verification } from './state.js';
 import type { Card, ServerView, ToolEntry } from './types.js';
@@ -48,6 +49,9 @@ export interface Actions {
   readonly sendChat: (event: SubmitEvent) => void;
   readonly switchWorkspace: (event: SubmitEvent) => void;
   readonly revokeDecision: (decisionId: string) => void;
+  /** Signs the user in to a remote server in a popup, or out of it. */
+  readonly signInServer: (serverId: string) => void;
+  readonly signOutServer: (serverId: string) => void;
   /** A new expiry for a stored decision, in milliseconds, or null for never. */
   readonly setExpiry: (decisionId: string, expiresAt: number | null) => void;
   /** Reads the audit trail, filtered by the form's fields when a form is given. */
@@ -220,6 +224,17 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
       void act(async () => {
         await api('POST', '/api/session/workspace', { workspaceId: input.value.trim() });
         store.update((s) => ({ ...s, audit: undefined }));
+      }, withNotice);
+    },
+
+    signInServer(serverId) {
+      void act(() => signInToServer(serverId), withNotice);
+    },
+
+    signOutServer(serverId) {
+      void act(async () => {
+        await signOutOfServer(serverId);
+        await actions.refresh();
       }, withNotice);
     },
 

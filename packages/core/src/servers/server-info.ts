@@ -10,6 +10,8 @@ export interface ServerInfo {
   readonly trusted: boolean;
   /** Who shares a connection: everyone, each user, or each workspace. */
   readonly isolation: ServerIsolation;
+  /** True for a server users sign in to (an HTTP server with oauth, or one per user that asked for sign-in). */
+  readonly signsIn: boolean;
   /**
    * Listed for one tenant of a server per tenant: whether that tenant's own connection is open. When it is not, the
    * state is the catalog's (the tenant's connection opens on their first call).
@@ -47,6 +49,10 @@ export function serverInfo(options: {
     transport: c.config.transport,
     trusted: c.config.trusted,
     isolation: options.isolation,
+    signsIn:
+      c.config.transport === 'http' &&
+      c.config.oauth?.grant !== 'client_credentials' &&
+      (c.config.oauth !== undefined || options.isolation === 'user'),
     ...(options.tenantConnection === undefined ? {} : { tenantConnection: options.tenantConnection }),
     identity: c.identity,
     origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),

@@ -44,6 +44,16 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
     ></airlock-tool-card>
     ${note === undefined ? nothing : html`<p class="note" data-retry-note>${note}</p>`}
     ${
+      // A call that needs the user to sign in first: the card offers the sign-in (then Retry runs it as them).
+      invocation.outcome === 'auth_required' && server?.signsIn === true && server.state === 'needs_auth'
+        ? html`<p class="note">
+            <button type="button" data-sign-in=${server.id} @click=${() => actions.signInServer(server.id)}>
+              ${t('console.cards.sign_in', { server: server.id })}
+            </button>
+          </p>`
+        : nothing
+    }
+    ${
       expiredAt === undefined
         ? nothing
         : html`<p class="note" data-expired>

@@ -45,6 +45,25 @@ export function sideView(state: PageState, snapshot: Snapshot, actions: Actions)
                 })}</span
               >
               ${s.error ? html`<span class="error">${s.error}</span>` : nothing}
+              ${
+                s.signsIn && s.state === 'needs_auth'
+                  ? html`<button type="button" data-sign-in=${s.id} @click=${() => actions.signInServer(s.id)}>
+                      ${t('console.servers.sign_in', { server: s.id })}
+                    </button>`
+                  : nothing
+              }
+              ${
+                s.signsIn && s.state === 'ready'
+                  ? html`<button
+                      type="button"
+                      class="secondary"
+                      data-sign-out=${s.id}
+                      @click=${() => actions.signOutServer(s.id)}
+                    >
+                      ${t('console.servers.sign_out', { server: s.id })}
+                    </button>`
+                  : nothing
+              }
             </li>`,
         )}
       </ul>

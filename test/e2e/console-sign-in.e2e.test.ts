@@ -1,0 +1,130 @@
+// Signing in to a remote server from the console, in a real Chromium: a user sees the server needs sign-in, clicks
+// "Sign in", logs in and consents at a real oidc-provider in the popup, finishes on the console's callback page, and
+// the server is ready for them; a call reaches the server as them; "Sign out" revokes and the server needs sign-in
+// again. Another user's page still shows that the server needs sign-in for them.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { startAuthorizationServer, startProtectedMcpServer } from '../support/oauth/index.js';
+import type { AuthorizationServer, ProtectedMcpServer } from '../support/oauth/index.js';
+
+let dir: string;
+let as: AuthorizationServer;
+let mcp: ProtectedMcpServer;
+let running: RunningConsole;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  mcp = await startProtectedMcpServer({ authorizationServer: as });
+  dir = await mkdtemp(join(tmpdir(), 'airlock-e2e-sign-in-'));
+  running = await startConsole({
+    source: 'e2e sign-in',
+    servers: [
+      {
+        id: 'notes',
+        transport: 'http',
+        url: mcp.url,
+        headers: {},
+        trusted: false,
+        disabled: false,
+        oauth: { grant: 'authorization_code' },
+      },
+    ],
+    rules: [{ effect: 'allow', server: 'notes' }] as never,
+    limits: {},
+    storePath: join(dir, 'airlock.db'),
+    host: '127.0.0.1',
+    port: 0,
+    auth: 'local',
+    users: [],
+    retention: {},
+  });
+  await running.host.servers.settled();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await running?.close();
+  await mcp?.close();
+  await as?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function signedInPage(userId: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(running.url);
+  await page.getByLabel('Your name').fill(userId);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  return page;
+}
+
+/** Posts one of the authorization server's interaction forms from the popup, as its page would. */
+async function submitInteraction(popup: Page, action: 'login' | 'consent', account: string): Promise<void> {
+  await popup.evaluate(
+    ({ action, account }) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = `${location.pathname}/${action}`;
+      const input = document.createElement('input');
+      input.name = 'account';
+      input.value = account;
+      form.append(input);
+      document.body.append(form);
+      form.submit();
+    },
+    { action, account },
+  );
+}
+
+describe('signing in to a remote server from the console page', () => {
+  it('signs in through the popup, calls as the user, and signs out', async () => {
+    const page = await signedInPage('ana');
+    const server = page.locator('li[data-server="notes"]');
+    await expect.poll(() => server.locator('.state').textContent()).toBe('needs sign-in');
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Sign in to notes' }).click();
+    const popup = await popupOpened;
+    // The authorization server asks who is signing in, then for consent (its interaction prompts).
+    await popup.waitForURL(/\/interaction\//);
+    await submitInteraction(popup, 'login', 'ana');
+    await popup.waitForURL(/\/interaction\//);
+    await expect.poll(() => popup.textContent('body')).toContain('consent');
+    await submitInteraction(popup, 'consent', 'ana');
+    // Back on the console, in the popup: the user finishes the sign-in there.
+    await popup.getByRole('button', { name: 'Finish signing in' }).click();
+    await expect.poll(() => popup.getByRole('status').textContent()).toContain('Signed in to notes');
+    await expect.poll(() => server.locator('.state').textContent()).toBe('ready');
+
+    // Another user still has to sign in for themselves.
+    const ben = await signedInPage('ben');
+    await expect.poll(() => ben.locator('li[data-server="notes"] .state').textContent()).toBe('needs sign-in');
+
+    const result = await running.host.invoke({
+      scope: { userId: 'ana', workspaceId: 'default', conversationId: 'c1' },
+      caller: { kind: 'user' },
+      tool: 'notes__whoami',
+      args: {},
+    });
+    expect(result.text).toMatch(/account "?ana"?/);
+
+    await page.getByRole('button', { name: 'Sign out of notes' }).click();
+    await expect.poll(() => server.locator('.state').textContent()).toBe('needs sign-in');
+    expect(as.log.revocation.length).toBeGreaterThan(0);
+  });
+});
