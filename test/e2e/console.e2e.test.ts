@@ -243,7 +243,7 @@ describe('the console in Chromium', () => {
   it('verifies the audit chain on the audit page', async () => {
     await ana.getByRole('link', { name: 'Audit' }).click();
     await ana.locator('.audit-event').first().waitFor();
-    await ana.locator('button[data-action="verify"]').click();
+    await ana.locator('[data-action="verify"]').click();
     await expect(ana.locator('[data-verified]').getAttribute('data-verified')).resolves.toBe('true');
     await expect(ana.locator('[data-verified]').innerText()).resolves.toContain('The chain is intact');
     await ana.getByRole('link', { name: 'Conversation' }).click();

@@ -2,6 +2,7 @@
 // current, and the views that draw it. This file only wires them and starts.
 import { html, render } from 'lit';
 import '@airlock/elements';
+import './web-awesome.js';
 import { createActions } from './actions.js';
 import type { Actions } from './actions.js';
 import { api } from './api-client.js';

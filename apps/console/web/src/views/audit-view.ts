@@ -77,8 +77,10 @@ export function auditView(state: PageState, actions: Actions): TemplateResult {
       >
       <label>${t('console.audit.tool')} <input name="tool" size="16" /></label>
       <label>${t('console.audit.server')} <input name="serverId" size="10" /></label>
-      <button type="submit">${t('console.audit.filter')}</button>
-      <button type="button" data-action="verify" @click=${actions.verifyAudit}>${t('console.audit.verify')}</button>
+      <wa-button type="submit" variant="brand">${t('console.audit.filter')}</wa-button>
+      <wa-button appearance="outlined" data-action="verify" @click=${actions.verifyAudit}
+        >${t('console.audit.verify')}</wa-button
+      >
       <a href="/api/audit/export" download>${t('console.audit.export')}</a>
       <a href="/api/audit/export?format=seed" download data-export="seed" title=${t('console.audit.export_seed_hint')}
         >${t('console.audit.export_seed')}</a

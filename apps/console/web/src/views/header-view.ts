@@ -22,16 +22,16 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
         <label
           >${t('console.workspace')} <input name="workspace" size="12" .value=${snapshot.session.workspaceId}
         /></label>
-        <button type="submit">${t('console.workspace.switch')}</button>
+        <wa-button type="submit" size="small" variant="brand">${t('console.workspace.switch')}</wa-button>
       </form>
       ${
         typeof Notification !== 'undefined' && Notification.permission === 'default'
-          ? html`<button type="button" @click=${() => actions.enableNotifications()}>
+          ? html`<wa-button size="small" appearance="outlined" @click=${() => actions.enableNotifications()}>
               ${t('console.notify.enable')}
-            </button>`
+            </wa-button>`
           : nothing
       }
-      <button type="button" @click=${actions.signOut}>${t('console.signout')}</button>
+      <wa-button size="small" appearance="outlined" @click=${actions.signOut}>${t('console.signout')}</wa-button>
     </div>
   </header>`;
 }

@@ -32,12 +32,17 @@ function closedQuestionView(question: ClosedQuestion, actions: Actions): Templat
     question.end in CLOSED_KEYS
       ? CLOSED_KEYS[question.end as keyof typeof CLOSED_KEYS]
       : 'console.question_closed.other';
-  return html`<p class="notice single" role="status" data-closed-question=${question.end}>
+  return html`<wa-callout
+    variant="warning"
+    class="single notice-box"
+    role="status"
+    data-closed-question=${question.end}
+  >
     <span>${t(key, { server: question.serverId, tool: question.tool })}</span>
-    <button type="button" class="small" @click=${() => actions.dismissClosedQuestion(question.id)}>
-      ${t('console.dismiss')}
-    </button>
-  </p>`;
+    <wa-button size="small" appearance="outlined" @click=${() => actions.dismissClosedQuestion(question.id)}
+      >${t('console.dismiss')}</wa-button
+    >
+  </wa-callout>`;
 }
 
 /**
@@ -53,10 +58,12 @@ export function pageView(state: PageState, route: PageRoute, actions: Actions): 
   return html`${headerView(snapshot, route, actions)}
     ${
       state.notice
-        ? html`<p class="error single" role="alert">
-            ${noticeText(state.notice)}
-            <button type="button" @click=${() => actions.dismissNotice()}>${t('console.dismiss')}</button>
-          </p>`
+        ? html`<wa-callout variant="danger" class="single notice-box" role="alert">
+            <span>${noticeText(state.notice)}</span>
+            <wa-button size="small" appearance="outlined" @click=${() => actions.dismissNotice()}
+              >${t('console.dismiss')}</wa-button
+            >
+          </wa-callout>`
         : nothing
     }
     ${state.closedQuestions.map((q) => closedQuestionView(q, actions))}

@@ -77,7 +77,9 @@ export function permissionsView(snapshot: Snapshot, actions: Actions): TemplateR
                           }}
                         >
                           <label>${t('console.permissions.new_expiry')} <input name="expires" type="date" /></label>
-                          <button type="submit">${t('console.permissions.set_expiry')}</button>
+                          <wa-button type="submit" size="small" appearance="outlined"
+                            >${t('console.permissions.set_expiry')}</wa-button
+                          >
                         </form>
                       </td>
                       <td>
