@@ -6,7 +6,12 @@ import {
   startAuthorizationServer,
   startProtectedMcpServer,
 } from '../../../test/support/oauth/index.js';
-import type { AuthorizationServer, HeadlessUser, ProtectedMcpServer } from '../../../test/support/oauth/index.js';
+import type {
+  AuthorizationServer,
+  AuthorizationServerOptions,
+  HeadlessUser,
+  ProtectedMcpServer,
+} from '../../../test/support/oauth/index.js';
 import { TokenVault } from './auth/token-vault.js';
 import { createHost } from './host.js';
 import type { Host } from './host.js';
@@ -45,12 +50,15 @@ afterEach(async () => {
   as = undefined;
 });
 
-async function world(surface: Surface = new SigningSurface()) {
-  as = await startAuthorizationServer();
+async function world(
+  surface: Surface = new SigningSurface(),
+  options: { as?: AuthorizationServerOptions; oauth?: Record<string, unknown> } = {},
+) {
+  as = await startAuthorizationServer(options.as);
   mcp = await startProtectedMcpServer({ authorizationServer: as });
   const store = new MemoryStore();
   host = createHost({
-    servers: { mcpServers: { notes: { url: mcp.url, oauth: {} } } },
+    servers: { mcpServers: { notes: { url: mcp.url, oauth: options.oauth ?? {} } } },
     surface,
     store,
     clock: new FakeClock(),
@@ -137,6 +145,30 @@ describe('signing users in to a remote server', () => {
     expect(surface.asked).toHaveLength(2);
     expect(surface.asked[1]!.scope).toMatch(/tools:admin/);
     expect(surface.asked[1]!.user).toEqual(ana);
+  });
+
+  it('connects a machine server with client credentials as the host, shared by every user, with no sign-in', async () => {
+    const secret = 'machine-secret-0123456789';
+    const surface = new SigningSurface();
+    const { host } = await world(surface, {
+      as: {
+        clients: [
+          {
+            client_id: 'machine',
+            client_secret: secret,
+            redirect_uris: [],
+            response_types: [],
+            grant_types: ['client_credentials'],
+            token_endpoint_auth_method: 'client_secret_basic',
+          },
+        ],
+      },
+      oauth: { grant: 'client_credentials', clientId: 'machine', clientSecret: secret, scopes: ['tools:read'] },
+    });
+    expect(host.servers.list()[0]).toMatchObject({ isolation: 'shared', state: 'ready', signsIn: false });
+    expect((await whoami(host, ana)).text).toMatch(/account "?client machine"?/);
+    expect((await whoami(host, ben)).text).toMatch(/account "?client machine"?/);
+    expect(surface.asked).toEqual([]);
   });
 
   it('refuses to sign in to a server that does not sign users in, naming it', async () => {
