@@ -272,6 +272,9 @@ describe('the console page in Chromium', () => {
         await badgeOf(page, denied, 'denied');
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: join(SHOTS!, `console-${locale}-${width}.png`), fullPage: true });
+        await page.getByRole('link', { name: pt ? 'Auditoria' : 'Audit' }).click();
+        await page.locator('.audit-event').first().waitFor();
+        await page.screenshot({ path: join(SHOTS!, `audit-${locale}-${width}.png`), fullPage: true });
       }
     }
   });
