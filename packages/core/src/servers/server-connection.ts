@@ -10,7 +10,7 @@ import { HostError } from '../errors/host-error.js';
 import { describeCallFailure, unavailableError } from './call-failure.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
-import { describeConnectFailure } from './connection-failure.js';
+import { describeConnectFailure, httpStatusOf } from './connection-failure.js';
 import type { HttpTransport } from './http-transport.js';
 import { openTransport } from './open-transport.js';
 import { OrderedClient } from './ordered-client.js';
@@ -155,7 +155,8 @@ export class ServerConnection {
       if (error instanceof StreamFault && error.fatal) this.#faults.set(client, error);
       this.#lastError = said;
       this.#transportError = error.message;
-      this.#listener.warning(said);
+      // A 401 is told by the state (needs_auth, with the server's challenge), not as a warning of its own.
+      if (httpStatusOf(error) !== 401) this.#listener.warning(said);
     };
     client.onclose = () => {
       if (generation !== this.#generation) return;

@@ -48,11 +48,16 @@ interface EventSource {
  */
 export function logHostEvents(host: EventSource, log: LogSink): () => void {
   const detach = [
-    host.on('server.state', ({ serverId, state, error }) => {
-      if (state === 'failed') log.warn({ serverId, state, error }, `server ${serverId} failed`);
-      else log.info({ serverId, state }, `server ${serverId} is ${state}`);
+    // A tenant's own connection (a server per user or workspace) says whose it is.
+    host.on('server.state', ({ serverId, tenant, state, error }) => {
+      const who = tenant === undefined ? {} : { tenant };
+      const name = tenant === undefined ? serverId : `${serverId} (${tenant})`;
+      if (state === 'failed') log.warn({ serverId, ...who, state, error }, `server ${name} failed`);
+      else log.info({ serverId, ...who, state }, `server ${name} is ${state}`);
     }),
-    host.on('server.warning', ({ serverId, message }) => log.warn({ serverId }, message)),
+    host.on('server.warning', ({ serverId, tenant, message }) =>
+      log.warn({ serverId, ...(tenant === undefined ? {} : { tenant }) }, message),
+    ),
     host.on('permission.rule_warning', ({ message }) => log.warn({}, message)),
     host.on('store.error', ({ message }) => log.error({ error: message }, 'history stopped taking writes')),
     host.on('invocation.transition', ({ invocation }) => {
