@@ -217,7 +217,7 @@ describe('the console page in Chromium', () => {
     const page = await newPage({ locale: 'pt-BR' });
     await signIn(page, 'jon', true);
     await expect(page.locator('.servers .state').first().innerText()).resolves.toBe('pronto');
-    await expect(page.locator('details.panel .count').first().innerText()).resolves.toBe('1 servidor');
+    await expect(page.locator('.side details.panel .count').first().innerText()).resolves.toBe('1 servidor');
     await expect(page.locator('form.launcher label').first().innerText()).resolves.toContain('Ferramenta');
     await expect(page.locator('form.launcher option').nth(1).innerText()).resolves.toMatch(/risco (baixo|médio|alto)/);
     const id = await launch(page, 'demo__echo', { text: 'olá' });

@@ -64,6 +64,7 @@ export const CONSOLE_MESSAGES = {
     'console.chat.title': 'Chat',
     'console.chat.not_configured':
       'No model is configured. To chat with a model that calls these tools, set an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio) in airlock.config.json under "model" (baseURL, model, apiKeyEnv) or in the environment (AIRLOCK_MODEL_BASE_URL, AIRLOCK_MODEL, AIRLOCK_MODEL_API_KEY), then restart. The tool launcher below works without one.',
+    'console.chat.not_configured_short': 'No model configured: how to set one up',
     'console.chat.you': 'You',
     'console.chat.model': 'Model',
     'console.chat.message': 'Message',
@@ -212,6 +213,7 @@ export const CONSOLE_MESSAGES = {
     'console.chat.title': 'Chat',
     'console.chat.not_configured':
       'Nenhum modelo está configurado. Para conversar com um modelo que chama estas ferramentas, defina um endpoint compatível com OpenAI (OpenAI, Ollama, vLLM, LM Studio) em airlock.config.json, em "model" (baseURL, model, apiKeyEnv), ou no ambiente (AIRLOCK_MODEL_BASE_URL, AIRLOCK_MODEL, AIRLOCK_MODEL_API_KEY), e reinicie. O lançador de ferramentas abaixo funciona sem ele.',
+    'console.chat.not_configured_short': 'Nenhum modelo configurado: como configurar',
     'console.chat.you': 'Você',
     'console.chat.model': 'Modelo',
     'console.chat.message': 'Mensagem',

@@ -8,10 +8,14 @@ import type { Snapshot } from '../types.js';
 /** The chat box: the conversation's lines and a message box, or how to configure a model when there is none. */
 export function chatView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
   if (!snapshot.chat.configured) {
-    return html`<section class="panel" aria-labelledby="chat-title">
-      <h2 id="chat-title">${t('console.chat.title')}</h2>
+    // Without a model the chat is one line (how to set one up, folded), so the launcher stays near the top.
+    return html`<details class="panel chat-setup">
+      <summary>
+        <h2 id="chat-title">${t('console.chat.title')}</h2>
+        <span class="count">${t('console.chat.not_configured_short')}</span>
+      </summary>
       <p class="hint">${t('console.chat.not_configured')}</p>
-    </section>`;
+    </details>`;
   }
   return html`<section class="panel" aria-labelledby="chat-title">
     <h2 id="chat-title">${t('console.chat.title')}</h2>

@@ -17,7 +17,10 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
       ${link('#/audit', t('console.nav.audit'), 'audit')}
     </nav>
     <div class="who">
-      <span>${t('console.signed_in_as')} <strong>${snapshot.session.userId}</strong></span>
+      <span
+        ><span class="signed-in-label">${t('console.signed_in_as')}</span>
+        <strong>${snapshot.session.userId}</strong></span
+      >
       <form @submit=${actions.switchWorkspace} aria-label=${t('console.workspace')}>
         <label
           >${t('console.workspace')} <input name="workspace" size="12" .value=${snapshot.session.workspaceId}
