@@ -239,14 +239,14 @@ describe('<airlock-tool-card> states', () => {
     await expect(badge.locator('.label').textContent()).resolves.toBe('Waiting');
     await expect(badge.getAttribute('role')).resolves.toBe('status');
     await expect(badge.getAttribute('aria-live')).resolves.toBe('polite');
-    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files: Waiting');
+    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files (files): Waiting');
 
     await update(page, {
       invocation: invocation({ state: 'running' }),
       progress: { progress: 3, total: 10, message: 'Indexing' },
     });
     await expect(badge.locator('.label').textContent()).resolves.toBe('Running…');
-    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files: Running…');
+    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files (files): Running…');
     await expect(badge.locator('.dot').count()).resolves.toBe(1);
     const bar = part(page, '[part=progress] progress');
     await expect(
@@ -263,7 +263,7 @@ describe('<airlock-tool-card> states', () => {
       result: screen([text('All **done**')]),
     });
     await expect(badge.locator('.label').textContent()).resolves.toBe('Done');
-    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files: Done');
+    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files (files): Done');
     await expect(part(page, '[part=progress]').count()).resolves.toBe(0);
     await expect(part(page, 'details[part=result]').evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(
       true,

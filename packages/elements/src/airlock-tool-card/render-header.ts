@@ -21,7 +21,7 @@ export interface HeaderView {
 
 /**
  * The header (R1): icon, name, raw name, server chip, the status badge (a polite live region that announces
- * "tool: status") and Retry on a failed call. Clicking the header anywhere but a control toggles the arguments (T2);
+ * "tool (server): status", R8) and Retry on a failed call. Clicking the header anywhere but a control toggles the arguments (T2);
  * the keyboard reaches the same through the Arguments summary.
  */
 export function renderHeader(ctx: CardRenderContext, view: HeaderView): TemplateResult {
@@ -38,7 +38,9 @@ export function renderHeader(ctx: CardRenderContext, view: HeaderView): Template
       <div part="badge" class="badge ${state}" role="status" aria-live="polite" data-state=${state}>
         ${state === 'running' ? html`<span class="dot" aria-hidden="true"></span>` : stateIcons[state]()}
         <span class="label" aria-hidden="true">${status}</span>
-        <span class="sr-only">${ctx.t('mcp.card.announce', { tool: name, status })}</span>
+        <span class="sr-only"
+          >${ctx.t('mcp.card.announce', { tool: view.server ? `${name} (${view.server.id})` : name, status })}</span
+        >
       </div>
       ${
         state === 'error'
