@@ -12,6 +12,7 @@ import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { startAuthorizationServer, startProtectedMcpServer } from '../support/oauth/index.js';
 import type { AuthorizationServer, ProtectedMcpServer } from '../support/oauth/index.js';
+import { oauthConsoleConfig } from '../support/oauth/oauth-console-config.js';
 
 let dir: string;
 let as: AuthorizationServer;
@@ -24,28 +25,7 @@ beforeAll(async () => {
   as = await startAuthorizationServer();
   mcp = await startProtectedMcpServer({ authorizationServer: as });
   dir = await mkdtemp(join(tmpdir(), 'airlock-e2e-sign-in-'));
-  running = await startConsole({
-    source: 'e2e sign-in',
-    servers: [
-      {
-        id: 'notes',
-        transport: 'http',
-        url: mcp.url,
-        headers: {},
-        trusted: false,
-        disabled: false,
-        oauth: { grant: 'authorization_code' },
-      },
-    ],
-    rules: [{ effect: 'allow', server: 'notes' }] as never,
-    limits: {},
-    storePath: join(dir, 'airlock.db'),
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  });
+  running = await startConsole(oauthConsoleConfig(mcp.url, join(dir, 'airlock.db'), 'e2e sign-in'));
   await running.host.servers.settled();
   browser = await launchChromium();
 });

@@ -10,6 +10,7 @@ import {
   startProtectedMcpServer,
 } from '../../../test/support/oauth/index.js';
 import type { AuthorizationServer, ProtectedMcpServer } from '../../../test/support/oauth/index.js';
+import { oauthConsoleConfig } from '../../../test/support/oauth/oauth-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
 
 // The console's sign-in to a remote server, over HTTP as a browser does it: the tab starts the sign-in and gets the
@@ -25,28 +26,7 @@ beforeAll(async () => {
   as = await startAuthorizationServer();
   mcp = await startProtectedMcpServer({ authorizationServer: as });
   dir = await mkdtemp(join(tmpdir(), 'airlock-console-oauth-'));
-  running = await startConsole({
-    source: 'sign-in test',
-    servers: [
-      {
-        id: 'notes',
-        transport: 'http',
-        url: mcp.url,
-        headers: {},
-        trusted: false,
-        disabled: false,
-        oauth: { grant: 'authorization_code' },
-      },
-    ],
-    rules: [{ effect: 'allow', server: 'notes' }] as never,
-    limits: {},
-    storePath: join(dir, 'airlock.db'),
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  });
+  running = await startConsole(oauthConsoleConfig(mcp.url, join(dir, 'airlock.db'), 'sign-in test'));
   await running.host.servers.settled();
 });
 
