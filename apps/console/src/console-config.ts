@@ -87,6 +87,8 @@ const LIMIT_KEYS = new Set([
   'reconnectBaseDelayMs',
   'reconnectMaxDelayMs',
   'reconnectAttempts',
+  'maxTenantConnections',
+  'tenantIdleMs',
   'elicitationTimeoutMs',
   'commitIntervalMs',
   'tools',
@@ -118,7 +120,7 @@ function readLimits(json: Readonly<Record<string, unknown>>, source: string): Ho
       if (typeof value !== 'boolean') fail(source, 'limits.modelMedia', 'must be true or false');
       continue;
     }
-    const least = key === 'reconnectAttempts' ? 0 : Number.MIN_VALUE;
+    const least = key === 'reconnectAttempts' ? 0 : key === 'maxTenantConnections' ? 1 : Number.MIN_VALUE;
     if (typeof value !== 'number' || !(value >= least)) {
       fail(source, `limits.${key}`, least === 0 ? 'must be a number >= 0' : 'must be a number > 0');
     }

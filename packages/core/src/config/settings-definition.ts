@@ -41,6 +41,13 @@ export const LIMITS_KEYS: Readonly<Record<string, KeySchema>> = {
     minimum: 0,
     description: 'Reconnect attempts after a ready server is lost, before it is marked failed. Default 6.',
   },
+  maxTenantConnections: {
+    type: 'integer',
+    minimum: 1,
+    description:
+      'Most connections a server per user or workspace keeps open at once; the least recently used idle one makes room. Default 32.',
+  },
+  tenantIdleMs: ms('How long a per-user or per-workspace connection may sit unused before it closes', 600_000),
   commitIntervalMs: {
     type: 'number',
     minimum: 0,
