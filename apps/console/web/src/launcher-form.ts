@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
+import { shapeProblem } from './json-shape.js';
 
 type Schema = Record<string, unknown>;
 
@@ -69,6 +70,37 @@ export function launcherFields(inputSchema: unknown): LauncherField[] {
   });
 }
 
+/**
+ * The schema-aware check of a JSON box, said under it as the person types: not JSON (with the parser's reason), the
+ * first place it departs from the property's schema (an array of objects names the item and the key), or that it
+ * matches.
+ */
+function checkJsonBox(box: HTMLTextAreaElement, field: LauncherField): void {
+  const output = box.closest('label')?.querySelector('output');
+  if (output === null || output === undefined) return;
+  const text = box.value.trim();
+  if (text === '') {
+    output.value = '';
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    output.value = t('console.launcher.bad_field_json', { field: field.name, error: (error as Error).message });
+    return;
+  }
+  const problem = shapeProblem(field.schema, value);
+  output.value =
+    problem === undefined
+      ? t('console.launcher.shape.ok', { field: field.name })
+      : problem.kind === 'type'
+        ? t('console.launcher.shape.type', { field: field.name, path: problem.path, type: problem.type })
+        : problem.kind === 'required'
+          ? t('console.launcher.shape.required', { field: field.name, path: problem.path, key: problem.key })
+          : t('console.launcher.shape.enum', { field: field.name, path: problem.path, options: problem.options });
+}
+
 /** Renders the inputs; their `name`s are the property names, read back by `readLauncherArgs`. */
 export function renderLauncherFields(fields: readonly LauncherField[]): TemplateResult {
   return html`${fields.map((field) => {
@@ -119,8 +151,25 @@ export function renderLauncherFields(fields: readonly LauncherField[]): Template
             name=${field.name}
             rows="4"
             spellcheck="false"
+            aria-describedby=${`${id}-check`}
             placeholder=${JSON.stringify(argsSkeleton(field.schema), null, 2)}
+            @input=${(event: Event) => checkJsonBox(event.currentTarget as HTMLTextAreaElement, field)}
           ></textarea>
+          <span class="json-tools">
+            <button
+              type="button"
+              class="small"
+              @click=${(event: Event) => {
+                const box = (event.currentTarget as HTMLElement).closest('label')?.querySelector('textarea');
+                if (box === null || box === undefined) return;
+                box.value = JSON.stringify(argsSkeleton(field.schema), null, 2);
+                checkJsonBox(box, field);
+              }}
+            >
+              ${t('console.launcher.template')}
+            </button>
+            <output id=${`${id}-check`} class="hint" aria-live="polite"></output>
+          </span>
         </label>`;
     }
   })}`;
