@@ -50,6 +50,13 @@ describe('readConfigFile', () => {
     expect(() => readConfigFile(rule)).toThrow('rules[0].efect is not a rule field (did you mean "effect"?');
     const bare = write('{ "mcpServer": { "demo": { "command": "node" } } }');
     expect(() => readConfigFile(bare)).toThrow('unknown key mcpServer (did you mean "mcpServers"?)');
+    // The settings sections and a server's oauth, from the same definition as the schema.
+    const limits = write('{ "mcpServers": {}, "limits": { "timeoutMS": 5 } }');
+    expect(() => readConfigFile(limits)).toThrow('unknown key limits.timeoutMS (did you mean "timeoutMs"?)');
+    const console = write('{ "mcpServers": {}, "console": { "prt": 7410 } }');
+    expect(() => readConfigFile(console)).toThrow('unknown key console.prt (did you mean "port"?)');
+    const oauth = write('{ "mcpServers": { "r": { "url": "https://r.example/mcp", "oauth": { "clientID": "x" } } } }');
+    expect(() => readConfigFile(oauth)).toThrow('unknown key mcpServers.r.oauth.clientID (did you mean "clientId"?)');
   });
 
   it("warns about, and ignores, other hosts' keys (VS Code's envFile, type)", () => {

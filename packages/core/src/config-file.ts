@@ -97,9 +97,25 @@ function checkConfigKeys(tree: JsonNode, text: string, file: string): string[] {
   for (const property of entries?.type === 'object' ? (entries.children ?? []) : []) {
     const id = property.children?.[0]?.value as string;
     if (bareMap && Object.hasOwn(TOP_LEVEL_KEYS, id)) continue;
-    checkKeys(property.children?.[1], SERVER_KEYS, bareMap ? id : `${serversKey}.${id}`, text, file, warnings);
+    const path = bareMap ? id : `${serversKey}.${id}`;
+    checkKeys(property.children?.[1], SERVER_KEYS, path, text, file, warnings);
+    const oauth = (SERVER_KEYS['oauth'] as { properties?: Readonly<Record<string, unknown>> }).properties ?? {};
+    checkKeys(
+      jsonc.findNodeAtLocation(property.children?.[1] ?? tree, ['oauth']),
+      oauth,
+      `${path}.oauth`,
+      text,
+      file,
+      warnings,
+    );
   }
   checkKeys(jsonc.findNodeAtLocation(tree, ['permissions']), PERMISSIONS_KEYS, 'permissions', text, file, warnings);
+  // The settings sections (limits, store, console, model, retention, audit) by the same definition as the schema.
+  for (const [section, schema] of Object.entries(TOP_LEVEL_KEYS)) {
+    const properties = (schema as { properties?: Readonly<Record<string, unknown>> }).properties;
+    if (properties === undefined || section === 'permissions') continue;
+    checkKeys(jsonc.findNodeAtLocation(tree, [section]), properties, section, text, file, warnings);
+  }
   return warnings;
 }
 
