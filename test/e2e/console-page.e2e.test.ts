@@ -45,8 +45,9 @@ let running: RunningConsole;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-async function newPage(options: { locale?: string; width?: number } = {}): Promise<Page> {
+async function newPage(options: { locale?: string; width?: number; dark?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({
+    colorScheme: options.dark === true ? 'dark' : 'light',
     viewport: { width: options.width ?? 1280, height: 900 },
     // The console's CSP refuses inline scripts; axe is added to the page by the test, so the test lifts it.
     bypassCSP: true,
@@ -277,5 +278,12 @@ describe('the console page in Chromium', () => {
         await page.screenshot({ path: join(SHOTS!, `audit-${locale}-${width}.png`), fullPage: true });
       }
     }
+    const dark = await newPage({ dark: true });
+    await signIn(dark, 'shot-dark');
+    const done = await launch(dark, 'demo__echo', { text: 'In the dark.' });
+    await decide(dark, 'allow_once');
+    await badgeOf(dark, done, 'success');
+    expect(await axe(dark)).toEqual([]);
+    await dark.screenshot({ path: join(SHOTS!, 'console-dark-1280.png'), fullPage: true });
   });
 });
