@@ -36,6 +36,7 @@ const DOMAIN_FOLDERS = [
   'audit',
   'tools',
   'servers',
+  'resources',
   'history',
   'i18n',
   'errors',

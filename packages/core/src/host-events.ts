@@ -54,6 +54,12 @@ export interface HostEventMap {
   };
   /** A URL flow the user opened has finished (the server said so). */
   'elicitation.completed': { readonly scope: Scope; readonly serverId: string; readonly elicitationId: string };
+  /** A server's resources or resource templates changed (`notifications/resources/list_changed`): list again. */
+  'resources.changed': { readonly serverId: string; readonly tenant?: string };
+  /** A resource someone subscribed to changed on the server (`notifications/resources/updated`): read it again. */
+  'resource.updated': { readonly serverId: string; readonly tenant?: string; readonly uri: string };
+  /** A server's prompts changed (`notifications/prompts/list_changed`): list again. */
+  'prompts.changed': { readonly serverId: string; readonly tenant?: string };
   /** A permission rule that can never match. */
   'permission.rule_warning': { readonly message: string };
   /** A history write failed; new calls are refused until the host is restarted. */

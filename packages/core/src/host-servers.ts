@@ -158,6 +158,17 @@ export class HostServers {
         client.setNotificationHandler('notifications/elicitation/complete', (notification) =>
           broker.completed(server.id, notification.params.elicitationId),
         );
+        const about = { serverId: server.id, ...(tenant === undefined ? {} : { tenant }) };
+        const { events } = this.#deps;
+        client.setNotificationHandler('notifications/resources/list_changed', () =>
+          events.emit('resources.changed', about),
+        );
+        client.setNotificationHandler('notifications/resources/updated', (notification) =>
+          events.emit('resource.updated', { ...about, uri: notification.params.uri }),
+        );
+        client.setNotificationHandler('notifications/prompts/list_changed', () =>
+          events.emit('prompts.changed', about),
+        );
       },
       listener,
       ...(server.transport === 'http' ? this.#deps.httpOptions?.(server, tenant) : {}),

@@ -22,6 +22,7 @@ import type { ServerConfig } from './servers/server-config.js';
 import { parseServersConfig } from './servers/server-config.js';
 import { HostServers } from './host-servers.js';
 import { HostAuth } from './host-auth.js';
+import { HostResources } from './host-resources.js';
 import type { SignInResult } from './auth/oauth-sign-in.js';
 import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
 import type { ServerInfo } from './servers/server-info.js';
@@ -97,6 +98,14 @@ export interface Host {
     signOut(options: { scope: Scope; serverId: string }): Promise<SignOutResult>;
     /** The user's sign-in state on each server users sign in to. */
     status(options: { scope: Scope }): Promise<AuthStatus[]>;
+  };
+  /** Resources per tenant and server: listings (every page), reads bounded like results, subscriptions, completions. */
+  readonly resources: Pick<HostResources, 'list' | 'templates' | 'read' | 'subscribe' | 'unsubscribe' | 'complete'>;
+  /** Prompts per tenant and server: listings, a prompt filled with its arguments, argument completions. */
+  readonly prompts: {
+    list: HostResources['prompts'];
+    get: HostResources['getPrompt'];
+    complete: HostResources['complete'];
   };
   readonly audit: AuditLog;
   /** Retention sweeps: `sweep({ dryRun })` now; `sweeping()` the running or last one. */
@@ -243,6 +252,7 @@ export function createHost(config: HostConfig = {}): Host {
     catalogReady: () => checkRules(),
   });
   auth.attach(servers);
+  const resources = new HostResources({ servers, writes, clock, limits });
   const firstConnections = servers.settled;
 
   pipeline.setGate(engine.hook, (call) => engine.decideAtOnce(call));
@@ -322,6 +332,19 @@ export function createHost(config: HostConfig = {}): Host {
       signIn: ({ scope, serverId, signal }) => auth.signIn(assertScope(scope), serverId, signal),
       signOut: ({ scope, serverId }) => auth.signOut(assertScope(scope), serverId),
       status: ({ scope }) => auth.status(assertScope(scope)),
+    },
+    resources: {
+      list: (options) => resources.list(options),
+      templates: (options) => resources.templates(options),
+      read: (options) => resources.read(options),
+      subscribe: (options) => resources.subscribe(options),
+      unsubscribe: (options) => resources.unsubscribe(options),
+      complete: (options) => resources.complete(options),
+    },
+    prompts: {
+      list: (options) => resources.prompts(options),
+      get: (options) => resources.getPrompt(options),
+      complete: (options) => resources.complete(options),
     },
     audit,
     retention: { sweep: (options) => retention.sweep(options), sweeping: () => retention.sweeping() },

@@ -79,6 +79,10 @@ export type {
 } from './invocations/invocation-pipeline.js';
 export { boundResult, DEFAULT_BOUND_LIMITS, fitText, resultHandle } from './invocations/bound-result.js';
 export type { BoundLimits, ResultSource } from './invocations/bound-result.js';
+export { safeInlineBinary } from './resources/bound-resource.js';
+export type { BoundedRead, ResourceScreenContent } from './resources/bound-resource.js';
+export { expandTemplate } from './resources/expand-template.js';
+export type * from './resources/resource-types.js';
 export type {
   BoundedResult,
   ModelPayload,

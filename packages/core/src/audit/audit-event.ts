@@ -14,7 +14,9 @@ export type AuditEventType =
   | 'auth.refresh_failed'
   | 'auth.sign_out'
   | 'audit.checkpoint'
-  | 'retention.sweep';
+  | 'retention.sweep'
+  /** A resource read: the server, the URI's hash, who started it and how it ended (never the contents). */
+  | 'resource.read';
 
 /** Where a permission decision came from. */
 export type DecisionOrigin =

@@ -47,4 +47,6 @@ export type HostErrorCode =
   // registration, authorization, token, refresh, revocation).
   | 'auth_failed'
   // A stored credential cannot be opened: sealed with another secret key, or altered.
-  | 'credential_unreadable';
+  | 'credential_unreadable'
+  // Something the host does not offer (yet): e.g. a resource read on the model's behalf.
+  | 'not_supported';

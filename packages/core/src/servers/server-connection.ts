@@ -336,6 +336,17 @@ export class ServerConnection {
     });
   }
 
+  /**
+   * Runs a request other than `tools/call` (resources, prompts, completions) on the ready client; fails with the
+   * same `server_unavailable` / `needs_auth` error a call would, naming the server, when it is not ready.
+   */
+  withClient<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.#client;
+    if (client === undefined || this.#state !== 'ready')
+      return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
+    return run(client);
+  }
+
   /** What a failed call rejects with; a 401 puts the server in `needs_auth`, an unreachable one reconnects. */
   #failure(error: unknown, client: Client, signal: AbortSignal): unknown {
     const failure = describeCallFailure({

@@ -131,19 +131,33 @@ export class ServerPool implements ToolCaller {
     return this.#callAs(tenant, name, args, options);
   }
 
-  async #callAs(
+  #callAs(
     tenant: string,
     name: string,
     args: Readonly<Record<string, unknown>>,
     options: ConnectionCallOptions,
   ): Promise<CallToolResult> {
+    return this.#on(tenant, (connection) => connection.callTool(name, args, options));
+  }
+
+  /**
+   * Runs `run` on the connection a scope's requests go through (the shared one, or the tenant's own, opened on its
+   * first use and kept from idling out while `run` is in flight), as `callTool` picks it.
+   */
+  withConnection<T>(scope: Scope, run: (connection: ServerConnection) => Promise<T>): Promise<T> {
+    const tenant = this.tenantOf(scope);
+    if (tenant === undefined) return run(this.catalog);
+    return this.#on(tenant, run);
+  }
+
+  async #on<T>(tenant: string, run: (connection: ServerConnection) => Promise<T>): Promise<T> {
     const entry = this.#entry(tenant);
     entry.busy += 1;
     entry.cancelIdle?.();
     entry.cancelIdle = undefined;
     try {
       await entry.started;
-      return await entry.connection.callTool(name, args, options);
+      return await run(entry.connection);
     } finally {
       entry.busy -= 1;
       if (entry.busy === 0 && this.#tenants.get(tenant) === entry) this.#idle(tenant, entry);

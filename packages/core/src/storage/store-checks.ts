@@ -133,6 +133,7 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'auth.sign_out': true,
   'audit.checkpoint': true,
   'retention.sweep': true,
+  'resource.read': true,
 };
 
 const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };

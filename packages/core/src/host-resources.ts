@@ -1,0 +1,273 @@
+import type { Client, Prompt, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import { auditEvent } from './audit/audit-event-builder.js';
+import { sha256Hex } from './audit/canonical-json.js';
+import type { Clock } from './clock.js';
+import { HostError } from './errors/host-error.js';
+import type { HostServers } from './host-servers.js';
+import type { HistoryWriter } from './history/history-writer.js';
+import type { BoundLimits } from './invocations/bound-result.js';
+import { boundResource } from './resources/bound-resource.js';
+import { expandTemplate } from './resources/expand-template.js';
+import { requestFailure } from './resources/request-failure.js';
+import type {
+  CompleteOptions,
+  Completions,
+  FromServer,
+  Listing,
+  GetPromptOptions,
+  PromptMessages,
+  ReadResourceOptions,
+  ResourceRead,
+} from './resources/resource-types.js';
+import type { Scope } from './scope.js';
+import { assertScope } from './scope.js';
+
+/** What resources and prompts are wired to. */
+export interface HostResourcesDeps {
+  readonly servers: HostServers;
+  readonly writes: HistoryWriter;
+  readonly clock: Clock;
+  readonly limits: Partial<BoundLimits>;
+}
+
+/**
+ * Everything a server offers besides tools, per tenant: each request goes through the connection the scope's calls
+ * go through (a server per user or workspace: that tenant's own, opened on first use). Listings walk every page.
+ * A read is bounded like a tool result and audited (the server and the URI's hash, never the contents).
+ */
+export class HostResources {
+  readonly #deps: HostResourcesDeps;
+  /** Who subscribed to each URI on each connection: the server is told once, and told to stop after the last. */
+  readonly #subscribers = new Map<string, Set<string>>();
+
+  constructor(deps: HostResourcesDeps) {
+    this.#deps = deps;
+  }
+
+  list(options: { scope: Scope; serverId?: string }): Promise<Listing<Resource>> {
+    return this.#listing(options, 'the resource list', async (client) => (await client.listResources()).resources);
+  }
+
+  templates(options: { scope: Scope; serverId?: string }): Promise<Listing<ResourceTemplateType>> {
+    return this.#listing(
+      options,
+      'the resource template list',
+      async (client) => (await client.listResourceTemplates()).resourceTemplates,
+    );
+  }
+
+  prompts(options: { scope: Scope; serverId?: string }): Promise<Listing<Prompt>> {
+    return this.#listing(options, 'the prompt list', async (client) => (await client.listPrompts()).prompts);
+  }
+
+  async read(options: ReadResourceOptions): Promise<ResourceRead> {
+    const scope = assertScope(options.scope);
+    const { serverId } = options;
+    const caller = options.caller ?? 'user';
+    if (caller !== 'user') {
+      throw new HostError(
+        'not_supported',
+        `reading resources on the model's behalf is not offered yet; server "${serverId}" was not asked`,
+        { data: { serverId, caller } },
+      );
+    }
+    const uri = this.#uri(options);
+    const pool = this.#deps.servers.pool(serverId);
+    const what = `the read of resource ${JSON.stringify(uri)}`;
+    let outcome = 'success';
+    try {
+      const result = await pool
+        .withConnection(scope, (connection) =>
+          connection.withClient((client) =>
+            client.readResource({ uri }, { cacheMode: 'bypass', ...signalOf(options.signal) }),
+          ),
+        )
+        .catch((error: unknown) => {
+          throw requestFailure(serverId, what, error);
+        });
+      const bounded = boundResource({ serverId, uri, result, limits: this.#deps.limits });
+      return { serverId, uri, ...bounded, ...(options.full === true ? { contents: result.contents } : {}) };
+    } catch (error) {
+      outcome = error instanceof HostError ? error.code : 'error';
+      throw error;
+    } finally {
+      this.#audit(scope, serverId, uri, caller, outcome);
+    }
+  }
+
+  async subscribe(options: { scope: Scope; serverId: string; uri: string }): Promise<void> {
+    await this.#subscription(options, true);
+  }
+
+  async unsubscribe(options: { scope: Scope; serverId: string; uri: string }): Promise<void> {
+    await this.#subscription(options, false);
+  }
+
+  /** Suggestions for a template variable or prompt argument; none when the server does not offer completions. */
+  async complete(options: CompleteOptions): Promise<Completions> {
+    const scope = assertScope(options.scope);
+    const { serverId, ref, argument } = options;
+    const what = `completion of "${argument.name}"`;
+    return this.#deps.servers
+      .pool(serverId)
+      .withConnection(scope, (connection) =>
+        connection.withClient(async (client): Promise<Completions> => {
+          if (client.getServerCapabilities()?.completions === undefined) return { values: [] };
+          const { completion } = await client.complete(
+            {
+              ref:
+                ref.type === 'ref/resource'
+                  ? { type: 'ref/resource', uri: ref.uri }
+                  : { type: 'ref/prompt', name: ref.name },
+              argument: { name: argument.name, value: argument.value },
+              ...(options.context === undefined ? {} : { context: { arguments: { ...options.context } } }),
+            },
+            signalOf(options.signal),
+          );
+          return {
+            values: completion.values,
+            ...(completion.total === undefined ? {} : { total: completion.total }),
+            ...(completion.hasMore === undefined ? {} : { hasMore: completion.hasMore }),
+          };
+        }),
+      )
+      .catch((error: unknown) => {
+        throw requestFailure(serverId, what, error);
+      });
+  }
+
+  /** Fills a prompt with its arguments (text values); the server checks which it needs. */
+  async getPrompt(options: GetPromptOptions): Promise<PromptMessages> {
+    const scope = assertScope(options.scope);
+    const { serverId, name } = options;
+    const args = promptArguments(serverId, name, options.args);
+    const what = `prompt "${name}"`;
+    const result = await this.#deps.servers
+      .pool(serverId)
+      .withConnection(scope, (connection) =>
+        connection.withClient((client) => client.getPrompt({ name, arguments: args }, signalOf(options.signal))),
+      )
+      .catch((error: unknown) => {
+        throw requestFailure(serverId, what, error);
+      });
+    return { ...result, serverId, name };
+  }
+
+  #uri(options: ReadResourceOptions): string {
+    if (options.template !== undefined) {
+      if (options.uri !== undefined) throw new HostError('invalid_arguments', 'give either uri or template, not both');
+      return expandTemplate(options.template, options.values ?? {});
+    }
+    if (typeof options.uri !== 'string' || options.uri === '') {
+      throw new HostError('invalid_arguments', `a read of server "${options.serverId}" needs a resource uri`);
+    }
+    return options.uri;
+  }
+
+  async #subscription(options: { scope: Scope; serverId: string; uri: string }, on: boolean): Promise<void> {
+    const scope = assertScope(options.scope);
+    const { serverId, uri } = options;
+    const pool = this.#deps.servers.pool(serverId);
+    const key = `${serverId}\n${pool.tenantOf(scope) ?? ''}\n${uri}`;
+    const who = `${scope.userId}\n${scope.workspaceId}`;
+    const set = this.#subscribers.get(key) ?? new Set<string>();
+    const send = on ? set.size === 0 : set.size === 1 && set.has(who);
+    const what = `${on ? 'the subscription to' : 'the end of the subscription to'} resource ${JSON.stringify(uri)}`;
+    if (send) {
+      await pool
+        .withConnection(scope, (connection) =>
+          connection.withClient(async (client) => {
+            if (client.getServerCapabilities()?.resources?.subscribe !== true) {
+              throw new HostError('not_supported', `server "${serverId}" does not offer resource subscriptions`, {
+                data: { serverId, uri },
+              });
+            }
+            await (on ? client.subscribeResource({ uri }) : client.unsubscribeResource({ uri }));
+          }),
+        )
+        .catch((error: unknown) => {
+          throw requestFailure(serverId, what, error);
+        });
+    }
+    if (on) set.add(who);
+    else set.delete(who);
+    if (set.size === 0) this.#subscribers.delete(key);
+    else this.#subscribers.set(key, set);
+  }
+
+  async #listing<T extends object>(
+    options: { scope: Scope; serverId?: string },
+    what: string,
+    fetch: (client: Client) => Promise<readonly T[]>,
+  ): Promise<Listing<T>> {
+    const scope = assertScope(options.scope);
+    const { servers } = this.#deps;
+    const ids =
+      options.serverId === undefined
+        ? [...servers.pools.values()].filter((p) => !p.config.disabled).map((p) => p.config.id)
+        : [servers.pool(options.serverId).config.id];
+    const items: FromServer<T>[] = [];
+    const failures: { serverId: string; message: string }[] = [];
+    const each = await Promise.allSettled(
+      ids.map((id) =>
+        servers
+          .pool(id)
+          .withConnection(scope, (connection) => connection.withClient(fetch))
+          .catch((error: unknown) => {
+            throw requestFailure(id, what, error);
+          }),
+      ),
+    );
+    each.forEach((settled, i) => {
+      const serverId = ids[i]!;
+      if (settled.status === 'fulfilled') items.push(...settled.value.map((item) => ({ ...item, serverId })));
+      else if (options.serverId !== undefined) throw settled.reason;
+      else failures.push({ serverId, message: (settled.reason as Error).message });
+    });
+    return { items, failures };
+  }
+
+  #audit(scope: Scope, serverId: string, uri: string, caller: string, outcome: string): void {
+    this.#deps.writes.write({
+      kind: 'audit',
+      audit: auditEvent({
+        type: 'resource.read',
+        at: this.#deps.clock.now(),
+        scope,
+        serverId,
+        data: { uriHash: sha256Hex(uri), caller, outcome },
+      }),
+    });
+  }
+}
+
+function signalOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
+}
+
+/** A prompt's arguments as the protocol carries them: text by name. Anything else is refused, naming the argument. */
+function promptArguments(
+  serverId: string,
+  name: string,
+  args: Readonly<Record<string, unknown>> | undefined,
+): Record<string, string> {
+  if (args === undefined) return {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new HostError(
+      'invalid_arguments',
+      `the arguments of prompt "${name}" of server "${serverId}" must be an object`,
+    );
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string') {
+      throw new HostError(
+        'invalid_arguments',
+        `argument "${key}" of prompt "${name}" of server "${serverId}" must be text, not ${value === null ? 'null' : typeof value}`,
+        { data: { serverId, prompt: name, argument: key } },
+      );
+    }
+    out[key] = value;
+  }
+  return out;
+}
