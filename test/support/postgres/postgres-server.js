@@ -139,6 +139,8 @@ export async function startPostgres(options = {}) {
   const url = (database) =>
     `postgresql://${SUPERUSER}@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&port=${port}`;
   let stopped;
+  let shared;
+  let schemas = 0;
   return {
     socketDir: dir,
     port,
@@ -155,17 +157,41 @@ export async function startPostgres(options = {}) {
       }
       return url(name);
     },
+    async createSchema() {
+      // One database holds the schemas: a schema costs a few catalog rows, where a database copies its template's
+      // files (megabytes each, for every case of the contract suite).
+      shared ??= this.createDatabase(`schemas_${process.pid}`);
+      const base = await shared;
+      const name = `s_${++schemas}`;
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `${base}&options=${encodeURIComponent(`-c search_path=${name}`)}`;
+    },
     stop() {
-      stopped ??= new Promise((resolve) => {
+      stopped ??= new Promise((resolve, reject) => {
         process.off('exit', killOnExit);
+        let hard;
         const done = () => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
+          clearTimeout(hard);
+          try {
+            // Retried: a server process still exiting may write into the directory a moment longer.
+            rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+            resolve();
+          } catch (error) {
+            reject(error);
+          }
         };
         if (server.exitCode !== null || server.signalCode !== null) return done();
         server.once('exit', done);
-        // Immediate shutdown: the cluster is thrown away, nothing needs a checkpoint.
+        // Immediate shutdown: the cluster is thrown away, nothing needs a checkpoint. A server that has not gone
+        // after 10 s (a machine under heavy load) is killed outright.
         server.kill('SIGQUIT');
+        hard = setTimeout(() => server.kill('SIGKILL'), 10_000);
       });
       return stopped;
     },

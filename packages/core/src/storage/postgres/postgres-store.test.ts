@@ -46,7 +46,7 @@ function pool(url: string, max = 4): pg.Pool {
 describeHostStoreContract({
   name: 'PostgresStore',
   open: async () => {
-    const url = await server.createDatabase();
+    const url = await server.createSchema();
     let current = await PostgresStore.open({ pool: pool(url) });
     return {
       store: current,

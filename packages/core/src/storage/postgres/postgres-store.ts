@@ -24,9 +24,9 @@ import { getCredential, listCredentials } from './postgres-credentials.js';
 import { DecisionWatch } from './postgres-decision-watch.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows, retentionRows } from './postgres-queries.js';
-import { SQL, resultFromPgRow, scopeValues, statement } from './postgres-statements.js';
+import { PARSERS, SQL, resultFromPgRow, scopeValues, statement } from './postgres-statements.js';
 import type { PgResultRow } from './postgres-statements.js';
-import type { PgPool, PostgresStoreConfig } from './postgres-store-config.js';
+import type { PgPool, PgQueryResult, PostgresStoreConfig } from './postgres-store-config.js';
 import { PostgresBatch } from './postgres-write.js';
 
 /**
@@ -98,9 +98,15 @@ export class PostgresStore implements HostStore {
     const client = await this.#pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query({ text: `BEGIN; ${SQL.lockChain}` });
+      // One round trip: begin, wait for the chain lock, then (a statement after the lock, so a snapshot taken after
+      // the last holder committed) read the chain head the batch's events follow.
+      const opened = (await client.query({
+        text: `BEGIN; ${SQL.lockChain}; ${SQL.lastAudit}`,
+        types: PARSERS,
+      })) as unknown as PgQueryResult[];
+      const head = opened.at(-1)?.rows[0] as Pick<AuditEvent, 'seq' | 'hash'> | undefined;
       try {
-        await new PostgresBatch(client).apply(batch);
+        await new PostgresBatch(client, head).apply(batch);
         await client.query({ text: 'COMMIT' });
       } catch (error) {
         await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {

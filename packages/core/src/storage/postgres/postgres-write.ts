@@ -32,21 +32,22 @@ function isDuplicateKey(error: unknown): boolean {
 
 /**
  * One batch, applied on one connection inside the transaction the caller opened (which took the chain lock first).
- * The chain head is read on the first append, under the lock, so no other writer can append between that read and
- * this commit; sealed events are kept and inserted together before the commit (or before a prune reads the chain).
+ * The chain head was read under the lock, so no other writer can append between that read and this commit; sealed events are kept and inserted together before the commit (or before a prune reads the chain).
  * Calls the batch creates are kept too (`NewCalls`) and inserted whole, with their transitions and results, at its
  * end; transitions of calls stored earlier run against the database at once.
  */
 export class PostgresBatch {
   readonly #client: PgClient;
-  #last: ChainLink | undefined | null = null;
+  /** The last event of the chain: read under the chain lock as the transaction began, then the last one sealed. */
+  #last: ChainLink | undefined;
   readonly #pending: SealedAuditInput[] = [];
   readonly #newCalls = new NewCalls();
   /** The tenants whose decisions the batch changed, as notification payloads. */
   readonly #tenants = new Set<string>();
 
-  constructor(client: PgClient) {
+  constructor(client: PgClient, head: ChainLink | undefined) {
     this.#client = client;
+    this.#last = head;
   }
 
   #run(name: keyof typeof SQL, values: unknown[]): Promise<PgQueryResult> {
@@ -76,7 +77,7 @@ export class PostgresBatch {
         case 'decision.delete':
           await this.#deleteDecisions(w.scope, w.ids);
           this.#tenants.add(tenantPayload(w.scope));
-          for (const audit of w.audit) await this.#append(audit);
+          for (const audit of w.audit) this.#append(audit);
           continue;
         case 'audit.prune':
           await this.#prune(w.throughSeq, w.checkpoint);
@@ -93,7 +94,7 @@ export class PostgresBatch {
         default:
           throw unknownWrite(w);
       }
-      if (w.audit !== undefined) await this.#append(w.audit);
+      if (w.audit !== undefined) this.#append(w.audit);
     }
     await this.#newCalls.flush(this.#client);
     await this.#flushAudit();
@@ -162,17 +163,13 @@ export class PostgresBatch {
     const at = await this.#run('auditAt', [throughSeq]);
     const n = (counted.rows[0] as { n: number }).n;
     checkPrune(throughSeq, data, at.rows[0] as ChainLink | undefined, n);
-    await this.#append(checkpoint);
+    this.#append(checkpoint);
     await this.#flushAudit();
     await this.#run('deleteAuditThrough', [throughSeq]);
   }
 
-  /** Seals the next event of the chain (reading the head on the first append) and keeps it for the insert. */
-  async #append(input: AuditEventInput): Promise<void> {
-    if (this.#last === null) {
-      const { rows } = await this.#run('lastAudit', []);
-      this.#last = rows[0] as ChainLink | undefined;
-    }
+  /** Seals the next event of the chain and keeps it for the insert. */
+  #append(input: AuditEventInput): void {
     const sealed = sealStoredAuditInput(input, this.#last);
     this.#pending.push(sealed);
     this.#last = sealed;
