@@ -74,7 +74,7 @@ async function launch(page: Page, tool: string, fields: Record<string, string> =
   const known = await page.$$eval('li[data-slot]', (items) => items.map((li) => li.getAttribute('data-slot')));
   await page.locator('form.launcher select[name="tool"]').selectOption(tool);
   for (const [name, value] of Object.entries(fields)) await page.locator(`#arg-${name}`).fill(value);
-  await page.locator('form.launcher button[type="submit"]').click();
+  await page.locator('form.launcher wa-button[type="submit"]').click();
   const handle = await page.waitForFunction(
     (before) =>
       [...document.querySelectorAll('li[data-slot]')]

@@ -156,9 +156,9 @@ export function renderLauncherFields(fields: readonly LauncherField[]): Template
             @input=${(event: Event) => checkJsonBox(event.currentTarget as HTMLTextAreaElement, field)}
           ></textarea>
           <span class="json-tools">
-            <button
-              type="button"
-              class="small"
+            <wa-button
+              size="small"
+              appearance="outlined"
               @click=${(event: Event) => {
                 const box = (event.currentTarget as HTMLElement).closest('label')?.querySelector('textarea');
                 if (box === null || box === undefined) return;
@@ -167,7 +167,7 @@ export function renderLauncherFields(fields: readonly LauncherField[]): Template
               }}
             >
               ${t('console.launcher.template')}
-            </button>
+            </wa-button>
             <output id=${`${id}-check`} class="hint" aria-live="polite"></output>
           </span>
         </label>`;

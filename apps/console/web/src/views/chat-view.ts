@@ -34,7 +34,7 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
     <form class="chat-form" @submit=${actions.sendChat}>
       <label for="chat-message">${t('console.chat.message')}</label>
       <textarea id="chat-message" name="message" rows="2"></textarea>
-      <button type="submit">${t('console.chat.send')}</button>
+      <wa-button type="submit" variant="brand">${t('console.chat.send')}</wa-button>
       ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
     </form>
   </section>`;

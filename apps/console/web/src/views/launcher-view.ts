@@ -51,7 +51,9 @@ export function launcherView(state: PageState, snapshot: Snapshot, actions: Acti
                     ></textarea>
                   </label>
                 </details>
-                <button type="submit">${t('console.launcher.submit', { tool: entry.tool.name })}</button>`,
+                <wa-button type="submit" variant="brand"
+                  >${t('console.launcher.submit', { tool: entry.tool.name })}</wa-button
+                >`,
             )
       }
       ${state.launcherError ? html`<p class="error" role="alert">${state.launcherError}</p>` : nothing}

@@ -83,9 +83,14 @@ export function permissionsView(snapshot: Snapshot, actions: Actions): TemplateR
                         </form>
                       </td>
                       <td>
-                        <button type="button" @click=${() => actions.revokeDecision(d.id)}>
+                        <wa-button
+                          size="small"
+                          variant="danger"
+                          appearance="outlined"
+                          @click=${() => actions.revokeDecision(d.id)}
+                        >
                           ${t('console.permissions.revoke')}
-                        </button>
+                        </wa-button>
                       </td>
                     </tr>`,
                 )}

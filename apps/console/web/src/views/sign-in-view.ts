@@ -21,7 +21,7 @@ export function signInView(signIn: SignInState, actions: Actions): TemplateResul
             /></label>`
       }
       <label>${t('console.workspace')} <input name="workspace" value="default" /></label>
-      <button type="submit">${t('console.signin.submit')}</button>
+      <wa-button type="submit" variant="brand">${t('console.signin.submit')}</wa-button>
       ${signIn.error ? html`<p class="error" role="alert">${signIn.error}</p>` : nothing}
     </form>
   </main>`;
