@@ -7,6 +7,10 @@ Usage:
   airlock servers [--json]         each server's state, transport, trust and tool count
   airlock tools [--audience model|app|user] [--server ID] [--json]
   airlock call SERVER/TOOL [--args JSON] [--allow] [--timeout MS] [--full] [--json]
+  airlock resources [--server ID] [--json]   resources and resource templates the servers offer
+  airlock read SERVER URI [--full] [--json]  reads a resource (bounded; --full prints it whole)
+  airlock prompts [--server ID] [--json]     prompts the servers offer, with their arguments
+  airlock prompt SERVER NAME [--args JSON]   a prompt filled with its arguments (text values)
   airlock history [--limit N] [--json]   the calls made from this CLI, newest first
   airlock history show ID [--full] one call: its transitions and the result as the model got it
   airlock permissions list [--json]      stored decisions (allow always / deny always) in this workspace
@@ -70,6 +74,10 @@ export const COMMANDS = [
   'servers',
   'tools',
   'call',
+  'resources',
+  'read',
+  'prompts',
+  'prompt',
   'history',
   'permissions',
   'audit',
@@ -144,6 +152,16 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
         checkJson(values.args, '--args') ??
         positiveInteger(values.timeout, '--timeout', 'a positive number of milliseconds')
       );
+    case 'resources':
+    case 'prompts':
+      return extra(0);
+    case 'read':
+      if (rest[0] === undefined || rest[1] === undefined) return 'read needs SERVER URI, e.g. demo demo://notes/1';
+      return extra(2);
+    case 'prompt':
+      if (rest[0] === undefined || rest[1] === undefined)
+        return 'prompt needs SERVER NAME, e.g. everything simple-prompt';
+      return extra(2) ?? checkPromptArgs(values.args);
     case 'history':
       if (rest[0] === undefined) return limit();
       if (rest[0] !== 'show') return `unknown history action ${rest[0]}: use show ID`;
@@ -207,6 +225,19 @@ function checkAudience(audience: string | undefined, server: string | undefined)
   return audience === 'app' && server === undefined
     ? '--audience app needs --server (an app sees only its own server)'
     : undefined;
+}
+
+/** A prompt's `--args`: a JSON object of text values (the protocol carries prompt arguments as text). */
+function checkPromptArgs(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const bad = checkJson(text, '--args');
+  if (bad !== undefined) return bad;
+  const value = JSON.parse(text) as unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return '--args of a prompt must be a JSON object, e.g. {"city":"Lisbon"}';
+  }
+  const notText = Object.entries(value).find(([, v]) => typeof v !== 'string');
+  return notText === undefined ? undefined : `--args: the value of "${notText[0]}" must be text (a JSON string)`;
 }
 
 function checkJson(text: string | undefined, flag: string): string | undefined {

@@ -17,6 +17,7 @@ import type { Shell } from './completion.js';
 import { runConsoleCommand } from './console-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { history, listServers, listTools, overview } from './list-commands.js';
+import { promptCommand, promptsCommand, readCommand, resourcesCommand } from './resource-commands.js';
 import { FixedSurface, TerminalSurface, terminalLocale } from './terminal-surface.js';
 
 export { USAGE } from './cli-args.js';
@@ -80,13 +81,13 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       ...(negotiation === undefined ? {} : { negotiation }),
     });
     const { servers, source, rules, expiryDays, retention, audit } = config;
-    const needsStore = ['call', 'history', 'permissions', 'audit', 'retention', 'auth'].includes(command);
+    const needsStore = ['call', 'read', 'history', 'permissions', 'audit', 'retention', 'auth'].includes(command);
     const path = storePath(values.store, config.storePath);
     const store: HostStore = needsStore ? new SqliteStore({ database: new Database(path) }) : new MemoryStore();
     // Sign-in to remote servers comes back to a one-use loopback listener (auth login only).
     loopback = command === 'auth' && rest[0] === 'login' ? await LoopbackRedirect.start() : undefined;
     const target =
-      command === 'call'
+      command === 'call' || command === 'read' || command === 'prompt'
         ? rest[0]
         : (command === 'permissions' && rest[0] === 'explain') || (command === 'auth' && rest[0] !== 'status')
           ? rest[1]
@@ -149,6 +150,14 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         return listServers(host, values.json, out);
       case 'tools':
         return listTools(host, (values.audience ?? 'model') as 'model', values.server, values.json, out);
+      case 'resources':
+        return await resourcesCommand(host, scope, values.server, values.json, out);
+      case 'read':
+        return await readCommand(host, scope, rest, values, out);
+      case 'prompts':
+        return await promptsCommand(host, scope, values.server, values.json, out);
+      case 'prompt':
+        return await promptCommand(host, scope, rest, values, out);
       case 'history':
         return await history(host, scope, rest, values, out);
       case 'permissions':

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, '../dist/bin.js');
+const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** A fresh directory with server-everything configured and its own history file. */
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-resources-'));
+  const config = join(dir, 'airlock.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }),
+  );
+  return ['--config', config, '--store', join(dir, 'airlock.db')];
+}
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe('airlock resources, read, prompts and prompt against server-everything', () => {
+  it('lists resources and templates, reads one (audited), and names the server and URI of an unknown one', async () => {
+    const ws = workspace();
+    const listed = await run(['resources', ...ws]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(
+      'demo://resource/static/document/architecture.md  (everything) · architecture.md · text/markdown',
+    );
+    expect(listed.stdout).toContain('demo://resource/dynamic/text/{resourceId}  (everything)');
+    const json = JSON.parse((await run(['resources', '--server', 'everything', '--json', ...ws])).stdout) as {
+      resources: { serverId: string }[];
+    };
+    expect(json.resources.length).toBeGreaterThan(0);
+    const read = await run(['read', 'everything', 'demo://resource/dynamic/text/4', ...ws]);
+    expect(read).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Resource 4: /) });
+    const audit = await run(['audit', '--json', ...ws]);
+    expect(audit.stdout).toContain('"resource.read"');
+    expect(audit.stdout).not.toContain('dynamic/text/4');
+    const missing = await run(['read', 'everything', 'demo://nope', ...ws]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('server "everything" answered the read of resource "demo://nope"');
+  }, 60_000);
+
+  it('lists prompts with their arguments and fills one from --args', async () => {
+    const ws = workspace();
+    const listed = await run(['prompts', ...ws]);
+    expect(listed.stdout).toContain('completable-prompt  (everything) [department*, name*]');
+    const filled = await run([
+      'prompt',
+      'everything',
+      'completable-prompt',
+      '--args',
+      '{"department":"Sales","name":"Eve"}',
+      ...ws,
+    ]);
+    expect(filled).toMatchObject({ code: 0, stdout: 'user: Please promote Eve to the head of the Sales team.\n' });
+  }, 60_000);
+
+  it('checks the arguments before any server starts', async () => {
+    const cases: [string[], string][] = [
+      [['read', 'everything'], 'read needs SERVER URI'],
+      [['prompt', 'everything', 'x', '--args', '[1]'], '--args of a prompt must be a JSON object'],
+      [['prompt', 'everything', 'x', '--args', '{"a":1}'], '--args: the value of "a" must be text'],
+      [['resources', 'extra'], 'unexpected argument extra after resources'],
+    ];
+    for (const [args, error] of cases) {
+      const result = await run(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(error);
+    }
+  });
+});
