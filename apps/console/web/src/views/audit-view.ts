@@ -28,10 +28,8 @@ function summary(event: AuditEvent): string {
       data['from'] === null || data['from'] === undefined ? '' : `${word('console.state.', data['from'])} → `;
     parts.push(`${from}${word('console.state.', data['to'])}`);
   }
-  for (const key of ['outcome', 'action']) {
-    const value = data[key];
-    if (typeof value === 'string') parts.push(value);
-  }
+  if (typeof data['outcome'] === 'string') parts.push(word('console.audit.outcome.', data['outcome']));
+  if (typeof data['action'] === 'string') parts.push(data['action']);
   return parts.join(' · ');
 }
 
