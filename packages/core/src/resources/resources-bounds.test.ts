@@ -3,7 +3,7 @@ import { createHost } from '../host.js';
 import type { Host } from '../host.js';
 import type { Scope } from '../scope.js';
 import type { PermissionDecision, Surface } from '../surface.js';
-import { demoServer, scriptServer, SCOPE } from '../testing/demo-fixture.js';
+import { demoServer, nextEvent, scriptServer, SCOPE } from '../testing/demo-fixture.js';
 
 let host: Host | undefined;
 afterEach(async () => {
@@ -28,7 +28,11 @@ rl.on('line', (line) => {
   if (m.method === 'initialize')
     return reply({ protocolVersion: m.params.protocolVersion, capabilities: { resources: {}, tools: {} }, serverInfo: { name: 'big', version: '1' } });
   if (m.method === 'tools/list') return reply({ tools: [] });
-  if (m.method === 'resources/list') return reply({ resources: [{ uri: 'big://2mb', name: '2mb' }] });
+  if (m.method === 'resources/list') {
+    reply({ resources: [{ uri: 'big://2mb', name: '2mb' }] });
+    // As if the list changed right after: the host tells surfaces to list again.
+    return send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
+  }
   if (m.method === 'resources/read') {
     const uri = m.params.uri;
     if (uri === 'big://50mb') return reply({ contents: [{ uri, mimeType: 'text/plain', text: 'x'.repeat(50 * 1024 * 1024) }] });
@@ -77,6 +81,11 @@ describe('bounded reads', () => {
       code: 'server_not_found',
     });
     await expect(host.prompts.list({ scope: SCOPE, serverId: 'big' })).resolves.toEqual({ items: [], failures: [] });
+    const changed = nextEvent(host, 'resources.changed');
+    expect((await host.resources.list({ scope: SCOPE })).items).toEqual([
+      { uri: 'big://2mb', name: '2mb', serverId: 'big' },
+    ]);
+    expect(await changed).toEqual({ serverId: 'big' });
   }, 30_000);
 });
 
