@@ -3,6 +3,7 @@ import { auditEvent } from './audit/audit-event-builder.js';
 import { sha256Hex } from './audit/canonical-json.js';
 import type { Clock } from './clock.js';
 import { HostError } from './errors/host-error.js';
+import type { HostEvents } from './host-events.js';
 import type { HostServers } from './host-servers.js';
 import type { HistoryWriter } from './history/history-writer.js';
 import type { BoundLimits } from './invocations/bound-result.js';
@@ -28,6 +29,16 @@ export interface HostResourcesDeps {
   readonly writes: HistoryWriter;
   readonly clock: Clock;
   readonly limits: Partial<BoundLimits>;
+  readonly events: HostEvents;
+}
+
+/** One URI subscribed on one connection: who asked, and a scope that reaches that connection again. */
+interface Subscription {
+  readonly serverId: string;
+  readonly tenant: string;
+  readonly uri: string;
+  readonly scope: Scope;
+  readonly who: Set<string>;
 }
 
 /**
@@ -38,10 +49,20 @@ export interface HostResourcesDeps {
 export class HostResources {
   readonly #deps: HostResourcesDeps;
   /** Who subscribed to each URI on each connection: the server is told once, and told to stop after the last. */
-  readonly #subscribers = new Map<string, Set<string>>();
+  readonly #subscriptions = new Map<string, Subscription>();
 
   constructor(deps: HostResourcesDeps) {
     this.#deps = deps;
+    // A connection that came back (a reconnect, a restart) has forgotten its subscriptions: they are sent again. One
+    // that closed (a tenant's, idle or signed out) ends them: a later subscribe sends afresh.
+    deps.events.on('server.state', ({ serverId, tenant = '', state }) => {
+      if (state !== 'ready' && state !== 'closed') return;
+      for (const [key, sub] of this.#subscriptions) {
+        if (sub.serverId !== serverId || sub.tenant !== tenant) continue;
+        if (state === 'closed') this.#subscriptions.delete(key);
+        else void this.#send(sub, true).catch((error: unknown) => this.#lost(sub, error));
+      }
+    });
   }
 
   list(options: { scope: Scope; serverId?: string }): Promise<Listing<Resource>> {
@@ -167,32 +188,48 @@ export class HostResources {
   async #subscription(options: { scope: Scope; serverId: string; uri: string }, on: boolean): Promise<void> {
     const scope = assertScope(options.scope);
     const { serverId, uri } = options;
-    const pool = this.#deps.servers.pool(serverId);
-    const key = `${serverId}\n${pool.tenantOf(scope) ?? ''}\n${uri}`;
+    const tenant = this.#deps.servers.pool(serverId).tenantOf(scope) ?? '';
+    const key = `${serverId}\n${tenant}\n${uri}`;
     const who = `${scope.userId}\n${scope.workspaceId}`;
-    const set = this.#subscribers.get(key) ?? new Set<string>();
-    const send = on ? set.size === 0 : set.size === 1 && set.has(who);
+    const known = this.#subscriptions.get(key);
+    const sub = known ?? { serverId, tenant, uri, scope, who: new Set<string>() };
+    const send = on ? sub.who.size === 0 : sub.who.size === 1 && sub.who.has(who);
+    if (send) await this.#send({ ...sub, scope }, on);
+    if (on) sub.who.add(who);
+    else sub.who.delete(who);
+    if (sub.who.size === 0) this.#subscriptions.delete(key);
+    else this.#subscriptions.set(key, sub);
+  }
+
+  /** Sends `resources/subscribe` (or unsubscribe) on the connection of `sub.scope`. */
+  async #send(sub: Subscription, on: boolean): Promise<void> {
+    const { serverId, uri } = sub;
     const what = `${on ? 'the subscription to' : 'the end of the subscription to'} resource ${JSON.stringify(uri)}`;
-    if (send) {
-      await pool
-        .withConnection(scope, (connection) =>
-          connection.withClient(async (client) => {
-            if (client.getServerCapabilities()?.resources?.subscribe !== true) {
-              throw new HostError('not_supported', `server "${serverId}" does not offer resource subscriptions`, {
-                data: { serverId, uri },
-              });
-            }
-            await (on ? client.subscribeResource({ uri }) : client.unsubscribeResource({ uri }));
-          }),
-        )
-        .catch((error: unknown) => {
-          throw requestFailure(serverId, what, error);
-        });
-    }
-    if (on) set.add(who);
-    else set.delete(who);
-    if (set.size === 0) this.#subscribers.delete(key);
-    else this.#subscribers.set(key, set);
+    await this.#deps.servers
+      .pool(serverId)
+      .withConnection(sub.scope, (connection) =>
+        connection.withClient(async (client) => {
+          if (client.getServerCapabilities()?.resources?.subscribe !== true) {
+            throw new HostError('not_supported', `server "${serverId}" does not offer resource subscriptions`, {
+              data: { serverId, uri },
+            });
+          }
+          await (on ? client.subscribeResource({ uri }) : client.unsubscribeResource({ uri }));
+        }),
+      )
+      .catch((error: unknown) => {
+        throw requestFailure(serverId, what, error);
+      });
+  }
+
+  /** A subscription that could not be sent again after a reconnect: dropped, and said as a warning. */
+  #lost(sub: Subscription, error: unknown): void {
+    this.#subscriptions.delete(`${sub.serverId}\n${sub.tenant}\n${sub.uri}`);
+    this.#deps.events.emit('server.warning', {
+      serverId: sub.serverId,
+      ...(sub.tenant === '' ? {} : { tenant: sub.tenant }),
+      message: `the subscription to resource ${JSON.stringify(sub.uri)} was lost: ${(error as Error).message}`,
+    });
   }
 
   async #listing<T extends object>(

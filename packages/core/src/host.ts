@@ -252,7 +252,7 @@ export function createHost(config: HostConfig = {}): Host {
     catalogReady: () => checkRules(),
   });
   auth.attach(servers);
-  const resources = new HostResources({ servers, writes, clock, limits });
+  const resources = new HostResources({ servers, writes, clock, limits, events });
   const firstConnections = servers.settled;
 
   pipeline.setGate(engine.hook, (call) => engine.decideAtOnce(call));

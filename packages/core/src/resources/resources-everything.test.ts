@@ -151,6 +151,28 @@ describe('resources of server-everything over stdio', () => {
     });
     await host.resources.unsubscribe({ scope: SCOPE, serverId: 'everything', uri });
   });
+
+  it('subscribes again on a connection that came back', async () => {
+    const uri = 'demo://resource/dynamic/text/2';
+    await host.resources.subscribe({ scope: SCOPE, serverId: 'everything', uri });
+    await host.servers.restart('everything');
+    const updated = nextEvent(host, 'resource.updated', (e) => e.uri === uri);
+    // The new server process knows the URI only if the host subscribed again; it then tells updates on the toggle.
+    await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'everything__toggle-subscriber-updates',
+      args: {},
+    });
+    expect(await updated).toEqual({ serverId: 'everything', uri });
+    await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'everything__toggle-subscriber-updates',
+      args: {},
+    });
+    await host.resources.unsubscribe({ scope: SCOPE, serverId: 'everything', uri });
+  }, 20_000);
 });
 
 describe('prompts of server-everything over stdio', () => {
