@@ -103,11 +103,14 @@ export function boundResource(options: {
     });
   }
   const whole = parts.join('\n\n');
-  // The whole is not kept by the host: the notice points at the URI, which reads it again.
-  const fitted = fitText(whole, limits.modelChars, `${uri} (read it again from server "${serverId}")`);
-  return {
-    model: fitted.truncation === undefined ? { text: fitted.text } : fitted,
-    screen,
-    totalChars: whole.length,
-  };
+  // The host does not keep a read whole: the cut notice says to read the resource again (a sentence shorter than the
+  // one it replaces, so the budget holds), and the truncation's handle is the URI.
+  const named = `resource ${JSON.stringify(uri)} of server "${serverId}"`;
+  const fitted = fitText(whole, limits.modelChars, named);
+  if (fitted.truncation === undefined) return { model: { text: fitted.text }, screen, totalChars: whole.length };
+  const text = fitted.text.replace(
+    `The whole result is kept behind handle ${named}.`,
+    `Not kept by the host: read ${named} again.`,
+  );
+  return { model: { text, truncation: { ...fitted.truncation, handle: uri } }, screen, totalChars: whole.length };
 }

@@ -58,7 +58,9 @@ describe('bounded reads', () => {
     const read = await host.resources.read({ scope: SCOPE, serverId: 'big', uri: 'big://2mb' });
     expect(read.totalChars).toBeGreaterThan(2 * 1024 * 1024);
     expect(read.model.text.length).toBeLessThanOrEqual(25_000);
-    expect(read.model.truncation).toMatchObject({ totalChars: read.totalChars });
+    expect(read.model.truncation).toMatchObject({ totalChars: read.totalChars, handle: 'big://2mb' });
+    expect(read.model.text).toContain('of this result: characters ');
+    expect(read.model.text).toContain('Not kept by the host: read resource "big://2mb" of server "big" again.]');
     expect(read.screen[0]).toMatchObject({ kind: 'text', totalChars: 2 * 1024 * 1024, truncated: true });
     expect((read.screen[0] as { text: string }).text.length).toBe(100_000);
     expect(read.contents).toBeUndefined();
