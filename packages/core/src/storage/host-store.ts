@@ -142,7 +142,8 @@ export interface AuditQuery {
  * written once, in storage/store-checks.ts; the contract suite (`@airlock/core/testing`) runs over every store.
  *
  * Implementations: `MemoryStore` (tests, ephemeral hosts), `SqliteStore` (the embedded default,
- * `@airlock/core/sqlite`) and `WorkerStore` (any store on a worker thread, `@airlock/core/worker`).
+ * `@airlock/core/sqlite`), `PostgresStore` (several instances on one database, `@airlock/core/postgres`) and
+ * `WorkerStore` (any store on a worker thread, `@airlock/core/worker`).
  */
 export interface HostStore {
   /**
