@@ -4,8 +4,8 @@ import { HostError } from '../errors/host-error.js';
 /**
  * Expands an RFC 6570 URI template (a server's resource template) from form values, with the SDK's expander.
  * Refuses, naming the template and the variable: a value for a variable the template does not have, a missing
- * value, a value that is not text, and a value the expanded URI does not give back (e.g. a `/` in a simple `{id}`
- * the server would read as a path).
+ * value (query variables such as `{?q}` may be left out), a value that is not text, and a value the expanded URI reads
+ * back differently (a reserved `{+path}` value whose `?` or `#` would start another part of the URI).
  */
 export function expandTemplate(template: string, values: Readonly<Record<string, unknown>>): string {
   let parsed: UriTemplate;
@@ -34,7 +34,11 @@ export function expandTemplate(template: string, values: Readonly<Record<string,
       );
     }
   }
-  const missing = names.filter((name) => values[name] === undefined || values[name] === '');
+  // Variables of a query expression ({?a,b} or {&a}) may be left out: the expansion then omits them.
+  const optional = new Set(
+    [...template.matchAll(/\{[?&]([^}]*)\}/g)].flatMap((m) => m[1]!.split(',').map((v) => v.replace(/[*:].*$/, ''))),
+  );
+  const missing = names.filter((name) => !optional.has(name) && (values[name] === undefined || values[name] === ''));
   if (missing.length > 0) {
     throw new HostError(
       'invalid_arguments',
@@ -45,8 +49,9 @@ export function expandTemplate(template: string, values: Readonly<Record<string,
   const text = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
   const uri = parsed.expand(text);
   const back = parsed.match(uri);
-  for (const name of names) {
-    const got = back?.[name];
+  // The SDK's matcher does not read back every form (an omitted query variable): only a reading that disagrees counts.
+  for (const name of back === null ? [] : names.filter((n) => text[n] !== undefined)) {
+    const got = back[name];
     if (got !== text[name] && (typeof got !== 'string' || decodeURIComponent(got) !== text[name])) {
       throw new HostError(
         'invalid_arguments',
