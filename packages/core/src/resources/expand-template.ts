@@ -48,9 +48,10 @@ export function expandTemplate(template: string, values: Readonly<Record<string,
   }
   const text = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
   const uri = parsed.expand(text);
-  const back = parsed.match(uri);
   // The SDK's matcher does not read back every form (an omitted query variable): only a reading that disagrees counts.
-  for (const name of back === null ? [] : names.filter((n) => text[n] !== undefined)) {
+  const back = parsed.match(uri) ?? {};
+  const read = Object.keys(back).length === 0 ? [] : names.filter((n) => text[n] !== undefined);
+  for (const name of read) {
     const got = back[name];
     if (got !== text[name] && (typeof got !== 'string' || decodeURIComponent(got) !== text[name])) {
       throw new HostError(
