@@ -29,6 +29,8 @@ rl.on('line', (line) => {
     return reply({ protocolVersion: m.params.protocolVersion, capabilities: { resources: {}, tools: {} }, serverInfo: { name: 'big', version: '1' } });
   if (m.method === 'tools/list') return reply({ tools: [] });
   if (m.method === 'resources/list') {
+    // Two pages: the host lists every page.
+    if (m.params?.cursor !== 'p2') return reply({ resources: [{ uri: 'big://svg', name: 'svg' }], nextCursor: 'p2' });
     reply({ resources: [{ uri: 'big://2mb', name: '2mb' }] });
     // As if the list changed right after: the host tells surfaces to list again.
     return send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
@@ -85,6 +87,7 @@ describe('bounded reads', () => {
     await expect(host.prompts.list({ scope: SCOPE, serverId: 'big' })).resolves.toEqual({ items: [], failures: [] });
     const changed = nextEvent(host, 'resources.changed');
     expect((await host.resources.list({ scope: SCOPE })).items).toEqual([
+      { uri: 'big://svg', name: 'svg', serverId: 'big' },
       { uri: 'big://2mb', name: '2mb', serverId: 'big' },
     ]);
     expect(await changed).toEqual({ serverId: 'big' });
