@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { terminalText } from './resource-commands.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../dist/bin.js');
@@ -81,5 +82,11 @@ describe('airlock resources, read, prompts and prompt against server-everything'
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(error);
     }
+  });
+});
+
+describe('terminalText', () => {
+  it('shows control characters from a server as \\xNN, keeping tabs and newlines', () => {
+    expect(terminalText('a\u001b]0;owned\u0007b\r\tc\n')).toBe('a\\x1b]0;owned\\x07b\\x0d\tc\n');
   });
 });

@@ -2,6 +2,18 @@ import type { Host, Listing, ResourceRead, Scope } from '@airlock/core';
 import { EXIT_CODES } from './exit-codes.js';
 import type { Out } from './list-commands.js';
 
+/** C0 and C1 control characters but tab and newline (ESC among them), and DEL. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * A server's text as it may reach a terminal: control characters (escape sequences that could move the cursor,
+ * retitle the window or hide lines, a carriage return that overwrites one) are shown as `\xNN`; tabs and newlines stay.
+ */
+export function terminalText(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** Servers that could not answer a listing: told on stderr, and the exit code says some failed. */
 function told<T>(listing: Listing<T>, io: Out): number {
   for (const f of listing.failures) io.stderr.write(`airlock: ${f.message}\n`);
@@ -36,7 +48,9 @@ export async function resourcesCommand(
   if (resources.items.length === 0) io.stdout.write('  (none)\n');
   io.stdout.write('\nresource templates\n');
   for (const t of templates.items) {
-    io.stdout.write(`  ${style.strong(t.uriTemplate)}  (${t.serverId}) · ${t.title ?? t.name}\n`);
+    io.stdout.write(
+      `  ${style.strong(terminalText(t.uriTemplate))}  (${t.serverId}) · ${terminalText(t.title ?? t.name)}\n`,
+    );
   }
   if (templates.items.length === 0) io.stdout.write('  (none)\n');
   const first = resources.items[0];
@@ -66,7 +80,7 @@ export async function readCommand(
 function writeScreen(read: ResourceRead, io: Out): void {
   for (const c of read.screen) {
     if (c.kind === 'text') {
-      io.stdout.write(`${c.text}${c.text.endsWith('\n') ? '' : '\n'}`);
+      io.stdout.write(`${terminalText(c.text)}${c.text.endsWith('\n') ? '' : '\n'}`);
       if (c.truncated) {
         io.stderr.write(
           `${io.style.dim(`(${c.totalChars - c.text.length} more characters of ${c.uri}: add --full to see all)`)}\n`,
@@ -80,8 +94,9 @@ function writeScreen(read: ResourceRead, io: Out): void {
 
 function writeWhole(read: ResourceRead, io: Out): void {
   for (const c of read.contents ?? []) {
-    if ('text' in c && typeof c.text === 'string') io.stdout.write(`${c.text}${c.text.endsWith('\n') ? '' : '\n'}`);
-    else io.stdout.write(`[binary ${c.uri}: ${c.mimeType ?? 'no type'}; use --json for its base64 data]\n`);
+    if ('text' in c && typeof c.text === 'string') {
+      io.stdout.write(`${terminalText(c.text)}${c.text.endsWith('\n') ? '' : '\n'}`);
+    } else io.stdout.write(`[binary ${c.uri}: ${c.mimeType ?? 'no type'}; use --json for its base64 data]\n`);
   }
 }
 
@@ -101,7 +116,8 @@ export async function promptsCommand(
   for (const p of listing.items) {
     const args = (p.arguments ?? []).map((a) => `${a.name}${a.required === true ? '*' : ''}`).join(', ');
     const about = p.description === undefined ? '' : ` · ${p.description}`;
-    io.stdout.write(`  ${io.style.strong(p.name)}  (${p.serverId})${args === '' ? '' : ` [${args}]`}${about}\n`);
+    const line = `${p.name}  (${p.serverId})${args === '' ? '' : ` [${args}]`}${about}`;
+    io.stdout.write(`  ${terminalText(line)}\n`);
   }
   if (listing.items.length === 0) io.stdout.write('  (none)\n');
   return told(listing, io);
@@ -122,7 +138,7 @@ export async function promptCommand(
     io.stdout.write(`${JSON.stringify(filled, null, 2)}\n`);
     return 0;
   }
-  if (filled.description !== undefined) io.stdout.write(`${io.style.dim(filled.description)}\n`);
+  if (filled.description !== undefined) io.stdout.write(`${io.style.dim(terminalText(filled.description))}\n`);
   for (const m of filled.messages) {
     const c = m.content;
     const text =
@@ -131,7 +147,7 @@ export async function promptCommand(
         : c.type === 'resource'
           ? `[embedded resource ${c.resource.uri}]${'text' in c.resource ? `\n${c.resource.text}` : ''}`
           : `[${c.type}${'mimeType' in c ? ` ${c.mimeType}` : ''}; not shown in a terminal]`;
-    io.stdout.write(`${io.style.strong(`${m.role}:`)} ${text}\n`);
+    io.stdout.write(`${io.style.strong(`${m.role}:`)} ${terminalText(text)}\n`);
   }
   return 0;
 }
