@@ -97,7 +97,7 @@ export class HostServers {
         },
         tools: (definitions) => {
           pool.catalogListed(definitions);
-          const warnings = registry.setServerTools(id, pool, definitions);
+          const warnings = registry.setServerTools(id, pool, definitions, undefined, pool.catalog.offersTasks);
           for (const message of warnings) events.emit('server.warning', { serverId: id, message });
           events.emit('tools.changed', { serverId: id });
           if (pool.catalog.state === 'ready') this.#deps.catalogReady();
@@ -118,9 +118,9 @@ export class HostServers {
           } else if (!registry.hasCatalog(id)) {
             // No catalog yet (the listing connection needs sign-in): the first tenant's listing is what all see.
             pool.catalogListed(definitions);
-            registry.setServerTools(id, pool, definitions);
+            registry.setServerTools(id, pool, definitions, undefined, true);
           } else {
-            const warnings = registry.setServerTools(id, pool, definitions, tenant);
+            const warnings = registry.setServerTools(id, pool, definitions, tenant, true);
             for (const message of warnings) events.emit('server.warning', { serverId: id, tenant, message });
           }
           events.emit('tools.changed', { serverId: id, tenant });

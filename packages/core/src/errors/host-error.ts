@@ -49,4 +49,6 @@ export type HostErrorCode =
   // A stored credential cannot be opened: sealed with another secret key, or altered.
   | 'credential_unreadable'
   // Something the host does not offer (yet): e.g. a resource read on the model's behalf.
-  | 'not_supported';
+  | 'not_supported'
+  // A tool that ran as a task ended failed or cancelled by its server; data names the server and the task.
+  | 'task_failed';

@@ -38,6 +38,8 @@ export function classifyFailure(
     // cap is output the host could not take, as a result over the result cap is.
     if (error.code === 'protocol_error') return { outcome: 'protocol_error', error: { code: error.code, message } };
     if (error.code === 'result_too_large') return { outcome: 'invalid_output', error: { code: error.code, message } };
+    // A task its server ended failed or cancelled: the tool's own failure, which the model can act on.
+    if (error.code === 'task_failed') return { outcome: 'tool_error', error: { code: error.code, message } };
     // The model is told plainly that the person must sign in; it cannot fix this by retrying.
     if (error.code === 'needs_auth' || error.code === 'auth_required')
       return { outcome: 'auth_required', error: { code: error.code, message } };

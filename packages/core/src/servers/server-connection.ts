@@ -27,6 +27,7 @@ import type { StdioTransport } from './stdio-transport.js';
 import { StreamFault } from './stream-fault.js';
 import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
 import { retryClient } from './call-retry.js';
+import { callAsTask, offersTasks, runsAsTask } from './task-call.js';
 
 export { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 export type { ConnectionLimits } from './connection-limits.js';
@@ -37,10 +38,9 @@ const SESSION_DELETE_TIMEOUT_MS = 2_000;
 /**
  * One MCP server connection: connects with the v2 client (stdio or Streamable HTTP), lists every page of tools and
  * relists on list_changed, keeps a state with events, and reconnects with capped backoff on the host's clock when a
- * ready server is lost. A call in flight when the server dies, or when its stdout turns to something that is not
- * JSON-RPC, fails at once; a reply over the message cap fails its call while it streams. Over HTTP, a session the
- * server no longer knows (404) is replaced and the call retried once; a 401 puts the server in `needs_auth`; `close()`
- * ends the session with DELETE.
+ * ready server is lost. A call fails at once when the server dies or its stdout stops being JSON-RPC, and while it
+ * streams past the message cap. Over HTTP a forgotten session (404) is replaced and the call retried once (call-retry);
+ * a 401 makes the server `needs_auth`; `close()` ends the session with DELETE. Task tools run as tasks (task-call).
  */
 export class ServerConnection {
   readonly config: ServerConfig;
@@ -116,12 +116,17 @@ export class ServerConnection {
   }
 
   /**
-   * True when a question the server asks during a call can arrive in that call's async context: the 2026 era's
-   * rounds retry the call's own request, and over HTTP a 2025 question comes on the call's own response stream. Over
-   * stdio a 2025 question is a request of its own, read from the pipe with no link to any call.
+   * True when a question the server asks during a call arrives in that call's async context: the 2026 era's rounds
+   * retry the call's own request, and over HTTP a 2025 question comes on the call's own response stream (over stdio
+   * a 2025 question is a request of its own, with no link to any call).
    */
   get questionsInCallContext(): boolean {
     return this.config.transport === 'http' || this.#client?.getProtocolEra() === 'modern';
+  }
+
+  /** True when the server runs tools as tasks for this host (2025-11-25; task-call.ts). */
+  get offersTasks(): boolean {
+    return this.#client !== undefined && offersTasks(this.#client);
   }
 
   /** First connection. Resolves when the server is ready or has failed; never rejects. */
@@ -317,7 +322,10 @@ export class ServerConnection {
     const client = this.#client;
     if (client === undefined || this.#state !== 'ready')
       return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
-    const send = (on: Client): Promise<CallToolResult> => sendToolCall(on, name, args, options);
+    const send = (on: Client): Promise<CallToolResult> =>
+      runsAsTask(on, options.definition)
+        ? callAsTask(on, this.config.id, name, args, options, this.#clock)
+        : sendToolCall(on, name, args, options);
     return send(client).catch(async (error: unknown) => {
       const again = await retryClient(error, client, {
         serverId: this.config.id,

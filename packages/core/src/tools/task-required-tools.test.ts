@@ -66,9 +66,9 @@ function tasksServer(): { config: ServerConfig; calls: () => string[] } {
   };
 }
 
-const WHY = /needs task augmentation \(execution\.taskSupport "required"\), which this host does not support yet/;
+const WHY = /needs task augmentation \(execution\.taskSupport "required"\), which its server does not offer this host/;
 
-describe('tools that require task augmentation', () => {
+describe('tools that require task augmentation, on a server that offers no tasks', () => {
   it('are offered to neither the model nor apps, and listed for the user with why', async () => {
     const server = tasksServer();
     const warnings: string[] = [];

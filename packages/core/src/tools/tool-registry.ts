@@ -101,8 +101,10 @@ export class ToolRegistry {
     caller: ToolCaller,
     definitions: readonly McpToolDefinition[],
     tenant?: string,
+    /** Whether the server runs tool calls as tasks for this host: without it, a tool that requires tasks is unavailable. */
+    tasks = false,
   ): string[] {
-    const { tools, warnings } = this.#build(serverId, caller, definitions);
+    const { tools, warnings } = this.#build(serverId, caller, definitions, tasks);
     if (tenant === undefined) {
       this.#servers.set(serverId, tools);
     } else {
@@ -130,6 +132,7 @@ export class ToolRegistry {
     serverId: string,
     caller: ToolCaller,
     definitions: readonly McpToolDefinition[],
+    tasks: boolean,
   ): { tools: Map<string, RegisteredTool>; warnings: string[] } {
     const warnings: string[] = [];
     const tools = new Map<string, RegisteredTool>();
@@ -143,7 +146,7 @@ export class ToolRegistry {
         continue;
       }
       const ui = readToolUiMeta(definition._meta);
-      const unavailable = unavailableReason(definition);
+      const unavailable = tasks ? undefined : unavailableReason(definition);
       if (unavailable !== undefined) {
         warnings.push(`${label}: ${unavailable.reason}; listed for the user only, not offered to the model or apps`);
       }
@@ -250,12 +253,13 @@ export class ToolRegistry {
 
 const TASKS_REQUIRED: ToolUnavailable = {
   code: 'tasks_required',
-  reason: 'needs task augmentation (execution.taskSupport "required"), which this host does not support yet',
+  reason: 'needs task augmentation (execution.taskSupport "required"), which its server does not offer this host',
 };
 
 /**
  * Why a listed tool cannot be called by this host, if it cannot: a tool that requires task augmentation fails every
- * plain call ("requires task augmentation"), so until the host makes task calls it is not offered to the model.
+ * plain call ("requires task augmentation"), so where its server offers no tasks (no tasks capability for tools/call
+ * in the 2025-11-25 era) it is not offered to the model.
  */
 function unavailableReason(definition: McpToolDefinition): ToolUnavailable | undefined {
   return definition.execution?.taskSupport === 'required' ? TASKS_REQUIRED : undefined;
