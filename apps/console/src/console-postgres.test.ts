@@ -52,8 +52,9 @@ describe('two consoles on one PostgreSQL database', () => {
       await tab.waitForEnd(id);
       ids.push(id);
     }
-    const fromB = await onB.startCall('demo__echo', { text: 'from b' });
+    // The tab is open before the call starts, so its end cannot pass before the tab listens.
     const tabB = await onB.openEvents();
+    const fromB = await onB.startCall('demo__echo', { text: 'from b' });
     await tabB.waitForEnd(fromB);
     await tab.close();
     await tabB.close();
