@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import { HostError } from './errors/host-error.js';
 import type { HostEvents } from './host-events.js';
 import type { HostServers } from './host-servers.js';
+import type { ServerPool } from './servers/server-pool.js';
 import type { HistoryWriter } from './history/history-writer.js';
 import type { BoundLimits } from './invocations/bound-result.js';
 import { boundResource } from './resources/bound-resource.js';
@@ -93,7 +94,7 @@ export class HostResources {
       );
     }
     const uri = this.#uri(options);
-    const pool = this.#deps.servers.pool(serverId);
+    const pool = this.#pool(serverId);
     const what = `the read of resource ${JSON.stringify(uri)}`;
     let outcome = 'success';
     try {
@@ -129,8 +130,7 @@ export class HostResources {
     const scope = assertScope(options.scope);
     const { serverId, ref, argument } = options;
     const what = `completion of "${argument.name}"`;
-    return this.#deps.servers
-      .pool(serverId)
+    return this.#pool(serverId)
       .withConnection(scope, (connection) =>
         connection.withClient(async (client): Promise<Completions> => {
           if (client.getServerCapabilities()?.completions === undefined) return { values: [] };
@@ -163,8 +163,7 @@ export class HostResources {
     const { serverId, name } = options;
     const args = promptArguments(serverId, name, options.args);
     const what = `prompt "${name}"`;
-    const result = await this.#deps.servers
-      .pool(serverId)
+    const result = await this.#pool(serverId)
       .withConnection(scope, (connection) =>
         connection.withClient((client) => client.getPrompt({ name, arguments: args }, signalOf(options.signal))),
       )
@@ -172,6 +171,17 @@ export class HostResources {
         throw requestFailure(serverId, what, error);
       });
     return { ...result, serverId, name };
+  }
+
+  /** The configured server's pool; a disabled server is refused by name (it has no connection to ask). */
+  #pool(serverId: string): ServerPool {
+    const pool = this.#deps.servers.pool(serverId);
+    if (pool.config.disabled) {
+      throw new HostError('server_unavailable', `server "${serverId}" is disabled; nothing was asked of it`, {
+        data: { serverId, state: 'disabled' },
+      });
+    }
+    return pool;
   }
 
   #uri(options: ReadResourceOptions): string {
@@ -188,7 +198,7 @@ export class HostResources {
   async #subscription(options: { scope: Scope; serverId: string; uri: string }, on: boolean): Promise<void> {
     const scope = assertScope(options.scope);
     const { serverId, uri } = options;
-    const tenant = this.#deps.servers.pool(serverId).tenantOf(scope) ?? '';
+    const tenant = this.#pool(serverId).tenantOf(scope) ?? '';
     const key = `${serverId}\n${tenant}\n${uri}`;
     const who = `${scope.userId}\n${scope.workspaceId}`;
     const known = this.#subscriptions.get(key);
@@ -205,8 +215,7 @@ export class HostResources {
   async #send(sub: Subscription, on: boolean): Promise<void> {
     const { serverId, uri } = sub;
     const what = `${on ? 'the subscription to' : 'the end of the subscription to'} resource ${JSON.stringify(uri)}`;
-    await this.#deps.servers
-      .pool(serverId)
+    await this.#pool(serverId)
       .withConnection(sub.scope, (connection) =>
         connection.withClient(async (client) => {
           if (client.getServerCapabilities()?.resources?.subscribe !== true) {
@@ -242,7 +251,7 @@ export class HostResources {
     const ids =
       options.serverId === undefined
         ? [...servers.pools.values()].filter((p) => !p.config.disabled).map((p) => p.config.id)
-        : [servers.pool(options.serverId).config.id];
+        : [this.#pool(options.serverId).config.id];
     const items: FromServer<T>[] = [];
     const failures: { serverId: string; message: string }[] = [];
     const each = await Promise.allSettled(

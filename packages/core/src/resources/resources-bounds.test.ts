@@ -94,6 +94,17 @@ describe('bounded reads', () => {
   }, 30_000);
 });
 
+describe('a disabled server', () => {
+  it('is refused by name, and left out of listings over all servers', async () => {
+    host = createHost({ servers: [{ ...scriptServer('big', BIG_SERVER), disabled: true }] });
+    await expect(host.resources.read({ scope: SCOPE, serverId: 'big', uri: 'big://svg' })).rejects.toMatchObject({
+      code: 'server_unavailable',
+      message: 'server "big" is disabled; nothing was asked of it',
+    });
+    await expect(host.resources.list({ scope: SCOPE })).resolves.toEqual({ items: [], failures: [] });
+  });
+});
+
 describe('resources per user', () => {
   const ana: Scope = { userId: 'ana', workspaceId: 'team', conversationId: 'c-ana' };
   const ben: Scope = { userId: 'ben', workspaceId: 'team', conversationId: 'c-ben' };
