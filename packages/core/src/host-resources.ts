@@ -67,19 +67,27 @@ export class HostResources {
   }
 
   list(options: { scope: Scope; serverId?: string }): Promise<Listing<Resource>> {
-    return this.#listing(options, 'the resource list', async (client) => (await client.listResources()).resources);
+    return this.#listing(
+      options,
+      'the resource list',
+      async (client) => (await client.listResources(undefined, FRESH)).resources,
+    );
   }
 
   templates(options: { scope: Scope; serverId?: string }): Promise<Listing<ResourceTemplateType>> {
     return this.#listing(
       options,
       'the resource template list',
-      async (client) => (await client.listResourceTemplates()).resourceTemplates,
+      async (client) => (await client.listResourceTemplates(undefined, FRESH)).resourceTemplates,
     );
   }
 
   prompts(options: { scope: Scope; serverId?: string }): Promise<Listing<Prompt>> {
-    return this.#listing(options, 'the prompt list', async (client) => (await client.listPrompts()).prompts);
+    return this.#listing(
+      options,
+      'the prompt list',
+      async (client) => (await client.listPrompts(undefined, FRESH)).prompts,
+    );
   }
 
   async read(options: ReadResourceOptions): Promise<ResourceRead> {
@@ -286,6 +294,12 @@ export class HostResources {
     });
   }
 }
+
+/**
+ * Listings are fetched afresh every time: the SDK would serve a cached one while a server's `ttlMs` lasts, and its
+ * eviction on `list_changed` is not relied on (the host owns those notifications, to tell surfaces).
+ */
+const FRESH = { cacheMode: 'refresh' } as const;
 
 function signalOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal };
