@@ -40,6 +40,8 @@ interface Subscription {
   readonly uri: string;
   readonly scope: Scope;
   readonly who: Set<string>;
+  /** Lets the connection close again once nobody is subscribed (a subscribed tenant connection never idles out). */
+  release?: () => void;
 }
 
 /**
@@ -60,7 +62,7 @@ export class HostResources {
       if (state !== 'ready' && state !== 'closed') return;
       for (const [key, sub] of this.#subscriptions) {
         if (sub.serverId !== serverId || sub.tenant !== tenant) continue;
-        if (state === 'closed') this.#subscriptions.delete(key);
+        if (state === 'closed') this.#end(key, sub);
         else void this.#send(sub, true).catch((error: unknown) => this.#lost(sub, error));
       }
     });
@@ -215,8 +217,15 @@ export class HostResources {
     if (send) await this.#send({ ...sub, scope }, on);
     if (on) sub.who.add(who);
     else sub.who.delete(who);
-    if (sub.who.size === 0) this.#subscriptions.delete(key);
-    else this.#subscriptions.set(key, sub);
+    if (sub.who.size === 0) return this.#end(key, sub);
+    sub.release ??= this.#pool(serverId).hold(scope);
+    this.#subscriptions.set(key, sub);
+  }
+
+  /** A subscription nobody holds any more, or whose connection is gone: forgotten, its connection let go. */
+  #end(key: string, sub: Subscription): void {
+    this.#subscriptions.delete(key);
+    sub.release?.();
   }
 
   /** Sends `resources/subscribe` (or unsubscribe) on the connection of `sub.scope`. */
@@ -241,7 +250,7 @@ export class HostResources {
 
   /** A subscription that could not be sent again after a reconnect: dropped, and said as a warning. */
   #lost(sub: Subscription, error: unknown): void {
-    this.#subscriptions.delete(`${sub.serverId}\n${sub.tenant}\n${sub.uri}`);
+    this.#end(`${sub.serverId}\n${sub.tenant}\n${sub.uri}`, sub);
     this.#deps.events.emit('server.warning', {
       serverId: sub.serverId,
       ...(sub.tenant === '' ? {} : { tenant: sub.tenant }),

@@ -150,6 +150,26 @@ export class ServerPool implements ToolCaller {
     return this.#on(tenant, run);
   }
 
+  /**
+   * Keeps the scope's own connection open (never closed for being idle, never evicted) until the returned release is
+   * called: what a resource subscription needs, since a closed connection forgets it. Opens the connection if needed.
+   */
+  hold(scope: Scope): () => void {
+    const tenant = this.tenantOf(scope);
+    if (tenant === undefined) return () => undefined;
+    const entry = this.#entry(tenant);
+    entry.busy += 1;
+    entry.cancelIdle?.();
+    entry.cancelIdle = undefined;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      entry.busy -= 1;
+      if (entry.busy === 0 && this.#tenants.get(tenant) === entry) this.#idle(tenant, entry);
+    };
+  }
+
   async #on<T>(tenant: string, run: (connection: ServerConnection) => Promise<T>): Promise<T> {
     const entry = this.#entry(tenant);
     entry.busy += 1;

@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../host.js';
+import type { Host } from '../host.js';
+import type { ServerConfig } from '../servers/server-config.js';
+import type { PermissionDecision, Surface } from '../surface.js';
+import { nextEvent, SCOPE } from '../testing/demo-fixture.js';
+import { FakeClock } from '../testing/fake-clock.js';
+
+// A resource subscription lives on one connection, which forgets it when it closes: a user's own connection that
+// carries a subscription is kept open past its idle time, and let go once the last subscriber is gone.
+
+const EVERYTHING: ServerConfig = {
+  id: 'everything',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [resolve(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  env: {},
+  trusted: false,
+  disabled: false,
+  isolation: 'user',
+};
+const allow: Surface = { askPermission: (): Promise<PermissionDecision> => Promise.resolve('allow_once') };
+const URI = 'demo://resource/dynamic/text/1';
+const IDLE_MS = 60_000;
+
+let host: Host | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe("a subscription on a user's own connection", () => {
+  it('keeps the connection open past its idle time, and lets it close after the last unsubscribe', async () => {
+    const clock = new FakeClock();
+    host = createHost({ servers: [EVERYTHING], surface: allow, clock, limits: { tenantIdleMs: IDLE_MS } });
+    await host.servers.settled();
+    await host.resources.subscribe({ scope: SCOPE, serverId: 'everything', uri: URI });
+    clock.advance(IDLE_MS * 3);
+    expect(host.servers.list({ scope: SCOPE })[0]?.tenantConnection).toBe(true);
+    await host.resources.unsubscribe({ scope: SCOPE, serverId: 'everything', uri: URI });
+    const closed = nextEvent(host, 'server.state', (e) => e.tenant === `user:${SCOPE.userId}` && e.state === 'closed');
+    clock.advance(IDLE_MS);
+    await closed;
+    expect(host.servers.list({ scope: SCOPE })[0]?.tenantConnection).toBe(false);
+  });
+});
