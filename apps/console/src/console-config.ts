@@ -82,6 +82,7 @@ const LIMIT_KEYS = new Set([
   'maxResultBytes',
   'timeoutMs',
   'maxTotalMs',
+  'taskMaxTotalMs',
   'connectTimeoutMs',
   'maxMessageBytes',
   'reconnectBaseDelayMs',

@@ -32,6 +32,7 @@ export const TOOL_LIMIT_KEYS: Readonly<Record<string, KeySchema>> = {
 /** Keys of `limits` (the console refuses any other). */
 export const LIMITS_KEYS: Readonly<Record<string, KeySchema>> = {
   ...TOOL_LIMIT_KEYS,
+  taskMaxTotalMs: ms('Ceiling of a call of a tool that runs as a task (long work by design)', 14_400_000),
   connectTimeoutMs: ms('How long connecting to a server (spawn, handshake, first tools/list) may take', 20_000),
   maxMessageBytes: positive('Largest single message accepted from a stdio server, in bytes. Default 72 MiB.'),
   reconnectBaseDelayMs: ms('First delay before reconnecting to a lost server; doubles per attempt', 250),

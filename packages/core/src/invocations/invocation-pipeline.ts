@@ -139,7 +139,11 @@ export class InvocationPipeline {
     const overrides = this.deps.tools[tool.name];
     const timeoutMs =
       options.timeoutMs ?? overrides?.timeoutMs ?? this.deps.timeouts.timeoutMs ?? DEFAULT_TIMEOUT_LIMITS.timeoutMs;
-    const maxTotalMs = overrides?.maxTotalMs ?? this.deps.timeouts.maxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.maxTotalMs;
+    const maxTotalMs =
+      overrides?.maxTotalMs ??
+      (tool.taskSupport === 'required'
+        ? (this.deps.timeouts.taskMaxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.taskMaxTotalMs)
+        : (this.deps.timeouts.maxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.maxTotalMs));
     /** The record once recorded: whoever reads it first runs the recording that was put off. */
     const recorded = (): InvocationRecord => {
       settle();

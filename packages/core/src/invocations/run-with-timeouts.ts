@@ -5,14 +5,20 @@ import type { Tool, ToolProgress } from '../tools/tool.js';
 import type { ControllerPool } from './controller-pool.js';
 import type { Deadlines } from './deadlines.js';
 
-/** Timeouts: an idle timeout reset by progress, and a ceiling no progress extends. */
+/** Timeouts: an idle timeout reset by progress, and a ceiling no progress extends (its own for a task's call). */
 export interface TimeoutLimits {
   readonly timeoutMs: number;
   readonly maxTotalMs: number;
+  /** The ceiling of a tool that runs as a task (long work by design). Default 4 hours. */
+  readonly taskMaxTotalMs: number;
 }
 
-/** A minute without a result or progress, and ten minutes in all (shared/DESIGN.md, Bounds). */
-export const DEFAULT_TIMEOUT_LIMITS: TimeoutLimits = { timeoutMs: 60_000, maxTotalMs: 10 * 60_000 };
+/** A minute without a result or progress, and ten minutes in all (shared/DESIGN.md, Bounds); tasks, four hours. */
+export const DEFAULT_TIMEOUT_LIMITS: TimeoutLimits = {
+  timeoutMs: 60_000,
+  maxTotalMs: 10 * 60_000,
+  taskMaxTotalMs: 4 * 60 * 60_000,
+};
 
 /** The signal of a call made without one: never aborts, and costs nothing to create per call. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;

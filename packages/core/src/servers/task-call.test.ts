@@ -4,6 +4,7 @@ import { createHost } from '../host.js';
 import type { Host } from '../host.js';
 import type { ToolProgress } from '../tools/tool.js';
 import { SCOPE } from '../testing/demo-fixture.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 import type { ServerConfig } from './server-config.js';
 
@@ -64,6 +65,25 @@ describe('tools that run as tasks', () => {
     const result = await research(host, { topic: 'python', ambiguous: true });
     expect(result.outcome).toBe('success');
     expect(result.text).toContain('Clarification**: snake');
+  });
+
+  it.each([
+    ['runs past the plain ceiling under its own (hours by default)', {}, 'success'],
+    ['ends at its own ceiling, limits.taskMaxTotalMs', { taskMaxTotalMs: 2_000 }, 'timeout'],
+  ] as const)('%s', async (_what, limits, outcome) => {
+    const clock = new FakeClock();
+    host = createHost({
+      servers: [EVERYTHING],
+      surface: new ScriptedSurface('allow_once'),
+      clock,
+      limits: { maxTotalMs: 1_000, ...limits },
+    });
+    await host.servers.settled();
+    // Past the plain ceiling on the host's clock as soon as the task reports its first status.
+    const off = host.on('invocation.progress', () => clock.advance(5_000));
+    const result = await research(host, { topic: 'tide pools' });
+    off();
+    expect(result.outcome).toBe(outcome);
   });
 
   it('cancels the task when the call is cancelled', async () => {

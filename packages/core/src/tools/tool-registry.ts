@@ -168,6 +168,7 @@ export class ToolRegistry {
         visibility: audiencesOf(unavailable === undefined ? ui.visibility : []),
         ...optional('unavailable', unavailable),
         ...optional('resourceUri', ui.resourceUri),
+        ...optional('taskSupport', taskSupportOf(definition)),
         definitionHash: definitionHash(definition),
         run: (args, context) =>
           caller.callTool(definition.name, args, {
@@ -263,6 +264,11 @@ const TASKS_REQUIRED: ToolUnavailable = {
  */
 function unavailableReason(definition: McpToolDefinition): ToolUnavailable | undefined {
   return definition.execution?.taskSupport === 'required' ? TASKS_REQUIRED : undefined;
+}
+
+function taskSupportOf(definition: McpToolDefinition): Tool['taskSupport'] {
+  const support = definition.execution?.taskSupport;
+  return support === 'required' || support === 'optional' ? support : undefined;
 }
 
 function compiled(tool: Tool): RegisteredTool {

@@ -50,6 +50,8 @@ export interface Tool {
   readonly meta?: Readonly<Record<string, unknown>>;
   /** The `ui://` view the tool renders into, when it has one (MCP Apps). */
   readonly resourceUri?: string;
+  /** `required`: the tool runs as a task (long work; its calls have `limits.taskMaxTotalMs` as their ceiling). */
+  readonly taskSupport?: 'required' | 'optional';
   /** sha256 of the canonical JSON of name, description, schemas and annotations: a changed tool asks again. */
   readonly definitionHash: string;
   /**
