@@ -74,4 +74,10 @@ export interface HostConfig {
   readonly telemetry?: TelemetryConfig;
   /** Sign-in to remote servers (OAuth 2.1): the token vault, the redirect URL, the client metadata document. */
   readonly auth?: HostAuthConfig;
+  /**
+   * MCP Apps views. `views: true` only where a surface renders them (behind a sandbox proxy): the host then declares
+   * the MCP Apps extension to servers and `host.apps.view` reads views; otherwise neither. `maxViewBytes` bounds a
+   * view's HTML (default 2 MiB).
+   */
+  readonly apps?: { readonly views?: boolean; readonly maxViewBytes?: number };
 }

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { Clock } from './clock.js';
 import type { ElicitationBroker } from './elicitation/elicitation-broker.js';
 import { HostError } from './errors/host-error.js';
@@ -27,6 +27,8 @@ export interface HostServersDeps {
   readonly catalogReady: () => void;
   /** Extra options of an HTTP connection for a tenant (the OAuth provider of that user), when there are some. */
   readonly httpOptions?: (config: ServerConfig, tenant: string | undefined) => Partial<ServerConnectionOptions>;
+  /** Client capabilities beyond elicitation (the MCP Apps extension, where a surface shows views). */
+  readonly extraCapabilities?: ClientCapabilities;
 }
 
 /**
@@ -147,8 +149,9 @@ export class HostServers {
       ...(this.#deps.clientInfo === undefined ? {} : { clientInfo: this.#deps.clientInfo }),
       capabilities: () => {
         const modes = broker.modes();
-        if (modes.length === 0) return {};
-        return { elicitation: Object.fromEntries(modes.map((mode) => [mode, {}])) };
+        const extra = this.#deps.extraCapabilities ?? {};
+        if (modes.length === 0) return extra;
+        return { ...extra, elicitation: Object.fromEntries(modes.map((mode) => [mode, {}])) };
       },
       onUrlElicitationRequired: (elicitations, signal) => broker.urlRequired(server.id, tenant, elicitations, signal),
       configure: (client: Client) => {

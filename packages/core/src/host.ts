@@ -23,6 +23,9 @@ import { parseServersConfig } from './servers/server-config.js';
 import { HostServers } from './host-servers.js';
 import { HostAuth } from './host-auth.js';
 import { HostResources } from './host-resources.js';
+import { AppViews } from './apps/app-views.js';
+import { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE } from './apps/app-view.js';
+import type { AppView } from './apps/app-view.js';
 import type { SignInResult } from './auth/oauth-sign-in.js';
 import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
 import type { ServerInfo } from './servers/server-info.js';
@@ -107,6 +110,8 @@ export interface Host {
     get: HostResources['getPrompt'];
     complete: HostResources['complete'];
   };
+  /** MCP Apps: a tool's view (its own ui:// resource, checked, bounded, cached), when `apps.views` is on. */
+  readonly apps: { view(options: { scope: Scope; tool: string }): Promise<AppView> };
   readonly audit: AuditLog;
   /** Retention sweeps: `sweep({ dryRun })` now; `sweeping()` the running or last one. */
   readonly retention: Pick<RetentionRunner, 'sweep' | 'sweeping'>;
@@ -250,10 +255,23 @@ export function createHost(config: HostConfig = {}): Host {
     broker,
     events,
     catalogReady: () => checkRules(),
+    ...(config.apps?.views === true
+      ? { extraCapabilities: { extensions: { [APP_EXTENSION_ID]: { mimeTypes: [APP_VIEW_MIME_TYPE] } } } }
+      : {}),
   });
   auth.attach(servers);
   const resources = new HostResources({ servers, writes, clock, limits, events });
   const firstConnections = servers.settled;
+  const apps = new AppViews({
+    enabled: config.apps?.views === true,
+    ...(config.apps?.maxViewBytes === undefined ? {} : { maxBytes: config.apps.maxViewBytes }),
+    tool: (name, scope) => registry.get(name, scope),
+    identity: (id) => servers.pools.get(id)?.catalog.identity,
+    tenantOf: (id, scope) => servers.tenantOf(id, scope),
+    read: async (scope, serverId, uri) => ({
+      contents: (await resources.read({ scope, serverId, uri, caller: 'user', full: true })).contents ?? [],
+    }),
+  });
 
   pipeline.setGate(engine.hook, (call) => engine.decideAtOnce(call));
   // After the caller has had a chance to listen: a rule naming an unknown server is reported at once.
@@ -346,6 +364,7 @@ export function createHost(config: HostConfig = {}): Host {
       get: (options) => resources.getPrompt(options),
       complete: (options) => resources.complete(options),
     },
+    apps: { view: (options) => apps.view(options) },
     audit,
     retention: { sweep: (options) => retention.sweep(options), sweeping: () => retention.sweeping() },
     elicitations: {

@@ -83,6 +83,8 @@ export { safeInlineBinary } from './resources/bound-resource.js';
 export type { BoundedRead, ResourceScreenContent } from './resources/bound-resource.js';
 export { expandTemplate } from './resources/expand-template.js';
 export type * from './resources/resource-types.js';
+export type { AppView, AppViewCsp, AppViewPermission } from './apps/app-view.js';
+export { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE, DEFAULT_APP_VIEW_MAX_BYTES } from './apps/app-view.js';
 export type {
   BoundedResult,
   ModelPayload,

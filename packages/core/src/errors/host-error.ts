@@ -51,4 +51,8 @@ export type HostErrorCode =
   // Something the host does not offer (yet): e.g. a resource read on the model's behalf.
   | 'not_supported'
   // A tool that ran as a task ended failed or cancelled by its server; data names the server and the task.
-  | 'task_failed';
+  | 'task_failed'
+  // An MCP Apps view that cannot be rendered: not the tool's own ui:// resource, the wrong MIME type, a bad CSP
+  // origin; or one over the host's size bound. data names the server, the tool and the URI.
+  | 'invalid_app_view'
+  | 'app_view_too_large';
