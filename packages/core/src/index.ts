@@ -92,7 +92,7 @@ export type {
   ScreenPayload,
   Truncation,
 } from './invocations/bounded-result-types.js';
-export type { AuditQuery, DecisionTenant, HostStore, StoreWrite } from './storage/host-store.js';
+export type { AuditQuery, DecisionKeyFields, DecisionTenant, HostStore, StoreWrite } from './storage/host-store.js';
 export type {
   InvocationError,
   InvocationRecord,

@@ -66,6 +66,11 @@ export class DecisionCache implements DecisionLookup {
     if (held.argsHash !== null) this.#argsGrain -= 1;
   }
 
+  /** Drops this very decision (by its id): one its key now holds in its place stays. */
+  forgetExactly(decision: StoredDecision): void {
+    if (this.#byKey.get(decisionKey(decision))?.id === decision.id) this.forget(decision);
+  }
+
   #count(d: StoredDecision, by: 1 | -1): void {
     const key = serverToolKey(d.userId, d.workspaceId, d.serverId, d.tool);
     let held = this.#identities.get(key);

@@ -13,6 +13,8 @@ import type { Tool } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
 import { DecisionCache, followStoreDecisions } from './decision-cache.js';
 import type { PermissionExplanation } from './explain-permission.js';
+import type { ExpiryDays, PermissionConfig } from './permission-config.js';
+import { DEFAULT_EXPIRY_DAYS } from './permission-config.js';
 import { explainPermission } from './explain-permission.js';
 import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
 import type { PermissionRule, RuleTarget } from './permission-rules.js';
@@ -21,24 +23,14 @@ import type { PermissionResolution, ServerFacts } from './resolve-permission.js'
 import { decisionExpiresAt, permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
 import type { RiskAssessment, RiskTier } from './risk.js';
 import { storableDecision } from './storable-decision.js';
+import type { StoreCheck, StoredAllowCheck } from './stored-allow-check.js';
+import { afterStoreCheck, storedAllowCheck } from './stored-allow-check.js';
 import type { StoredDecision } from './stored-decision.js';
 
-/** How long an allow always lasts, by risk tier, in days; null never expires. */
-export type ExpiryDays = Readonly<Record<RiskTier, number | null>>;
-
-/** How long an allow always lasts when the host sets nothing: the riskier the tool, the sooner the user is asked again. */
-export const DEFAULT_EXPIRY_DAYS: ExpiryDays = { low: 90, medium: 30, high: 7 };
-
-/** Permission settings of a host. */
-export interface PermissionConfig {
-  readonly rules?: readonly PermissionRule[];
-  readonly expiryDays?: Partial<ExpiryDays>;
-  /** How long a prompt may wait for the user before the call is denied. Default 5 minutes. */
-  readonly promptTimeoutMs?: number;
-}
-
-/** Kept here too, where the host has always imported it from. */
+/** Kept here too, where the host has always imported them from. */
 export type { PermissionExplanation } from './explain-permission.js';
+export { DEFAULT_EXPIRY_DAYS } from './permission-config.js';
+export type { ExpiryDays, PermissionConfig } from './permission-config.js';
 
 /** A call as the gate sees it before it is recorded: the hash and the record are worked out only if needed. */
 type QuickCall = Parameters<QuickGate>[0];
@@ -75,6 +67,8 @@ export class PermissionEngine {
   readonly #now = () => this.deps.clock.now();
   /** Resolves when stored decisions are in memory. */
   readonly synced: Promise<void>;
+  /** With a store other hosts share: a stored allow is confirmed by the store before its call runs. */
+  readonly #check: StoredAllowCheck | undefined;
 
   constructor(
     private readonly deps: {
@@ -93,6 +87,7 @@ export class PermissionEngine {
     this.#rules = deps.config.rules ?? [];
     this.synced = this.#decisions.load(deps.store.listDecisions({}));
     followStoreDecisions(this.#decisions, deps.store, this.synced);
+    this.#check = storedAllowCheck(deps.store, this.#decisions, this.#now);
   }
 
   /** The rules in force. */
@@ -130,7 +125,7 @@ export class PermissionEngine {
    */
   decideAtOnce(call: QuickCall): { readonly verdict: PreCallVerdict; readonly record: () => void } | undefined {
     const decided = this.#decide(call);
-    return decided.kind === 'quick' ? decided : undefined;
+    return decided.kind === 'quick' && decided.check === undefined ? decided : undefined;
   }
 
   /**
@@ -145,15 +140,20 @@ export class PermissionEngine {
       invocation: () => invocation,
     });
     if (decided.kind === 'ask') return this.#askAndRecord(invocation, decided.resolution, tool, decided.risk, signal);
+    const { check } = decided;
+    if (check !== undefined) return afterStoreCheck(check, decided, () => this.hook({ invocation, tool, signal }));
     decided.record();
     return decided.verdict;
   };
 
   /** What the rules and stored decisions say of a call: a verdict with its recording, or who must be asked. */
-  #decide(
-    call: QuickCall,
-  ):
-    | { readonly kind: 'quick'; readonly verdict: PreCallVerdict; readonly record: () => void }
+  #decide(call: QuickCall):
+    | {
+        readonly kind: 'quick';
+        readonly verdict: PreCallVerdict;
+        readonly record: () => void;
+        check: StoreCheck | undefined;
+      }
     | { readonly kind: 'ask'; readonly resolution: Ask; readonly risk: RiskAssessment } {
     const { scope, tool } = call;
     const { risk, target } = this.#tool(tool);
@@ -169,7 +169,10 @@ export class PermissionEngine {
         origin,
       });
     };
-    return { kind: 'quick', verdict, record };
+    // A stored allow is confirmed by a shared store first (in `hook`); a deny, or a rule, needs no confirming.
+    const held = resolution.kind === 'stored' && decision === 'allow_always' ? resolution.decision : undefined;
+    const check = held === undefined || this.#check === undefined ? undefined : { held, by: this.#check };
+    return { kind: 'quick', verdict, record, check };
   }
 
   #audit(invocation: InvocationRecord, risk: RiskAssessment, data: Record<string, unknown>): AuditEventInput {

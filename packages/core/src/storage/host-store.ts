@@ -15,6 +15,9 @@ export interface DecisionTenant {
   readonly workspaceId: string;
 }
 
+/** What identifies a stored decision in the store: one per tenant, server identity, tool and arguments' hash. */
+export type DecisionKeyFields = Pick<StoredDecision, 'userId' | 'workspaceId' | 'serverIdentity' | 'tool' | 'argsHash'>;
+
 /**
  * One write of a batch. Each kind carries the audit events that record it, so a row and its event are stored in the
  * same transaction: the audit chain never tells of a write that was not kept, nor misses one that was.
@@ -177,6 +180,12 @@ export interface HostStore {
    * so each host's in-memory decisions follow. Returns what stops it; `close` stops every listener.
    */
   watchDecisions?(listener: (tenant: DecisionTenant | undefined) => void): () => void;
+  /**
+   * Given with `watchDecisions`: the decision the store holds now under this key (tenant, server identity, tool,
+   * arguments' hash or null), one indexed read. A host checks a stored allow with it before running a call, since a
+   * revoke on another host may not have been heard yet.
+   */
+  findDecision?(key: DecisionKeyFields): Promise<StoredDecision | undefined>;
   /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

@@ -91,6 +91,7 @@ export const SQL = {
   listDecisionsOfUser: `${decisions} WHERE user_id = $1`,
   listDecisionsOfWorkspace: `${decisions} WHERE workspace_id = $1`,
   listDecisionsOfTenant: `${decisions} WHERE user_id = $1 AND workspace_id = $2`,
+  findDecision: `${decisions} WHERE user_id = $1 AND workspace_id = $2 AND server_identity = $3 AND tool = $4 AND args_hash = $5`,
   /** Taken first in every write transaction: appends to the chain wait here for the writer before them to commit. */
   lockChain: `SELECT pg_advisory_xact_lock(${CHAIN_LOCK})`,
   lastAudit: 'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',

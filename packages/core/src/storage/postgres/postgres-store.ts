@@ -10,6 +10,7 @@ import type { StoredDecision } from '../../permissions/stored-decision.js';
 import type { Scope } from '../../scope.js';
 import type {
   AuditQuery,
+  DecisionKeyFields,
   DecisionTenant,
   HostStore,
   RetentionCandidate,
@@ -165,6 +166,20 @@ export class PostgresStore implements HostStore {
               ? await this.#rows<DecisionRow>('listDecisionsOfWorkspace', [workspaceId])
               : await this.#rows<DecisionRow>('listDecisions', []);
       return rows.map(decisionFromRow);
+    });
+  }
+
+  findDecision(key: DecisionKeyFields): Promise<StoredDecision | undefined> {
+    return this.#read('read the decision', async () => {
+      const { userId, workspaceId, serverIdentity, tool, argsHash } = key;
+      const rows = await this.#rows<DecisionRow>('findDecision', [
+        userId,
+        workspaceId,
+        serverIdentity,
+        tool,
+        argsHash ?? '',
+      ]);
+      return rows[0] === undefined ? undefined : decisionFromRow(rows[0]);
     });
   }
 
