@@ -38,6 +38,9 @@ class SigningSurface implements Surface {
   }
 }
 
+/** One key for every host of a test: hosts that share a store read each other's sealed tokens. */
+const firstVault = TokenVault.fromKey(randomBytes(32));
+
 let as: AuthorizationServer | undefined;
 let mcp: ProtectedMcpServer | undefined;
 let host: Host | undefined;
@@ -62,7 +65,7 @@ async function world(
     surface,
     store,
     clock: new FakeClock(),
-    auth: { vault: TokenVault.fromKey(randomBytes(32)), redirectUrl: 'http://127.0.0.1:53682/callback' },
+    auth: { vault: firstVault, redirectUrl: 'http://127.0.0.1:53682/callback' },
     limits: { connectTimeoutMs: 10_000 },
   });
   await host.servers.settled();
@@ -169,6 +172,43 @@ describe('signing users in to a remote server', () => {
     expect((await whoami(host, ana)).text).toMatch(/account "?client machine"?/);
     expect((await whoami(host, ben)).text).toMatch(/account "?client machine"?/);
     expect(surface.asked).toEqual([]);
+  });
+
+  it('refreshes in a host with no redirect URL, with the client the tokens were issued to', async () => {
+    const { host: first, store } = await world();
+    await first.auth.signIn({ scope: ana, serverId: 'notes' });
+    // Another host on the same store signs ben in from another redirect URL: a new client for the same issuer.
+    const other = createHost({
+      servers: { mcpServers: { notes: { url: mcp!.url, oauth: {} } } },
+      surface: new SigningSurface(),
+      store,
+      clock: new FakeClock(),
+      auth: { vault: firstVault, redirectUrl: 'http://127.0.0.1:53999/other-callback' },
+    });
+    await other.servers.settled();
+    await other.auth.signIn({ scope: ben, serverId: 'notes' });
+    // A third host, as a CLI run that is not a sign-in: no redirect URL; ana's access token is past its time.
+    const clock = new FakeClock();
+    const later = createHost({
+      servers: { mcpServers: { notes: { url: mcp!.url, oauth: {} } } },
+      surface: new SigningSurface(),
+      store,
+      clock,
+      auth: { vault: firstVault },
+    });
+    const refreshes = () => as!.log.token.filter((t) => t.grant === 'refresh_token').length;
+    const before = refreshes();
+    clock.advance(2 * 60 * 60_000);
+    await later.servers.settled();
+    // Ana's own connection: it meets the 401 of a token past its time and refreshes it.
+    await later.servers.restart('notes', { scope: ana });
+    const result = await whoami(later, ana);
+    // The hosts share one store: closing a host closes it, so they close once the test has read everything.
+    await later.close();
+    await other.close();
+    expect(result.outcome).toBe('success');
+    expect(result.text).toMatch(/account "?ana"?/);
+    expect(refreshes()).toBe(before + 1);
   });
 
   it('refuses to sign in to a server that does not sign users in, naming it', async () => {

@@ -56,7 +56,7 @@ export async function signIn(provider: UserOAuthProvider, options: SignInOptions
   if (!provider.machine && provider.options.authorize === undefined) {
     throw authFailed(serverId, 'authorization', 'no surface can show the sign-in page (Surface.authorize is missing)');
   }
-  if (!provider.machine && provider.redirectUrl === undefined) {
+  if (!provider.machine && provider.options.redirectUrl === undefined) {
     throw new HostError('config_invalid', `server ${serverId}: sign-in needs a redirect URL`, { data: { serverId } });
   }
   const flow = provider.beginFlow(true);

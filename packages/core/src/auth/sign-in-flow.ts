@@ -10,6 +10,11 @@ export interface SealedTokens {
   /** When the access token expires by the host's clock (ms), when the server said. */
   readonly expiresAt?: number;
   readonly savedAt: number;
+  /**
+   * The client the tokens were issued to: refreshing and revoking use it, whatever registration (another redirect
+   * URL: the CLI's loopback port, another console) the issuer's row holds now.
+   */
+  readonly client?: StoredOAuthClientInformation;
 }
 
 /** One sign-in under way: what it learned, kept in memory and stored in one batch only when it succeeds. */
@@ -23,6 +28,8 @@ export interface SignInFlow {
   state?: string;
   /** A client registration made during this flow (stored with the tokens). */
   newClient?: StoredOAuthClientInformation;
+  /** The client this flow asks for tokens with (kept with the tokens it gets). */
+  client?: StoredOAuthClientInformation;
   clientIdentity?: 'pre-registered' | 'metadata-document' | 'dynamic';
   tokens?: SealedTokens;
   /** Why the guarded fetch refused a request (reported even when the SDK swallowed the refusal). */

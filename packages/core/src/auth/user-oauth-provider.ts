@@ -24,6 +24,9 @@ import { clientKey, flows, sameIssuer } from './sign-in-flow.js';
 import type { SealedTokens, SignInFlow } from './sign-in-flow.js';
 import type { TokenVault } from './token-vault.js';
 
+/** The redirect of a provider given none (signIn refuses to start without a real one). */
+const NO_REDIRECT = 'http://127.0.0.1/airlock-no-sign-in-here';
+
 /** How to build the OAuth client of one user for one server. */
 export interface UserOAuthProviderOptions {
   /** The configured server's id (named in errors, audit events and the surface's prompt). */
@@ -107,9 +110,10 @@ export class UserOAuthProvider implements OAuthClientProvider {
     return this.options.oauth?.grant === 'client_credentials';
   }
 
+  /** Where users come back; without one (not a sign-in) a stand-in, or the SDK would not refresh (it never uses it). */
   get redirectUrl(): string | undefined {
-    if (this.machine || this.options.redirectUrl === undefined) return undefined;
-    return String(this.options.redirectUrl);
+    if (this.machine) return undefined;
+    return this.options.redirectUrl === undefined ? NO_REDIRECT : String(this.options.redirectUrl);
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -157,7 +161,11 @@ export class UserOAuthProvider implements OAuthClientProvider {
     if (flow.newClient !== undefined && flow.clientIdentity === 'dynamic' && flow.newClient.issuer !== undefined) {
       writes.push(this.#put(clientKey(flow.newClient.issuer), flow.newClient));
     }
-    writes.push({ ...this.#put(this.tokensKey, flow.tokens), audit });
+    const client = flow.newClient ?? flow.client;
+    writes.push({
+      ...this.#put(this.tokensKey, { ...flow.tokens, ...(client === undefined ? {} : { client }) }),
+      audit,
+    });
     await this.options.store.write(writes);
   }
 
@@ -174,7 +182,10 @@ export class UserOAuthProvider implements OAuthClientProvider {
       // A connection of a user who never signed in: say so before the SDK registers a client it cannot use.
       throw authRequired(this.serverId, 'the user has not signed in');
     }
-    const found = await this.#clientInformation(ctx);
+    // Outside a sign-in (a refresh, a revocation): the client the tokens were issued to.
+    const own = flow === undefined && !this.machine ? (await this.storedTokens())?.client : undefined;
+    const found = own ?? (await this.#clientInformation(ctx));
+    if (flow !== undefined && found !== undefined) flow.client = found;
     if (flow !== undefined) {
       flow.step =
         found === undefined ? 'registration' : flow.authorizationUrl === undefined ? 'authorization' : 'token';
@@ -259,7 +270,8 @@ export class UserOAuthProvider implements OAuthClientProvider {
       flow.tokens = sealed;
       return;
     }
-    // A refresh (or a machine's new token) outside a sign-in: stored at once, audited only for a machine.
+    // A refresh (or a machine's new token) outside a sign-in: stored at once, with the client it was issued to,
+    // audited only for a machine.
     const audit = this.machine
       ? authAudit(this, 'auth.sign_in', {
           issuer: tokens.issuer ?? null,
@@ -268,8 +280,10 @@ export class UserOAuthProvider implements OAuthClientProvider {
         })
       : undefined;
     try {
+      const client = this.machine ? undefined : (await this.storedTokens().catch(() => undefined))?.client;
+      const kept = client === undefined ? sealed : { ...sealed, client };
       await this.options.store.write([
-        { ...this.#put(this.tokensKey, sealed), ...(audit === undefined ? {} : { audit }) },
+        { ...this.#put(this.tokensKey, kept), ...(audit === undefined ? {} : { audit }) },
       ]);
     } finally {
       this.#refreshing.leave();
