@@ -114,23 +114,20 @@ export class HostServers {
           warning: (message) => events.emit('server.warning', { serverId: id, tenant, message }),
         }),
       listener: {
-        tenantTools: (tenant, definitions) => {
+        tenantTools: (tenant, definitions, tasks) => {
+          // A tenant's own listing is that tenant's view only, never the catalog: a server that lists a user's own
+          // tools (an account's admin tools) shows them to nobody else. A listing the same as the catalog adds none.
           if (definitions === undefined) {
             registry.removeTenantTools(id, tenant);
-          } else if (!registry.hasCatalog(id)) {
-            // No catalog yet (the listing connection needs sign-in): the first tenant's listing is what all see.
-            pool.catalogListed(definitions);
-            registry.setServerTools(id, pool, definitions, undefined, true);
           } else {
-            const warnings = registry.setServerTools(id, pool, definitions, tenant, true);
+            const warnings = registry.setServerTools(id, pool, definitions, tenant, tasks);
             for (const message of warnings) events.emit('server.warning', { serverId: id, tenant, message });
           }
           events.emit('tools.changed', { serverId: id, tenant });
         },
-        tenantClosed: (tenant) => {
-          registry.removeTenantTools(id, tenant);
-          events.emit('server.state', { serverId: id, tenant, state: 'closed' });
-        },
+        // The tenant keeps its view when its connection closes (idle, signed out): its tools stay listed, and a call
+        // opens the connection again (or tells the user to sign in).
+        tenantClosed: (tenant) => events.emit('server.state', { serverId: id, tenant, state: 'closed' }),
       },
     });
     return pool;

@@ -83,10 +83,10 @@ describe('signing users in to a remote server', () => {
     await host.auth.signIn({ scope: ana, serverId: 'notes' });
     expect(host.servers.list({ scope: ana })[0]).toMatchObject({ state: 'ready', tenantConnection: true });
     expect((await whoami(host, ana)).text).toMatch(/account "?ana"?/);
-    // Ben sees the tools (the catalog came from ana's listing), but his own connection has no token.
-    const benCall = await whoami(host, ben);
-    expect(benCall.outcome).toBe('auth_required');
-    expect(benCall.text).toMatch(/server "notes" needs the user to sign in first; the call was not sent/);
+    // Ana's listing is her own view: Ben, who has not signed in, sees none of the server's tools.
+    expect(host.tools.list({ audience: 'model', scope: ana }).map((t) => t.name)).toContain('notes__whoami');
+    expect(host.tools.list({ audience: 'model', scope: ben }).map((t) => t.name)).not.toContain('notes__whoami');
+    expect((await whoami(host, ben)).outcome).toBe('tool_not_found');
     expect(host.servers.list({ scope: ben })[0]).toMatchObject({ state: 'needs_auth' });
     await host.auth.signIn({ scope: ben, serverId: 'notes' });
     expect((await whoami(host, ben)).text).toMatch(/account "?ben"?/);
@@ -101,6 +101,7 @@ describe('signing users in to a remote server', () => {
     expect((await whoami(host, ana)).outcome).toBe('success');
     const result = await host.auth.signOut({ scope: ana, serverId: 'notes' });
     expect(result.revocation).toBe('revoked');
+    // Her view stays: the model may still call the tool, and is told she must sign in.
     expect(as!.log.revocation.length).toBeGreaterThan(0);
     expect(await host.auth.status({ scope: ana })).toEqual([
       expect.objectContaining({ serverId: 'notes', signedIn: false }),

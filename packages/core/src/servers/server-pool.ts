@@ -24,10 +24,16 @@ export function tenantMatches(tenant: string, who: { readonly userId: string; re
   return tenant === `user:${who.userId}` || tenant === `workspace:${who.workspaceId}`;
 }
 
+/** The states of a tenant connection that a new call opens afresh. */
+const STALE: ReadonlySet<string> = new Set(['failed', 'closed', 'needs_auth']);
+
 /** What a pool tells its owner about one tenant connection. */
 export interface PoolListener {
-  /** A tenant connection listed tools: `differs` when they are not the catalog's (that tenant's view changes). */
-  tenantTools(tenant: string, definitions: readonly McpToolDefinition[] | undefined): void;
+  /**
+   * A tenant connection listed tools: `definitions` undefined when they are the catalog's; `tasks` when the server
+   * runs tools as tasks on that connection.
+   */
+  tenantTools(tenant: string, definitions: readonly McpToolDefinition[] | undefined, tasks: boolean): void;
   /** A tenant connection was closed (idle, evicted, or the host closed). */
   tenantClosed(tenant: string): void;
 }
@@ -118,7 +124,8 @@ export class ServerPool implements ToolCaller {
 
   /** A tenant connection listed tools: its own view only where they differ from the catalog's. */
   tenantListed(tenant: string, definitions: readonly McpToolDefinition[]): void {
-    this.#listener.tenantTools(tenant, hashJson(definitions) === this.#catalogHash ? undefined : definitions);
+    const tasks = this.#tenants.get(tenant)?.connection.offersTasks ?? false;
+    this.#listener.tenantTools(tenant, hashJson(definitions) === this.#catalogHash ? undefined : definitions, tasks);
   }
 
   callTool(
@@ -187,7 +194,13 @@ export class ServerPool implements ToolCaller {
   /** The tenant's connection, opened (and started) now if it is not open; the most recently used from now on. */
   #entry(tenant: string): TenantEntry {
     if (this.#closed) throw new HostError('closed', `server "${this.config.id}" is closed`);
-    const known = this.#tenants.get(tenant);
+    let known = this.#tenants.get(tenant);
+    // A connection that failed, closed or waits for sign-in, with no call on it, is opened afresh: a start that failed
+    // does not retry on its own, and the user may have signed in elsewhere (the CLI, another instance).
+    if (known !== undefined && known.busy === 0 && STALE.has(known.connection.state)) {
+      void this.#drop(tenant, known);
+      known = undefined;
+    }
     if (known !== undefined) {
       this.#tenants.delete(tenant);
       this.#tenants.set(tenant, known);

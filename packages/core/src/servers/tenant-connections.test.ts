@@ -4,7 +4,11 @@ import type { Host } from '../host.js';
 import type { HostEventMap } from '../host-events.js';
 import type { Scope } from '../scope.js';
 import type { ElicitationAnswer, ElicitationRequest, PermissionDecision, Surface } from '../surface.js';
-import { demoServer, nextEvent, readCallLog } from '../testing/demo-fixture.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEMO_BIN, demoServer, nextEvent, readCallLog, scriptServer } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import type { ServerIsolation } from './server-config.js';
 
@@ -152,6 +156,27 @@ describe('a connection per user', () => {
     expect(host.servers.list({ scope: cy })[0]?.tenantConnection).toBe(true);
     // Every call reached the server, on two connections (team, other) beside the catalog's.
     expect(readCallLog(log).filter((l) => l.event === 'call')).toHaveLength(3);
+  });
+
+  it("opens a user's connection afresh on the next call when its start failed", async () => {
+    const starts = join(mkdtempSync(join(tmpdir(), 'airlock-flaky-')), 'starts');
+    // The demo server, except the second time it is started (ana's first connection, after the catalog's): it exits.
+    const script = `const fs = require('node:fs');
+      const n = (fs.existsSync(${JSON.stringify(starts)}) ? Number(fs.readFileSync(${JSON.stringify(starts)}, 'utf8')) : 0) + 1;
+      fs.writeFileSync(${JSON.stringify(starts)}, String(n));
+      if (n === 2) process.exit(3);
+      import(${JSON.stringify(pathToFileURL(DEMO_BIN).href)});`;
+    host = createHost({
+      servers: [{ ...scriptServer('demo', script), isolation: 'user' }],
+      surface: new HoldingSurface(),
+      clock: new FakeClock(),
+      limits: { connectTimeoutMs: 10_000 },
+    });
+    await host.servers.settled();
+    const first = await echo(host, ana, 'one');
+    expect(first.outcome).toBe('transport_error');
+    expect(host.servers.list({ scope: ana })[0]).toMatchObject({ tenantConnection: true, state: 'failed' });
+    expect((await echo(host, ana, 'two')).outcome).toBe('success');
   });
 
   it('runs stdio servers shared by default', async () => {
