@@ -5,24 +5,24 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Clock, Host, HostStore } from '@airlock/core';
+import type { Clock, Host } from '@airlock/core';
 import { createHost, logHostEvents, SECRET_KEY_ENV, TokenVault } from '@airlock/core';
 import { ConsoleSignIn } from './console-sign-in.js';
 import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
-import { PostgresStore } from '@airlock/core/postgres';
 import { WorkerStore } from '@airlock/core/worker';
-import pg from 'pg';
 import { createApi } from './api.js';
 import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
-import { LOOPBACK_HOSTS, redactUrl } from './console-config.js';
+import { LOOPBACK_HOSTS } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
 import type { ConsoleLogger } from './console-logger.js';
 import { ConsoleSurface } from './console-surface.js';
 import { HostEventRelay } from './host-event-relay.js';
 import { PageData } from './page-data.js';
+import { IN_PROCESS_QUESTIONS } from './question-bus.js';
 import { RunningCalls } from './running-calls.js';
 import { Sessions } from './sessions.js';
+import { openSharedHistory } from './shared-history.js';
 import { TabHub } from './tab-hub.js';
 
 /** Where `npm run build` puts the page (Vite, from apps/console/web). */
@@ -53,21 +53,6 @@ async function openHistory(path: string): Promise<WorkerStore> {
 }
 
 /**
- * Opens the console's history on PostgreSQL (`store.url`, `--store postgres://…`, AIRLOCK_DATABASE_URL): a pool on
- * the database, migrated at open, shared by every instance on the same URL. Resolves once the database answers.
- */
-async function openSharedHistory(url: string, logger: ConsoleLogger): Promise<HostStore> {
-  const pool = new pg.Pool({ connectionString: url });
-  // A pooled connection the server drops while idle is replaced on next use; it must not end the process.
-  pool.on('error', (error) => logger.warn({ err: error.message }, 'history database connection lost'));
-  try {
-    return await PostgresStore.open({ pool });
-  } catch (error) {
-    throw new Error(`the console cannot open its history database ${redactUrl(url)}: ${(error as Error).message}`);
-  }
-}
-
-/**
  * Starts the console: one `Host` over a SQLite file with the console's tabs as its surface, the HTTP API and event
  * streams, and the page. On loopback (the default) it answers only to loopback host names, so a web page elsewhere
  * cannot reach it by DNS rebinding.
@@ -85,12 +70,12 @@ export async function startConsole(
     throw new Error(`the console's page is missing from ${WEB_DIR}: run "npm run build" first`);
   }
   const logger = options.logger ?? createConsoleLogger();
-  const store =
-    config.storeUrl === undefined
-      ? await openHistory(config.storePath)
-      : await openSharedHistory(config.storeUrl, logger);
+  // On PostgreSQL, instances share the history and the questions their calls ask; alone, questions stay here.
+  const shared = config.storeUrl === undefined ? undefined : await openSharedHistory(config.storeUrl, logger);
+  const store = shared?.store ?? (await openHistory(config.storePath));
+  const questions = shared?.questions ?? IN_PROCESS_QUESTIONS;
   const hub = new TabHub();
-  const surface = new ConsoleSurface(hub);
+  const surface = new ConsoleSurface(hub, questions);
   let port = config.port;
   let host: Host;
   try {
@@ -122,13 +107,14 @@ export async function startConsole(
     });
   } catch (error) {
     // The history's worker thread would keep the process alive.
+    await questions.stop();
     await store.close();
     throw error;
   }
   // Each part gets what it needs when it is built: the calls started here first (the chat's model tracks its calls
   // there), then the relay of the host's events, the chat, and what pages read.
   logHostEvents(host, logger);
-  const running = new RunningCalls({ host });
+  const running = new RunningCalls({ host, bus: questions });
   const relay = new HostEventRelay({ host, hub, surface });
   const chat =
     config.model === undefined
@@ -186,6 +172,7 @@ export async function startConsole(
   } catch (error) {
     // Nothing keeps running: the servers the host started and its store close before the error is told.
     closeParts();
+    await questions.stop();
     await host.close();
     throw error;
   }
@@ -197,6 +184,7 @@ export async function startConsole(
     host,
     close: async () => {
       closeParts();
+      await questions.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Event streams stay open until their tabs go; close them so the process can end.

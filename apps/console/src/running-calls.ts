@@ -1,22 +1,33 @@
 import type { Host, InvocationRecord, Scope } from '@airlock/core';
 import { isTerminalState } from '@airlock/core';
 import { ApiError } from './api-error.js';
+import type { QuestionBus } from './question-bus.js';
+import { IN_PROCESS_QUESTIONS } from './question-bus.js';
 import { tenantKey } from './tab-hub.js';
 
 /**
  * The calls started from this console (by hand from a page, or by the chat's model) that have not ended, with what
  * cancels each: the card's "Cancel call" needs the call's own AbortController, which only whoever started it has.
- * A call is forgotten as soon as the host says it has ended.
+ * A call is forgotten as soon as the host says it has ended. With instances sharing a database (`QuestionBus`), a
+ * cancel of a call running on another instance is sent to it, and one sent here cancels the call here.
  */
 export class RunningCalls {
   readonly #running = new Map<string, { readonly scope: Scope; readonly controller: AbortController }>();
   readonly #host: Host;
   readonly #off: () => void;
+  readonly #bus: QuestionBus;
+  readonly #unlisten: () => void;
 
-  constructor({ host }: { readonly host: Host }) {
+  constructor({ host, bus = IN_PROCESS_QUESTIONS }: { readonly host: Host; readonly bus?: QuestionBus }) {
     this.#host = host;
+    this.#bus = bus;
     this.#off = host.on('invocation.transition', ({ invocation }) => {
       if (isTerminalState(invocation.state)) this.#running.delete(invocation.id);
+    });
+    this.#unlisten = bus.listen((news) => {
+      if (news.kind !== 'cancel') return;
+      const running = this.#running.get(news.invocationId);
+      if (running !== undefined && tenantKey(running.scope) === tenantKey(news.tenant)) running.controller.abort();
     });
   }
 
@@ -64,6 +75,8 @@ export class RunningCalls {
       const entry = await this.#host.history.get({ scope, invocationId });
       if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
       if (!isTerminalState(entry.invocation.state)) {
+        // Running on another instance: that one cancels it.
+        if (this.#bus.shared) return this.#bus.cancel(scope, invocationId);
         throw new ApiError(
           409,
           'not_cancellable',
@@ -82,6 +95,7 @@ export class RunningCalls {
   /** Stops listening and cancels every call still running (the console is closing). */
   close(): void {
     this.#off();
+    this.#unlisten();
     for (const { controller } of this.#running.values()) controller.abort();
   }
 }

@@ -19,7 +19,7 @@ export interface PermissionRoutesOptions {
  */
 export function mountPermissionRoutes({ app, host, surface, hub }: PermissionRoutesOptions): void {
   app.post('/api/permission-requests/:id', async (c) => {
-    surface.decide(c.get('session'), c.req.param('id'), (await readBody(c))['decision']);
+    await surface.decide(c.get('session'), c.req.param('id'), (await readBody(c))['decision']);
     return c.json({ ok: true });
   });
   app.get('/api/permissions', (c) => c.json(host.permissions.list({ scope: scopeOf(c) })));

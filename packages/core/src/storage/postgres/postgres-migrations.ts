@@ -114,6 +114,26 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX credentials_by_user ON credentials (user_id, server_identity);
     `,
   },
+  {
+    version: 3,
+    name: 'questions open across instances',
+    // A question a call asks people (a permission request), seen by every instance of a console: request is the
+    // question as its tabs show it (JSON); closed_at is set once, by the first answer (answer) or by its call ending
+    // unanswered (answer NULL), so the first answer wins whichever instance it reaches.
+    sql: `
+      CREATE TABLE open_questions (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        instance_id TEXT NOT NULL,
+        request TEXT NOT NULL,
+        opened_at BIGINT NOT NULL,
+        answer TEXT,
+        closed_at BIGINT
+      );
+      CREATE INDEX open_questions_open ON open_questions (opened_at) WHERE closed_at IS NULL;
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

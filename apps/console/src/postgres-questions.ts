@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { PermissionDecision, PermissionRequest } from '@airlock/core';
+import type pg from 'pg';
+import type { Claim, QuestionBus, QuestionNews } from './question-bus.js';
+import type { Tenant } from './tab-hub.js';
+
+/** The channel on which instances tell each other of questions (opened, answered, closed) and of cancels. */
+export const QUESTIONS_CHANNEL = 'airlock_questions';
+
+/** How old a question still open may be for an instance that starts to show it (older ones belong to a dead call). */
+const SHOWN_FOR_MS = 10 * 60 * 1000;
+/** How long a lost LISTEN connection waits before it is made again. */
+const RELISTEN_MS = 1000;
+
+const notify = (fields: string) => `pg_notify('${QUESTIONS_CHANNEL}', json_build_object(${fields})::text)`;
+
+const SQL = {
+  // Each change and its notification in one statement: the notification goes out when the change commits.
+  open:
+    'WITH q AS (INSERT INTO open_questions (id, user_id, workspace_id, instance_id, request, opened_at) ' +
+    `VALUES ($1, $2, $3, $4, $5, $6) RETURNING id) SELECT ${notify("'kind', 'opened', 'id', id, 'instance', $4::text")} FROM q`,
+  claim:
+    'WITH won AS (UPDATE open_questions SET answer = $4, closed_at = $5 WHERE id = $1 AND user_id = $2 AND ' +
+    'workspace_id = $3 AND closed_at IS NULL RETURNING id, user_id, workspace_id) SELECT ' +
+    `${notify("'kind', 'answered', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'decision', $4::text")} FROM won`,
+  known: 'SELECT 1 FROM open_questions WHERE id = $1 AND user_id = $2 AND workspace_id = $3',
+  close:
+    'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 AND closed_at IS NULL ' +
+    `RETURNING id, user_id, workspace_id) SELECT ${notify("'kind', 'closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id")} FROM c`,
+  cancel: `SELECT ${notify("'kind', 'cancel', 'id', $1::text, 'userId', $2::text, 'workspaceId', $3::text")}`,
+  request: 'SELECT request FROM open_questions WHERE id = $1 AND closed_at IS NULL',
+  openElsewhere:
+    'SELECT request FROM open_questions WHERE closed_at IS NULL AND instance_id <> $1 AND opened_at > $2 ORDER BY opened_at',
+} as const;
+
+interface Told {
+  readonly kind?: unknown;
+  readonly id?: unknown;
+  readonly instance?: unknown;
+  readonly userId?: unknown;
+  readonly workspaceId?: unknown;
+  readonly decision?: unknown;
+}
+
+/**
+ * The questions of console instances on one PostgreSQL database: a row per question in `open_questions` (the first
+ * answer closes it, in one UPDATE, whichever instance it reaches) and LISTEN/NOTIFY on `QUESTIONS_CHANNEL` so every
+ * instance shows it on its tabs and hears its answer at once. What is told is handled in the order it arrives; a lost
+ * LISTEN connection is made again and the questions open elsewhere are read afresh.
+ */
+export class PostgresQuestions implements QuestionBus {
+  readonly shared = true;
+  readonly #instance = randomUUID();
+  readonly #pool: pg.Pool;
+  readonly #now: () => number;
+  readonly #onError: (error: Error) => void;
+  readonly #listeners = new Set<(news: QuestionNews) => void>();
+  #client: pg.PoolClient | undefined;
+  #starting: Promise<void> | undefined;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #queue: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  constructor(options: { pool: pg.Pool; now?: () => number; onError?: (error: Error) => void }) {
+    this.#pool = options.pool;
+    this.#now = options.now ?? Date.now;
+    this.#onError = options.onError ?? (() => undefined);
+  }
+
+  async open(request: PermissionRequest): Promise<void> {
+    const { userId, workspaceId } = request.scope;
+    const values = [request.invocationId, userId, workspaceId, this.#instance, JSON.stringify(request), this.#now()];
+    await this.#pool.query(SQL.open, values);
+  }
+
+  async claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim> {
+    const won = await this.#pool.query(SQL.claim, [id, tenant.userId, tenant.workspaceId, decision, this.#now()]);
+    if (won.rowCount === 1) return 'first';
+    const known = await this.#pool.query(SQL.known, [id, tenant.userId, tenant.workspaceId]);
+    return known.rowCount === 1 ? 'too_late' : 'unknown';
+  }
+
+  async close(id: string): Promise<void> {
+    await this.#pool.query(SQL.close, [id, this.#now()]);
+  }
+
+  async cancel(tenant: Tenant, invocationId: string): Promise<void> {
+    await this.#pool.query(SQL.cancel, [invocationId, tenant.userId, tenant.workspaceId]);
+  }
+
+  listen(listener: (news: QuestionNews) => void): () => void {
+    this.#listeners.add(listener);
+    if (this.#client === undefined && this.#starting === undefined) this.#starting = this.#listen();
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** Resolves once LISTEN is in place and the questions open elsewhere were told (at once when nobody listens). */
+  async listening(): Promise<void> {
+    await this.#starting;
+    await this.#queue;
+  }
+
+  #tell(news: QuestionNews): void {
+    for (const listener of this.#listeners) listener(news);
+  }
+
+  /** Runs `step` after what was told before it, so news is handled in the order it arrived. */
+  #then(step: () => Promise<void> | void): void {
+    this.#queue = this.#queue.then(step).catch((error: unknown) => this.#onError(asError(error)));
+  }
+
+  async #listen(): Promise<void> {
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await this.#pool.connect();
+      const held = client;
+      held.on('notification', (message) => {
+        if (message.channel === QUESTIONS_CHANNEL) this.#then(() => this.#heard(message.payload));
+      });
+      held.on('error', (error) => this.#lost(held, error));
+      await held.query(`LISTEN ${QUESTIONS_CHANNEL}`);
+      if (this.#stopped) {
+        held.release();
+        return;
+      }
+      this.#client = held;
+      // What is open on other instances now: asked before this one listened (or while it was cut off).
+      this.#then(async () => {
+        const { rows } = await this.#pool.query<{ request: string }>(SQL.openElsewhere, [
+          this.#instance,
+          this.#now() - SHOWN_FOR_MS,
+        ]);
+        for (const row of rows) this.#tell({ kind: 'opened', request: JSON.parse(row.request) as PermissionRequest });
+      });
+    } catch (error) {
+      client?.release(asError(error));
+      this.#onError(asError(error));
+      this.#schedule();
+    } finally {
+      this.#starting = undefined;
+    }
+  }
+
+  async #heard(payload: string | undefined): Promise<void> {
+    const told = JSON.parse(payload ?? '{}') as Told;
+    if (typeof told.id !== 'string') return;
+    const tenant =
+      typeof told.userId === 'string' && typeof told.workspaceId === 'string'
+        ? { userId: told.userId, workspaceId: told.workspaceId }
+        : undefined;
+    if (told.kind === 'opened' && told.instance !== this.#instance) {
+      const { rows } = await this.#pool.query<{ request: string }>(SQL.request, [told.id]);
+      if (rows[0] !== undefined)
+        this.#tell({ kind: 'opened', request: JSON.parse(rows[0].request) as PermissionRequest });
+    } else if (tenant === undefined) {
+      return;
+    } else if (told.kind === 'answered' && typeof told.decision === 'string') {
+      this.#tell({ kind: 'answered', id: told.id, tenant, decision: told.decision as PermissionDecision });
+    } else if (told.kind === 'closed') {
+      this.#tell({ kind: 'closed', id: told.id, tenant });
+    } else if (told.kind === 'cancel') {
+      this.#tell({ kind: 'cancel', invocationId: told.id, tenant });
+    }
+  }
+
+  #lost(client: pg.PoolClient, error: Error): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    client.release(error);
+    this.#onError(error);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#stopped || this.#retry !== undefined) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      this.#starting = this.#listen();
+    }, RELISTEN_MS);
+    this.#retry.unref?.();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#listeners.clear();
+    clearTimeout(this.#retry);
+    await this.#starting;
+    await this.#queue;
+    const client = this.#client;
+    this.#client = undefined;
+    if (client === undefined) return;
+    try {
+      await client.query(`UNLISTEN ${QUESTIONS_CHANNEL}`);
+      client.release();
+    } catch (error) {
+      client.release(asError(error));
+    }
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

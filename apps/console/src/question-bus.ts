@@ -1,0 +1,46 @@
+import type { PermissionDecision, PermissionRequest } from '@airlock/core';
+import type { Tenant } from './tab-hub.js';
+
+/** What another instance tells of the questions its calls ask, and of cancels asked of its calls. */
+export type QuestionNews =
+  | { readonly kind: 'opened'; readonly request: PermissionRequest }
+  | { readonly kind: 'answered'; readonly id: string; readonly tenant: Tenant; readonly decision: PermissionDecision }
+  | { readonly kind: 'closed'; readonly id: string; readonly tenant: Tenant }
+  | { readonly kind: 'cancel'; readonly invocationId: string; readonly tenant: Tenant };
+
+/** An answer's claim: the first answer (it is the one applied), one after the question closed, or no such question. */
+export type Claim = 'first' | 'too_late' | 'unknown';
+
+/**
+ * Where a console's permission questions are shared with its other instances. In one process (`IN_PROCESS_QUESTIONS`)
+ * there is nobody to tell and the surface decides alone, as a console on SQLite always has; on PostgreSQL
+ * (`PostgresQuestions`) a question asked on one instance reaches the tabs of every instance, the first answer from any
+ * of them is the one applied, and a cancel reaches the instance running the call.
+ */
+export interface QuestionBus {
+  /** True when other instances share the questions: answers are claimed through the bus. */
+  readonly shared: boolean;
+  /** Tells the other instances of a question asked here; resolves once an answer from anywhere can claim it. */
+  open(request: PermissionRequest): Promise<void>;
+  /** Claims the answer to a question of `tenant`: only the first claim of a question gets `first`. */
+  claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim>;
+  /** Closes a question asked here unanswered (its call ended or was cancelled); an answered one stays answered. */
+  close(id: string): Promise<void>;
+  /** Asks the instance running a call of `tenant` to cancel it. */
+  cancel(tenant: Tenant, invocationId: string): Promise<void>;
+  /** Hears what the other instances tell (first, the questions open on them now); returns what stops it. */
+  listen(listener: (news: QuestionNews) => void): () => void;
+  /** Stops listening (before the database pool ends). */
+  stop(): Promise<void>;
+}
+
+/** The questions of a console that runs alone: nothing to tell, every answer is claimed by the surface itself. */
+export const IN_PROCESS_QUESTIONS: QuestionBus = {
+  shared: false,
+  open: () => Promise.resolve(),
+  claim: () => Promise.resolve('first'),
+  close: () => Promise.resolve(),
+  cancel: () => Promise.resolve(),
+  listen: () => () => undefined,
+  stop: () => Promise.resolve(),
+};
