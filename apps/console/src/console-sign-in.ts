@@ -56,7 +56,19 @@ export class ConsoleSignIn {
         },
         giveUp: end,
       });
-      this.#starting.get(startKey(request.user.userId, request.serverId))?.(request);
+      const starting = this.#starting.get(startKey(request.user.userId, request.serverId));
+      // Asked with no tab waiting (a step-up during a call): the console starts sign-ins only from a tab, so it says
+      // so at once rather than leave the call waiting for a page nobody sees.
+      if (starting === undefined) {
+        end(
+          new Error(
+            `"${request.serverId}" asks for more access (${request.scope ?? 'more scopes'}); sign out of it and in again ` +
+              'from the server list to grant it',
+          ),
+        );
+        return;
+      }
+      starting(request);
     });
   }
 

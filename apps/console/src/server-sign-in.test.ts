@@ -122,3 +122,33 @@ describe('signing in to a remote server from the console', () => {
     expect(((await cy.get('/api/server-auth')).body as { signedIn: boolean }[])[0]?.signedIn).toBe(false);
   });
 });
+
+describe('signing in behind a proxy (console.publicUrl)', () => {
+  it('sends the user back to the public address, and finishes the sign-in when the proxy hands the callback on', async () => {
+    const publicUrl = 'https://airlock.example.test';
+    const proxied = await startConsole(
+      oauthConsoleConfig(mcp.url, join(dir, 'proxied.db'), 'sign-in behind a proxy', publicUrl),
+    );
+    try {
+      await proxied.host.servers.settled();
+      const dee = await ConsoleClient.signIn(proxied.url, { userId: 'dee' });
+      const started = await dee.post('/api/servers/notes/sign-in');
+      const authorizationUrl = new URL((started.body as { authorizationUrl: string }).authorizationUrl);
+      expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${publicUrl}/oauth/callback`);
+      const back = await headlessAuthorize({ account: 'dee' })({ serverId: 'notes', authorizationUrl });
+      expect(back.origin).toBe(publicUrl);
+      // The proxy hands https://airlock.example.test/oauth/callback?… to the console, which sees its own address.
+      const landing = await fetch(new URL(`/oauth/callback${back.search}`, proxied.url));
+      const form = /name="redirect" value="([^"]+)"/.exec(await landing.text());
+      expect(form?.[1]?.replaceAll('&amp;', '&')).toBe(back.href);
+      const finished = await fetch(new URL('/oauth/callback', proxied.url), {
+        method: 'POST',
+        headers: { cookie: dee.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ redirect: back.href }).toString(),
+      });
+      expect(await finished.text()).toContain('Signed in to notes');
+    } finally {
+      await proxied.close();
+    }
+  });
+});

@@ -50,7 +50,9 @@ export class LoopbackRedirect {
       say(
         `Sign in to ${request.serverId} in your browser. If it does not open, open this address:\n  ${request.authorizationUrl.href}\n`,
       );
-      openBrowser(request.authorizationUrl.href);
+      // Only a web address is handed to the system's opener (a remote server chose it).
+      const { protocol } = request.authorizationUrl;
+      if (protocol === 'https:' || protocol === 'http:') openBrowser(request.authorizationUrl.href);
     });
   }
 

@@ -4,8 +4,9 @@ import type { ConsoleConfig } from '@airlock/console';
  * A console with one remote server, "notes", that each user signs in to (the protected server at `url`), calls to it
  * allowed by a rule, history in `storePath`, local sign-in on a free loopback port.
  */
-export function oauthConsoleConfig(url: string, storePath: string, source: string): ConsoleConfig {
+export function oauthConsoleConfig(url: string, storePath: string, source: string, publicUrl?: string): ConsoleConfig {
   return {
+    ...(publicUrl === undefined ? {} : { publicUrl }),
     source,
     servers: [
       {

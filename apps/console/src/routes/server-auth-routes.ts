@@ -47,7 +47,9 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
   app.get('/api/server-auth', async (c) => c.json(await host.auth.status({ scope: scopeOf(c) })));
 
   app.get(OAUTH_CALLBACK_PATH, (c) => {
-    const back = new URL(c.req.url);
+    // Rebuilt on the console's public address (behind a proxy the request's own URL is not the one users reach, and
+    // the redirect must be the exact URL the sign-in was started with).
+    const back = new URL(`${OAUTH_CALLBACK_PATH}${new URL(c.req.url).search}`, publicUrl());
     if (back.searchParams.get('state') === null) {
       return c.html(page('Sign-in', 'This page is where a server sign-in ends; it was opened without one.'), 400);
     }
@@ -65,7 +67,8 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
     const redirect = typeof form['redirect'] === 'string' ? form['redirect'] : '';
     let back: URL;
     try {
-      back = new URL(redirect);
+      // Only the query is taken from the form: the address is the console's own callback, never one the form names.
+      back = new URL(`${OAUTH_CALLBACK_PATH}${new URL(redirect).search}`, publicUrl());
     } catch {
       return c.html(page('Sign-in', 'The sign-in came back without its address. Start it again.'), 400);
     }

@@ -22,6 +22,8 @@ export async function signInToServer(serverId: string): Promise<void> {
       window.location.assign(authorizationUrl);
       return;
     }
+    // The authorization server is a remote server's choice: its page gets no handle on this tab.
+    popup.opener = null;
     popup.location.href = authorizationUrl;
   } catch (error) {
     popup?.close();
