@@ -100,7 +100,8 @@ export class ElicitationBroker {
     if (set === undefined) this.#inFlight.set(channel, (set = new Set()));
     set.add(call);
     const calls = set;
-    const done = () => calls.delete(call);
+    // The last call of a channel takes its set along: channels come and go with users, the map does not grow.
+    const done = () => calls.delete(call) && calls.size === 0 && this.#inFlight.delete(channel);
     const linked = this.deps.questionsInCallContext?.(serverId) ?? true;
     return (linked ? this.#calls.run(call, run) : run()).then(
       (value) => {

@@ -111,5 +111,8 @@ describe('isolation and oauth', () => {
     expect(() => one({ url: 'https://x.example/mcp', oauth: {}, isolation: 'shared' })).toThrow(
       /isolation "shared" cannot be used with oauth/,
     );
+    expect(() => one({ url: 'https://x.example/mcp', oauth: {}, isolation: 'workspace' })).toThrow(
+      /isolation "workspace" cannot be used with oauth/,
+    );
   });
 });

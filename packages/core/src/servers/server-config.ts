@@ -127,8 +127,8 @@ function parseServerEntry(id: string, entry: unknown, source: string): ServerCon
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail('url', 'must use http or https');
     const oauth = e['oauth'] === undefined ? undefined : parseOAuth(e['oauth'], fail);
-    if (oauth?.grant === 'authorization_code' && isolation === 'shared') {
-      fail('isolation', '"shared" cannot be used with oauth: each user signs in as themselves');
+    if (oauth?.grant === 'authorization_code' && (isolation === 'shared' || isolation === 'workspace')) {
+      fail('isolation', `"${isolation}" cannot be used with oauth: each user signs in as themselves`);
     }
     return {
       ...common,

@@ -48,11 +48,15 @@ export async function callAsTask(
   const taskId = task.taskId;
   let step = 0;
   let lastMessage: string | undefined;
+  // Every status the server answers is progress: a task that works quietly (the same message, or none) is alive,
+  // and only the ceiling bounds it; the idle timeout is for a server that stopped answering.
   const report = (state: TaskState) => {
-    if (state.statusMessage === undefined || state.statusMessage === lastMessage) return;
-    lastMessage = state.statusMessage;
+    if (state.statusMessage !== undefined) lastMessage = state.statusMessage;
     step += 1;
-    options.onProgress({ progress: step, message: `${state.status}: ${state.statusMessage}` });
+    options.onProgress({
+      progress: step,
+      message: lastMessage === undefined ? state.status : `${state.status}: ${lastMessage}`,
+    });
   };
   report(task);
   let ended = false;
