@@ -100,22 +100,21 @@ export class PostgresStore implements HostStore {
     let broken: Error | undefined;
     try {
       // One round trip: begin, wait for the chain lock, then (a statement after the lock, so a snapshot taken after
-      // the last holder committed) read the chain head the batch's events follow.
+      // the last holder committed) read the chain head the batch's events follow. A failure from here on (the lock
+      // or the head read too) rolls back, so a session is never given back inside an aborted transaction.
       const opened = (await client.query({
         text: `BEGIN; ${SQL.lockChain}; ${SQL.lastAudit}`,
         types: PARSERS,
       })) as unknown as PgQueryResult[];
       const head = opened.at(-1)?.rows[0] as Pick<AuditEvent, 'seq' | 'hash'> | undefined;
-      try {
-        await new PostgresBatch(client, head).apply(batch);
-        await client.query({ text: 'COMMIT' });
-      } catch (error) {
-        await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {
-          // A connection that cannot roll back is not given back to the pool.
-          broken = rollback instanceof Error ? rollback : new Error(String(rollback));
-        });
-        throw error;
-      }
+      await new PostgresBatch(client, head).apply(batch);
+      await client.query({ text: 'COMMIT' });
+    } catch (error) {
+      await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {
+        // A connection that cannot roll back is not given back to the pool.
+        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+      });
+      throw error;
     } finally {
       client.release(broken);
     }
