@@ -39,3 +39,18 @@ export function httpsOnlyFetch(serverId: string, base: FetchLike = fetch, guard?
     return base(input, init);
   };
 }
+
+/** How long one request of a sign-in or sign-out may take (an authorization server that hangs is given up). */
+export const OAUTH_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * A fetch whose every request is aborted after `ms` (with the caller's own signal kept): for the short requests of a
+ * sign-in or sign-out, never for the transport's long-lived streams.
+ */
+export function timedFetch(base: FetchLike = fetch, ms = OAUTH_REQUEST_TIMEOUT_MS): FetchLike {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(ms);
+    const signal = init?.signal == null ? timeout : AbortSignal.any([init.signal, timeout]);
+    return base(input, { ...init, signal });
+  };
+}

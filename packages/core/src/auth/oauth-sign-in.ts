@@ -8,7 +8,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
 import { authAudit } from './auth-audit.js';
 import { authFailed, describeCause } from './auth-errors.js';
-import { httpsOnlyFetch } from './https-only-fetch.js';
+import { httpsOnlyFetch, timedFetch } from './https-only-fetch.js';
 import type { SignInFlow } from './sign-in-flow.js';
 import type { UserOAuthProvider } from './user-oauth-provider.js';
 
@@ -60,7 +60,7 @@ export async function signIn(provider: UserOAuthProvider, options: SignInOptions
     throw new HostError('config_invalid', `server ${serverId}: sign-in needs a redirect URL`, { data: { serverId } });
   }
   const flow = provider.beginFlow(true);
-  const fetchFn = httpsOnlyFetch(serverId, options.fetch ?? fetch, flow);
+  const fetchFn = httpsOnlyFetch(serverId, timedFetch(options.fetch ?? fetch), flow);
   try {
     return await provider.inFlow(flow, () => runSignIn(provider, flow, options, fetchFn));
   } catch (error) {

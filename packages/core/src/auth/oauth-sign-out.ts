@@ -3,7 +3,7 @@ import type { AuthorizationServerMetadata, FetchLike, StoredOAuthTokens } from '
 import { HostError } from '../errors/host-error.js';
 import { authAudit } from './auth-audit.js';
 import { describeCause } from './auth-errors.js';
-import { httpsOnlyFetch } from './https-only-fetch.js';
+import { httpsOnlyFetch, timedFetch } from './https-only-fetch.js';
 import type { UserOAuthProvider } from './user-oauth-provider.js';
 
 /** What signing out did at the authorization server (the local tokens are deleted in every case). */
@@ -32,7 +32,7 @@ export async function signOut(
     result =
       stored === undefined
         ? { revocation: 'not_signed_in' }
-        : await revoke(provider, stored.tokens, httpsOnlyFetch(provider.serverId, options.fetch ?? fetch));
+        : await revoke(provider, stored.tokens, httpsOnlyFetch(provider.serverId, timedFetch(options.fetch ?? fetch)));
   } catch (error) {
     // Tokens that cannot be opened (another key) cannot be revoked either; they are deleted all the same.
     result = { revocation: 'failed', error: describeCause(error) };
