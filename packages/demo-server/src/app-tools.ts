@@ -3,7 +3,10 @@ import { DASHBOARD_URI } from './demo-resources.js';
 import { defineTool, textResult } from './demo-tool.js';
 import type { DemoTool } from './demo-tool.js';
 
-/** MCP Apps tools in the current `_meta.ui` form: a view with default visibility, and an app-only tool. */
+/**
+ * MCP Apps tools in the current `_meta.ui` form: a view with default visibility, an app-only tool, and a model-only
+ * one (a host must refuse it to a view).
+ */
 export const appTools: readonly DemoTool[] = [
   defineTool({
     name: 'show_dashboard',
@@ -22,6 +25,15 @@ export const appTools: readonly DemoTool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     _meta: { ui: { resourceUri: DASHBOARD_URI, visibility: ['app'] } },
     run: (_args, { state }) => textResult(`Dashboard refreshed: ${state.notes.size} notes.`),
+  }),
+  defineTool({
+    name: 'model_summary',
+    title: 'Summary for the model',
+    description: 'Summarises the notes for the model; only the model may call it, never a view.',
+    input: z.object({}),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: { ui: { visibility: ['model'] } },
+    run: (_args, { state }) => textResult(`${state.notes.size} notes.`),
   }),
 ];
 

@@ -52,7 +52,7 @@ describe.each<Negotiation>(['legacy', 'auto'])('the demo server over stdio, nego
       page = await client.listTools({ cursor: page.nextCursor });
       pages.push(page.tools);
     }
-    expect(pages.map((tools) => tools.length)).toEqual([3, 3, 3, 3, 3, 3, 3, 2]);
+    expect(pages.map((tools) => tools.length)).toEqual([3, 3, 3, 3, 3, 3, 3, 3]);
     expect(
       pages
         .flat()

@@ -38,6 +38,7 @@ export const TOOL_NAMES = [
   'connect_required',
   'show_dashboard',
   'app_refresh',
+  'model_summary',
   'shape_shifter',
   'change_definition',
   'stats',
