@@ -1,0 +1,273 @@
+import { css, html, LitElement, nothing } from 'lit';
+import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
+import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { elementLocale } from '../shared/localize.js';
+import { baseStyles } from '../shared/tokens.js';
+import { AppCallEvent, AppRefusedEvent } from './app-view-events.js';
+import type { AppCallResult } from './app-view-events.js';
+import { viewDocument } from './view-document.js';
+import type { ViewCsp } from './view-document.js';
+
+/** One view as the host read it (`host.apps.view`): its HTML and the origins its resource declares. */
+export interface AppViewSource {
+  readonly serverId: string;
+  readonly tool: string;
+  readonly uri: string;
+  readonly html: string;
+  readonly csp?: ViewCsp;
+}
+
+/** The view's frame: same-origin access never; scripts only; no popups, forms, top navigation or downloads. */
+export const VIEW_SANDBOX = 'allow-scripts';
+
+/** What this host answers to each request a view may make and does not grant, told to the view as the error. */
+export const REFUSALS = {
+  'ui/open-link': 'this host does not open links from views yet; show the address as text for the user to copy',
+  'ui/message': 'this host does not take messages from views into the conversation yet',
+  'ui/update-model-context': "this host does not add a view's context to the model's yet",
+  'ui/download-file': 'this host does not save files from views',
+  'resources/read': 'this host does not read resources for views',
+  'resources/list': 'this host does not list resources for views',
+  'resources/templates/list': 'this host does not list resource templates for views',
+  'prompts/list': 'this host does not list prompts for views',
+  'sampling/createMessage': 'this host does not offer sampling to views',
+} as const;
+
+/**
+ * `<airlock-app-view>`: an MCP Apps view (a server's `text/html;profile=mcp-app` resource), rendered behind a sandbox
+ * proxy on another origin than the page, in an inner frame with `sandbox="allow-scripts"` only (no same-origin
+ * access to anything, no popups, no top navigation) and a Content-Security-Policy built from the resource's declared
+ * origins and nothing more. No browser permission (camera, microphone, geolocation, clipboard) is granted.
+ *
+ * The host side of the protocol is the MCP Apps `AppBridge`, built with no MCP client: every `tools/call` of the view
+ * becomes an `airlock-app-call` event the page answers through its host as caller app, and nothing is sent to the
+ * view before its `ui/notifications/initialized`. Then it gets the tool's input and result (and each new result).
+ *
+ * @property proxyUrl - (attribute `proxy-url`) the sandbox proxy page; refused when it has the page's own origin.
+ * @property view - the view: `{ serverId, tool, uri, html, csp }`.
+ * @property toolInput - the arguments of the call that opened the view.
+ * @property toolResult - that call's result, once it has one.
+ * @property theme - `light` or `dark` (host context); default from the user's colour-scheme preference.
+ * @property failure - why the page could not get the view: shown in its place.
+ * @property minHeight, maxHeight - the bounds of the height a view may ask for (px; defaults 120 and 720).
+ * @fires airlock-app-call - {@link AppCallEvent}: the view asked for a tool call; answer with `detail.respondWith`.
+ * @fires airlock-app-refused - {@link AppRefusedEvent}: a request of the view was refused, and why.
+ * @csspart frame - the proxy frame. @csspart error - why no view is shown.
+ */
+export class AirlockAppView extends LitElement {
+  static override properties: PropertyDeclarations = {
+    proxyUrl: { type: String, attribute: 'proxy-url' },
+    view: { attribute: false },
+    toolInput: { attribute: false },
+    toolResult: { attribute: false },
+    theme: { type: String },
+    minHeight: { type: Number, attribute: 'min-height' },
+    maxHeight: { type: Number, attribute: 'max-height' },
+    failure: { type: String },
+  };
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      iframe {
+        display: block;
+        width: 100%;
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        background: var(--_surface);
+      }
+      .error {
+        color: var(--_danger, inherit);
+        margin: 0;
+      }
+    `,
+  ];
+
+  proxyUrl = '';
+  view: AppViewSource | undefined;
+  toolInput: Readonly<Record<string, unknown>> | undefined;
+  toolResult: AppCallResult | undefined;
+  theme: 'light' | 'dark' | undefined;
+  minHeight = 120;
+  maxHeight = 720;
+  /** Why the page could not get the view (shown instead of it); empty when there is nothing wrong. */
+  failure = '';
+
+  #bridge: AppBridge | undefined;
+  #initialized = false;
+  #height: number | undefined;
+  #error = '';
+  /** Bumped on each start: a start overtaken by a newer one (or a disconnect) stops where it is. */
+  #generation = 0;
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stop();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated && this.#bridge === undefined) void this.#start();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('view') || changed.has('proxyUrl')) {
+      void this.#start();
+      return;
+    }
+    if (!this.#initialized || this.#bridge === undefined) return;
+    if (changed.has('toolInput') && this.toolInput !== undefined) {
+      void this.#bridge.sendToolInput({ arguments: { ...this.toolInput } });
+    }
+    if (changed.has('toolResult') && this.toolResult !== undefined) {
+      void this.#bridge.sendToolResult(this.toolResult as never);
+    }
+  }
+
+  protected override render(): TemplateResult | typeof nothing {
+    const error = this.failure !== '' ? this.failure : this.#error;
+    if (error !== '') return html`<p class="error" part="error" role="alert">${error}</p>`;
+    if (this.view === undefined) return nothing;
+    const height = Math.min(Math.max(this.#height ?? this.minHeight, this.minHeight), this.maxHeight);
+    return html`<iframe
+      part="frame"
+      title=${this.view === undefined ? 'view' : `${this.view.tool} view`}
+      sandbox="allow-scripts allow-same-origin"
+      referrerpolicy="no-referrer"
+      allow=""
+      style="height: ${height}px"
+    ></iframe>`;
+  }
+
+  /** The proxy's URL, or why it cannot be used: it must be http(s) and another origin than this page's. */
+  #proxy(): URL | string {
+    let url: URL;
+    try {
+      url = new URL(this.proxyUrl, location.href);
+    } catch {
+      return `the sandbox proxy URL ${JSON.stringify(this.proxyUrl)} is not a URL`;
+    }
+    if (this.proxyUrl === '' || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      return 'no sandbox proxy is configured (proxy-url), so no view is shown';
+    }
+    if (url.origin === location.origin) {
+      return `the sandbox proxy ${url.origin} has this page's origin; a view is shown only behind another origin`;
+    }
+    return url;
+  }
+
+  async #start(): Promise<void> {
+    this.#stop();
+    const generation = ++this.#generation;
+    if (this.view === undefined) return;
+    const proxy = this.#proxy();
+    this.#error = typeof proxy === 'string' ? proxy : '';
+    this.requestUpdate();
+    await this.updateComplete;
+    if (typeof proxy === 'string' || generation !== this.#generation) return;
+    const frame = this.renderRoot.querySelector('iframe');
+    const target = frame?.contentWindow;
+    if (frame === null || target === null || target === undefined) return;
+    const { AppBridge, PostMessageTransport } = await import('@modelcontextprotocol/ext-apps/app-bridge');
+    if (generation !== this.#generation) return;
+    const view = this.view;
+    const bridge = new AppBridge(
+      null,
+      { name: 'airlock', version: '0.1.0' },
+      { serverTools: {}, sandbox: { permissions: {}, csp: { ...view.csp } as never } },
+      { hostContext: this.#context() },
+    );
+    this.#wire(bridge, view);
+    this.#bridge = bridge;
+    await bridge.connect(new PostMessageTransport(target, target));
+    if (generation !== this.#generation) return;
+    frame.src = proxy.href;
+  }
+
+  #wire(bridge: AppBridge, view: AppViewSource): void {
+    bridge.onsandboxready = () => {
+      void bridge.sendSandboxResourceReady({
+        html: viewDocument(view.html, view.csp),
+        sandbox: VIEW_SANDBOX,
+        csp: { ...view.csp } as never,
+        permissions: {},
+      });
+    };
+    bridge.oninitialized = () => {
+      this.#initialized = true;
+      if (this.toolInput !== undefined) void bridge.sendToolInput({ arguments: { ...this.toolInput } });
+      if (this.toolResult !== undefined) void bridge.sendToolResult(this.toolResult as never);
+    };
+    bridge.oncalltool = (params) => this.#call(view.serverId, params.name, params.arguments ?? {}) as never;
+    bridge.onsizechange = ({ height }) => {
+      if (typeof height !== 'number' || !Number.isFinite(height)) return;
+      this.#height = Math.ceil(height);
+      this.requestUpdate();
+    };
+    bridge.onrequestdisplaymode = () => {
+      this.#refused('ui/request-display-mode', 'this host shows views inline only');
+      return Promise.resolve({ mode: 'inline' as const });
+    };
+    const refuse = (method: keyof typeof REFUSALS) => () => {
+      this.#refused(method, REFUSALS[method]);
+      return Promise.reject(new Error(REFUSALS[method]));
+    };
+    bridge.onopenlink = refuse('ui/open-link');
+    bridge.onmessage = refuse('ui/message');
+    bridge.onupdatemodelcontext = refuse('ui/update-model-context');
+    bridge.ondownloadfile = refuse('ui/download-file');
+    bridge.onreadresource = refuse('resources/read');
+    bridge.onlistresources = refuse('resources/list');
+    bridge.onlistresourcetemplates = refuse('resources/templates/list');
+    bridge.onlistprompts = refuse('prompts/list');
+    bridge.oncreatesamplingmessage = refuse('sampling/createMessage');
+    bridge.onloggingmessage = () => undefined;
+    bridge.onrequestteardown = () => void bridge.teardownResource({}, { timeout: 1000 }).catch(() => undefined);
+  }
+
+  #call(serverId: string, name: string, args: Readonly<Record<string, unknown>>): Promise<AppCallResult> {
+    const event = new AppCallEvent({ serverId, name, args });
+    this.dispatchEvent(event);
+    return event.answer ?? Promise.reject(new Error('this page does not route tool calls from views'));
+  }
+
+  #refused(method: string, reason: string): void {
+    this.dispatchEvent(new AppRefusedEvent({ method, reason }));
+  }
+
+  #context(): Record<string, unknown> {
+    const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+    return {
+      theme: this.theme ?? (dark ? 'dark' : 'light'),
+      locale: elementLocale(this),
+      displayMode: 'inline',
+      availableDisplayModes: ['inline'],
+      containerDimensions: { maxHeight: this.maxHeight },
+      platform: 'web',
+    };
+  }
+
+  #stop(): void {
+    this.#generation += 1;
+    const bridge = this.#bridge;
+    this.#bridge = undefined;
+    this.#initialized = false;
+    this.#height = undefined;
+    if (bridge === undefined) return;
+    void bridge
+      .teardownResource({}, { timeout: 1000 })
+      .catch(() => undefined)
+      .finally(() => void bridge.close());
+  }
+}
+
+if (!customElements.get('airlock-app-view')) customElements.define('airlock-app-view', AirlockAppView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'airlock-app-view': AirlockAppView;
+  }
+}

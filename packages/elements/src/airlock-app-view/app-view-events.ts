@@ -1,0 +1,65 @@
+/** A tool result as a view receives it (MCP `CallToolResult`, loosely typed: the page passes the host's own). */
+export interface AppCallResult {
+  readonly content: readonly Record<string, unknown>[];
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** What `airlock-app-call` carries: the call the view asked for, and how the page answers it. */
+export interface AppCallDetail {
+  /** The server whose view asked: the page calls as `{ kind: 'app', serverId }`, so the host holds it to that server. */
+  readonly serverId: string;
+  /** The tool name exactly as the view sent it (its server's own name for the tool). */
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  /**
+   * The page's answer: a promise of the result the view gets. Rejecting (or never calling this) gives the view a
+   * JSON-RPC error with the message, so a refusal is explained to it.
+   */
+  respondWith(result: Promise<AppCallResult>): void;
+}
+
+/**
+ * `airlock-app-call`: a view asked to call a tool (`tools/call`). The element never calls anything itself: the page
+ * routes the call through the host's one path as caller app (visibility, the permission gate, history, audit).
+ */
+export class AppCallEvent extends Event {
+  static readonly eventName = 'airlock-app-call';
+  readonly detail: AppCallDetail;
+  #answer: Promise<AppCallResult> | undefined;
+
+  constructor(detail: Omit<AppCallDetail, 'respondWith'>) {
+    super(AppCallEvent.eventName, { bubbles: true, composed: true });
+    this.detail = { ...detail, respondWith: (result) => void (this.#answer = result) };
+  }
+
+  /** The page's answer, or undefined when no one answered. */
+  get answer(): Promise<AppCallResult> | undefined {
+    return this.#answer;
+  }
+}
+
+/** What `airlock-app-refused` carries: a request of the view this host does not grant, and the reason given to it. */
+export interface AppRefusedDetail {
+  readonly method: string;
+  readonly reason: string;
+}
+
+/** `airlock-app-refused`: the view asked for something refused (a link, a message, a display mode); told to it. */
+export class AppRefusedEvent extends Event {
+  static readonly eventName = 'airlock-app-refused';
+  readonly detail: AppRefusedDetail;
+
+  constructor(detail: AppRefusedDetail) {
+    super(AppRefusedEvent.eventName, { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'airlock-app-call': AppCallEvent;
+    'airlock-app-refused': AppRefusedEvent;
+  }
+}
