@@ -12,6 +12,7 @@ import type { RunningCalls } from './running-calls.js';
 import type { Sessions } from './sessions.js';
 import type { TabHub } from './tab-hub.js';
 import type { ApiApp, ApiEnv } from './routes/api-app.js';
+import { mountAppViewRoutes } from './routes/app-view-routes.js';
 import { mountAuditRoutes } from './routes/audit-routes.js';
 import { mountServerAuthRoutes } from './routes/server-auth-routes.js';
 import type { ConsoleSignIn } from './console-sign-in.js';
@@ -44,6 +45,8 @@ export interface ApiParts {
   readonly authMode: AuthMode;
   /** Host names (with port) the page may be reached by; anything else is refused (DNS rebinding). Empty: any. */
   readonly allowedHosts: () => readonly string[];
+  /** The MCP Apps sandbox proxy's port; undefined (or absent) when this console shows no views. */
+  readonly proxyPort?: () => number | undefined;
 }
 
 /**
@@ -101,5 +104,6 @@ export function createApi(parts: ApiParts): ApiApp {
   // session itself.
   mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions, publicUrl: parts.publicUrl });
   mountChatRoutes({ app, chat });
+  mountAppViewRoutes({ app, host, running, proxyPort: parts.proxyPort ?? (() => undefined) });
   return app;
 }

@@ -62,6 +62,8 @@ export interface ConsoleConfig {
   readonly retention: RetentionConfig;
   /** The config's `audit` key: the anchor file and how often the chain head is written to it. */
   readonly audit?: AuditAnchorConfig;
+  /** The port of the MCP Apps views' sandbox proxy (another origin than the page); absent: any free port. */
+  readonly viewProxyPort?: number;
 }
 
 /** The embedded default server: the demo server of this installation, run by this Node. */

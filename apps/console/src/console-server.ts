@@ -23,6 +23,7 @@ import { IN_PROCESS_QUESTIONS } from './question-bus.js';
 import { RunningCalls } from './running-calls.js';
 import { Sessions } from './sessions.js';
 import { openSharedHistory } from './shared-history.js';
+import { sandboxProxyUrl, startSandboxProxy } from './sandbox-proxy.js';
 import { TabHub } from './tab-hub.js';
 
 /** Where `npm run build` puts the page (Vite, from apps/console/web). */
@@ -104,6 +105,8 @@ export async function startConsole(
       // The console owns its history file: retention sweeps at start and hourly (the defaults unless configured).
       retention: config.retention,
       ...(config.audit === undefined ? {} : { audit: config.audit }),
+      // The page renders MCP Apps views behind the sandbox proxy below.
+      apps: { views: true },
     });
   } catch (error) {
     // The history's worker thread would keep the process alive.
@@ -123,9 +126,14 @@ export async function startConsole(
   const pageData = new PageData({ host, relay, surface, chat });
   const signIn = new ConsoleSignIn(host);
   surface.attachSignIn(signIn);
+  const proxy = await startSandboxProxy(config.host, config.viewProxyPort ?? 0).catch(async (error: unknown) => {
+    await host.close();
+    throw error;
+  });
   const closeParts = () => {
     relay.close();
     running.close();
+    void proxy.close();
   };
   const app = createApi({
     signIn,
@@ -144,14 +152,18 @@ export async function startConsole(
       LOOPBACK_HOSTS.has(config.host)
         ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
         : (config.allowedHosts ?? []),
+    proxyPort: () => proxy.port,
   });
   app.use('*', async (c, next) => {
     await next();
-    // The page runs only its own code, cannot be framed (a permission click is the user's own), sniffs no types.
+    // The page runs only its own code, cannot be framed (a permission click is the user's own), sniffs no types;
+    // it frames only the views' sandbox proxy (its host name, the proxy's port).
+    const pageHost = c.req.header('host') || `${urlHost(config.host)}:${port}`;
+    const frames = new URL(sandboxProxyUrl(pageHost, proxy.port, new URL(c.req.url).protocol)).origin;
     c.header(
       'content-security-policy',
       "default-src 'self'; img-src 'self' data: https:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
-        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        `object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; frame-src ${frames}`,
     );
     c.header('x-frame-options', 'DENY');
     c.header('x-content-type-options', 'nosniff');

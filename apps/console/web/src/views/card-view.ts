@@ -5,6 +5,7 @@ import { locale, t } from '../i18n.js';
 import type { PageState } from '../state.js';
 import type { CardSlot } from '../card-slots.js';
 import type { Snapshot } from '../types.js';
+import { appViewSlot } from './app-view-slot.js';
 
 /** What a retried card says of its latest attempt: whether the user was asked again, or a stored decision let it run. */
 function retryNote(state: PageState, slot: CardSlot): string | undefined {
@@ -42,6 +43,7 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
       @airlock-tool-retry=${() => actions.retry(invocation)}
       @airlock-tool-cancel=${() => actions.cancel(invocation.id)}
     ></airlock-tool-card>
+    ${appViewSlot(invocation, entry?.tool, card.result)}
     ${note === undefined ? nothing : html`<p class="note" data-retry-note>${note}</p>`}
     ${
       // A call that needs the user to sign in first: the card offers the sign-in (then Retry runs it as them).

@@ -1,0 +1,73 @@
+import type { Host } from '@airlock/core';
+import { ApiError } from '../api-error.js';
+import type { RunningCalls } from '../running-calls.js';
+import { sandboxProxyUrl } from '../sandbox-proxy.js';
+import type { ApiApp } from './api-app.js';
+import { bodyConversation, readBody, scopeOf } from './request-input.js';
+
+/** What the view routes work with. */
+export interface AppViewRoutesOptions {
+  readonly app: ApiApp;
+  readonly host: Host;
+  readonly running: RunningCalls;
+  /** The sandbox proxy's port; undefined when this console shows no views. */
+  readonly proxyPort: () => number | undefined;
+}
+
+/**
+ * MCP Apps views: a tool's view (its HTML, declared CSP origins, and the sandbox proxy URL the page frames it behind)
+ * and the calls a view makes. A view's call goes through the host's one path as caller `{ kind: 'app', serverId }`:
+ * visibility (its own server's tools, "app" in their visibility), the permission gate, history (its own card) and
+ * audit. A call the host refuses before recording it (another server's tool, a model-only one) is answered 403 and
+ * reaches no server.
+ */
+export function mountAppViewRoutes({ app, host, running, proxyPort }: AppViewRoutesOptions): void {
+  app.get('/api/app-views/:tool', async (c) => {
+    const port = proxyPort();
+    if (port === undefined) throw new ApiError(404, 'not_found', 'this console shows no MCP Apps views');
+    const view = await host.apps.view({ scope: scopeOf(c), tool: c.req.param('tool') });
+    const protocol = new URL(c.req.url).protocol;
+    return c.json({ ...view, proxyUrl: sandboxProxyUrl(c.req.header('host') ?? '', port, protocol) });
+  });
+
+  app.post('/api/app-calls', async (c) => {
+    const body = await readBody(c);
+    const { serverId, name } = body;
+    if (typeof serverId !== 'string' || serverId === '') {
+      throw new ApiError(400, 'invalid_request', 'serverId must name the server whose view makes the call');
+    }
+    if (typeof name !== 'string' || name === '') throw new ApiError(400, 'invalid_request', 'name must be a tool name');
+    const scope = scopeOf(c, bodyConversation(body));
+    // The view names its own server's tool; a name that is none of them is passed on as it is, for the host to refuse.
+    const tool =
+      host.tools
+        .list({ audience: 'user', serverId, scope })
+        .find((t) => t.origin.kind === 'mcp' && t.origin.serverId === serverId && t.origin.originalName === name)
+        ?.name ?? name;
+    const controller = new AbortController();
+    const result = await host.invoke({
+      scope,
+      caller: { kind: 'app', serverId },
+      tool,
+      args: body['args'] ?? {},
+      signal: controller.signal,
+      onRecorded: (invocation) => running.track(invocation, controller),
+    });
+    const code = result.error?.code;
+    if (result.outcome === 'tool_not_found' || result.outcome === 'invalid_arguments') {
+      throw new ApiError(
+        result.outcome === 'tool_not_found' ? 403 : 400,
+        String(code ?? result.outcome),
+        result.error?.message ?? result.text,
+      );
+    }
+    // The view gets its call's result as the screen shows it (bounded), not the model's wrapped text.
+    const entry = await host.history.get({ scope, invocationId: result.invocationId });
+    return c.json({
+      invocationId: result.invocationId,
+      isError: result.isError,
+      text: result.text,
+      ...(entry?.result === undefined ? {} : { screen: entry.result.screen }),
+    });
+  });
+}

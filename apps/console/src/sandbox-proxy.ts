@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+
+/** Where the sandbox proxy page is served on its own listener. */
+export const SANDBOX_PROXY_PATH = '/sandbox';
+
+/**
+ * The MCP Apps sandbox proxy: a page on another origin than the console (another port), framed by a view's element.
+ * It tells its parent it is ready, takes the view's HTML once (`ui/notifications/sandbox-resource-ready`, the policy
+ * already in it), renders it in an inner frame with `sandbox="allow-scripts"` only (an opaque origin: no cookies, no
+ * storage, no reach into this page or the console's) and relays JSON-RPC messages between the two, nothing else. It
+ * answers only its parent and only the inner frame; what the view sends about the sandbox itself is dropped.
+ */
+const PROXY_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Airlock view sandbox</title>
+<style>html,body{margin:0;padding:0;height:100%;overflow:hidden}iframe{border:0;width:100%;height:100%;display:block}</style>
+</head>
+<body>
+<script>
+(() => {
+  const inner = document.createElement('iframe');
+  inner.setAttribute('sandbox', 'allow-scripts');
+  inner.setAttribute('allow', '');
+  inner.setAttribute('referrerpolicy', 'no-referrer');
+  inner.title = 'view';
+  let parentOrigin = null;
+  let loaded = false;
+  window.addEventListener('message', (event) => {
+    const data = event.data;
+    if (event.source === window.parent) {
+      if (parentOrigin === null) parentOrigin = event.origin;
+      if (event.origin !== parentOrigin) return;
+      if (data && data.method === 'ui/notifications/sandbox-resource-ready') {
+        if (loaded) return;
+        loaded = true;
+        inner.srcdoc = String((data.params && data.params.html) || '');
+        document.body.appendChild(inner);
+        return;
+      }
+      if (loaded && inner.contentWindow) inner.contentWindow.postMessage(data, '*');
+    } else if (loaded && event.source === inner.contentWindow) {
+      if (data && typeof data.method === 'string' && data.method.startsWith('ui/notifications/sandbox-')) return;
+      window.parent.postMessage(data, parentOrigin === null ? '*' : parentOrigin);
+    }
+  });
+  window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, '*');
+})();
+</script>
+</body>
+</html>
+`;
+
+/** A listening sandbox proxy: its port (the origin is the page's host name with it), and how to stop it. */
+export interface RunningSandboxProxy {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Serves the sandbox proxy page on its own port (0: any free one) of `hostname`. */
+export async function startSandboxProxy(hostname: string, port: number): Promise<RunningSandboxProxy> {
+  const app = new Hono();
+  app.get(SANDBOX_PROXY_PATH, (c) => {
+    c.header('cache-control', 'no-store');
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+    return c.html(PROXY_HTML);
+  });
+  app.notFound((c) => c.text('not found', 404));
+  const server = serve({ fetch: app.fetch, hostname, port });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', (error: Error) =>
+      reject(new Error(`the view sandbox proxy cannot listen on ${hostname}:${port}: ${error.message}`)),
+    );
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+/** The proxy's URL as a page reached at `pageHost` (host header: name and port) frames it: same name, its own port. */
+export function sandboxProxyUrl(pageHost: string, proxyPort: number, protocol = 'http:'): string {
+  const name = pageHost.startsWith('[') ? pageHost.slice(0, pageHost.indexOf(']') + 1) : pageHost.split(':')[0]!;
+  return `${protocol}//${name}:${proxyPort}${SANDBOX_PROXY_PATH}`;
+}

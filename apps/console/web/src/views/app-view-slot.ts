@@ -1,0 +1,97 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { ref } from 'lit/directives/ref.js';
+import type { AirlockAppView, AppCallEvent, AppCallResult } from '@airlock/elements';
+import type { AppView, InvocationRecord, ScreenPayload } from '@airlock/core';
+import { api } from '../api-client.js';
+import { CONVERSATION } from '../state.js';
+
+/** A view as the console's API sends it: the host's view and the sandbox proxy URL this page frames it behind. */
+type ViewAnswer = AppView & { readonly proxyUrl: string };
+
+/** One read per tool and definition while the page lives (the host caches too); a failed read is asked again. */
+const views = new Map<string, Promise<ViewAnswer>>();
+
+function viewOf(tool: string, definitionHash: string): Promise<ViewAnswer> {
+  const key = `${tool}\n${definitionHash}`;
+  let reading = views.get(key);
+  if (reading === undefined) {
+    reading = api<ViewAnswer>('GET', `/api/app-views/${encodeURIComponent(tool)}`);
+    views.set(key, reading);
+    reading.catch(() => views.delete(key));
+  }
+  return reading;
+}
+
+const converted = new WeakMap<ScreenPayload, AppCallResult>();
+
+/** The same result object for the same payload, so a redrawn card does not send its view the result again. */
+function resultFor(result: ScreenPayload): AppCallResult {
+  let value = converted.get(result);
+  if (value === undefined) converted.set(result, (value = viewResult(result)));
+  return value;
+}
+
+/** The card's result as a view receives it: its text, images with their data, and structured content. */
+export function viewResult(result: ScreenPayload): AppCallResult {
+  const content = result.blocks.map((block): Record<string, unknown> => {
+    if (block.type === 'text') return { type: 'text', text: block.text };
+    if (block.type === 'image' && block.data !== undefined) {
+      return { type: 'image', data: block.data, mimeType: block.mimeType };
+    }
+    if (block.type === 'resource_link') return { ...block };
+    return { type: 'text', text: `[${block.type}${'mimeType' in block ? ` ${block.mimeType ?? ''}` : ''}]` };
+  });
+  return {
+    content,
+    isError: result.isError,
+    ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+  };
+}
+
+/** A call the view asked for, made by the console as the view's app (the host checks visibility and asks consent). */
+function routeCall(event: AppCallEvent): void {
+  const { serverId, name, args } = event.detail;
+  type Answer = { readonly isError: boolean; readonly text: string; readonly screen?: ScreenPayload };
+  event.detail.respondWith(
+    api<Answer>('POST', '/api/app-calls', { serverId, name, args, conversation: CONVERSATION }).then((answer) =>
+      answer.screen === undefined
+        ? { content: [{ type: 'text', text: answer.text }], isError: answer.isError }
+        : viewResult(answer.screen),
+    ),
+  );
+}
+
+/**
+ * The view of a card's tool, inline under the card, when the tool has one and the call was not itself made by a
+ * view (a view's own calls show as plain cards). It gets the call's arguments and, once there is one, its result.
+ */
+export function appViewSlot(
+  invocation: InvocationRecord,
+  tool: { readonly resourceUri?: string; readonly definitionHash: string } | undefined,
+  result: ScreenPayload | undefined,
+): TemplateResult | typeof nothing {
+  if (tool?.resourceUri === undefined || invocation.caller.kind === 'app') return nothing;
+  const reading = viewOf(invocation.tool, tool.definitionHash);
+  // The element stays the same across redraws (its frame is never reloaded); the view is handed to it once read.
+  const attach = (element: Element | undefined) => {
+    if (element === undefined) return;
+    const view = element as AirlockAppView;
+    reading.then(
+      (answer) => {
+        view.proxyUrl = answer.proxyUrl;
+        view.view = answer;
+      },
+      (error: unknown) => void (view.failure = (error as Error).message),
+    );
+  };
+  return html`<div class="app-view">
+    <airlock-app-view
+      data-app-view=${invocation.id}
+      .toolInput=${invocation.args}
+      .toolResult=${result === undefined ? undefined : resultFor(result)}
+      @airlock-app-call=${routeCall}
+      ${ref(attach)}
+    ></airlock-app-view>
+  </div>`;
+}

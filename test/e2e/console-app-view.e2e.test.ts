@@ -1,0 +1,201 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseServersConfig } from '@airlock/core';
+import { loadConsoleConfig, startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+
+const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+const SCOPE = { userId: 'ana', workspaceId: 'default', conversationId: 'main' };
+
+let dir: string;
+let running: RunningConsole;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let view: Frame;
+let dashboardId: string;
+
+type Logged = { event: string; tool: string; args?: Record<string, unknown> };
+
+/** What reached a server (its call log): a line proves a call arrived. */
+function calls(server: 'demo' | 'other'): Logged[] {
+  const path = join(dir, `${server}.ndjson`);
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Logged);
+}
+
+async function cardIds(): Promise<string[]> {
+  return page.$$eval('li[data-invocation]', (items) => items.map((li) => li.getAttribute('data-invocation') ?? ''));
+}
+
+/** Waits for a card that was not there before, and resolves with its id. */
+async function newCard(before: readonly string[]): Promise<string> {
+  const handle = await page.waitForFunction(
+    (known) =>
+      [...document.querySelectorAll('li[data-invocation]')]
+        .map((li) => li.getAttribute('data-invocation'))
+        .find((id) => !known.includes(id)),
+    before,
+  );
+  return (await handle.jsonValue()) as string;
+}
+
+const settled = (id: string, state: string) =>
+  page.locator(`li[data-invocation="${id}"][data-state="${state}"]`).waitFor();
+
+/** Asks the view itself (its own `request` helper, which speaks JSON-RPC to the host) to call a tool. */
+const viewCall = (name: string, args: Record<string, unknown> = {}) =>
+  view.evaluate(
+    async ([tool, input]) => {
+      const request = (window as unknown as { request: (m: string, p: unknown) => Promise<unknown> }).request;
+      try {
+        return { ok: await request('tools/call', { name: tool, arguments: input }) };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    },
+    [name, args] as const,
+  );
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'airlock-app-view-e2e-'));
+  const server = (log: string) => ({
+    command: process.execPath,
+    args: [DEMO_BIN],
+    env: { AIRLOCK_DEMO_CALL_LOG: join(dir, log) },
+  });
+  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
+  running = await startConsole({
+    ...config,
+    servers: parseServersConfig({ mcpServers: { demo: server('demo.ndjson'), other: server('other.ndjson') } }),
+  });
+  await running.host.servers.settled();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(running.url);
+  await page.getByLabel('Your name').fill('ana');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await running?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('MCP Apps views in the console', () => {
+  it("shows a tool's view inline under its card, behind a proxy on another origin, with the call's result", async () => {
+    const before = await cardIds();
+    await page.locator('form.launcher select[name="tool"]').selectOption('demo__show_dashboard');
+    await page.locator('form.launcher wa-button[type="submit"]').click();
+    dashboardId = await newCard(before);
+    await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
+    await settled(dashboardId, 'success');
+    const element = page.locator(`airlock-app-view[data-app-view="${dashboardId}"]`);
+    await element.waitFor();
+    const proxy = await element.locator('iframe').evaluate((frame) => (frame as HTMLIFrameElement).src);
+    expect(new URL(proxy).origin).not.toBe(new URL(running.url).origin);
+    expect(new URL(proxy).hostname).toBe(new URL(running.url).hostname);
+    await expect
+      .poll(() => page.frames().find((f) => f.url() === 'about:srcdoc') !== undefined, { timeout: 15_000 })
+      .toBe(true);
+    view = page.frames().find((f) => f.url() === 'about:srcdoc')!;
+    // The view got the result after its initialized: it shows the tool's text.
+    await view.locator('#out', { hasText: /^Dashboard: \d+ notes\.$/ }).waitFor();
+  });
+
+  it('runs in an opaque origin: no console cookie, no parent DOM, no top navigation, no popup, no network', async () => {
+    const probes = await view.evaluate(async (consoleUrl) => {
+      const attempt = (f: () => unknown) => {
+        try {
+          return { value: String(f()) };
+        } catch (error) {
+          return { threw: (error as Error).name };
+        }
+      };
+      let fetched: string;
+      try {
+        await fetch(`${consoleUrl}api/invocations`);
+        fetched = 'reached';
+      } catch {
+        fetched = 'blocked';
+      }
+      return {
+        origin: location.origin,
+        cookie: attempt(() => document.cookie),
+        storage: attempt(() => localStorage.length),
+        parentDom: attempt(() => window.parent.document.title),
+        topDom: attempt(() => window.top?.document.title),
+        navigateTop: attempt(() => {
+          window.top!.location.href = 'https://example.invalid/';
+          return 'navigated';
+        }),
+        popup: attempt(() => window.open('https://example.invalid/')),
+        fetched,
+      };
+    }, running.url);
+    expect(probes.origin).toBe('null');
+    expect(probes.cookie).toEqual({ threw: 'SecurityError' });
+    expect(probes.storage).toEqual({ threw: 'SecurityError' });
+    expect(probes.parentDom).toEqual({ threw: 'SecurityError' });
+    expect(probes.topDom).toEqual({ threw: 'SecurityError' });
+    expect(probes.popup).toEqual({ value: 'null' });
+    expect(probes.fetched).toBe('blocked');
+    expect(new URL(page.url()).origin).toBe(new URL(running.url).origin);
+    await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  });
+
+  it('routes a call the view makes to its own app tool through the permission sheet, as its own card', async () => {
+    const before = await cardIds();
+    await view.locator('#refresh').click();
+    const id = await newCard(before);
+    await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
+    await settled(id, 'success');
+    await view.locator('#out', { hasText: /^Dashboard refreshed: \d+ notes\.$/ }).waitFor();
+    const entry = await running.host.history.get({ scope: SCOPE, invocationId: id });
+    expect(entry?.invocation).toMatchObject({ tool: 'demo__app_refresh', caller: { kind: 'app', serverId: 'demo' } });
+    expect(calls('demo').filter((c) => c.event === 'call' && c.tool === 'app_refresh')).toHaveLength(1);
+    // A view's own calls show as plain cards, never as another view.
+    expect(await page.locator(`airlock-app-view[data-app-view="${id}"]`).count()).toBe(0);
+  });
+
+  it("refuses a model-only tool and another server's tool, and neither reaches a server", async () => {
+    const before = await cardIds();
+    const modelOnly = await viewCall('model_summary');
+    expect(modelOnly).toEqual({ error: expect.stringContaining('not callable from apps') as unknown });
+    const otherServer = await viewCall('other__echo', { text: 'from the view' });
+    expect(otherServer).toEqual({
+      error: expect.stringContaining("may call only its own server's tools") as unknown,
+    });
+    expect(calls('demo').filter((c) => c.tool === 'model_summary')).toEqual([]);
+    expect(calls('other')).toEqual([]);
+    expect(await cardIds()).toEqual(before);
+    const audit = await running.host.audit.query({ scope: SCOPE });
+    expect(audit.filter((e) => JSON.stringify(e).includes('model_summary'))).toEqual([]);
+  });
+
+  it('refuses what this host does not grant, explaining why', async () => {
+    const link = await view.evaluate(async () => {
+      const request = (window as unknown as { request: (m: string, p: unknown) => Promise<unknown> }).request;
+      return request('ui/open-link', { url: 'https://example.com/' }).then(
+        () => 'opened',
+        (error: Error) => error.message,
+      );
+    });
+    expect(link).toContain('does not open links from views');
+    expect(context.pages()).toHaveLength(1);
+  });
+});
