@@ -229,6 +229,7 @@ export class ServerPool implements ToolCaller {
   }
 
   #idle(tenant: string, entry: TenantEntry): void {
+    entry.cancelIdle?.(); // one idle timer per connection, whoever armed it last
     entry.cancelIdle = this.#clock.setTimer(() => {
       entry.cancelIdle = undefined;
       if (entry.busy === 0 && this.#tenants.get(tenant) === entry) void this.#drop(tenant, entry);
