@@ -11,6 +11,11 @@ import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+/** The registry's basic MCP Apps example server (a get-time tool and its vanilla JS view). */
+const BASIC_BIN = join(
+  dirname(fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-basic-vanillajs'))),
+  'index.js',
+);
 const SCOPE = { userId: 'ana', workspaceId: 'default', conversationId: 'main' };
 
 let dir: string;
@@ -49,6 +54,25 @@ async function newCard(before: readonly string[]): Promise<string> {
   return (await handle.jsonValue()) as string;
 }
 
+/** The view inside a card's element: the proxy's frame, then the view's own frame in it. */
+async function viewFrame(invocationId: string): Promise<Frame> {
+  const outer = await page.locator(`airlock-app-view[data-app-view="${invocationId}"] iframe`).elementHandle();
+  const proxy = await outer.contentFrame();
+  await expect.poll(() => proxy!.childFrames().length, { timeout: 15_000 }).toBe(1);
+  return proxy!.childFrames()[0]!;
+}
+
+/** Calls a tool from the launcher, allows it once, and resolves with its card's id once it succeeded. */
+async function launchAllowed(tool: string): Promise<string> {
+  const before = await cardIds();
+  await page.locator('form.launcher select[name="tool"]').selectOption(tool);
+  await page.locator('form.launcher wa-button[type="submit"]').click();
+  const id = await newCard(before);
+  await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
+  await settled(id, 'success');
+  return id;
+}
+
 const settled = (id: string, state: string) =>
   page.locator(`li[data-invocation="${id}"][data-state="${state}"]`).waitFor();
 
@@ -76,7 +100,13 @@ beforeAll(async () => {
   const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
   running = await startConsole({
     ...config,
-    servers: parseServersConfig({ mcpServers: { demo: server('demo.ndjson'), other: server('other.ndjson') } }),
+    servers: parseServersConfig({
+      mcpServers: {
+        demo: server('demo.ndjson'),
+        other: server('other.ndjson'),
+        basic: { command: process.execPath, args: [BASIC_BIN, '--stdio'] },
+      },
+    }),
   });
   await running.host.servers.settled();
   browser = await launchChromium();
@@ -98,21 +128,13 @@ afterAll(async () => {
 
 describe('MCP Apps views in the console', () => {
   it("shows a tool's view inline under its card, behind a proxy on another origin, with the call's result", async () => {
-    const before = await cardIds();
-    await page.locator('form.launcher select[name="tool"]').selectOption('demo__show_dashboard');
-    await page.locator('form.launcher wa-button[type="submit"]').click();
-    dashboardId = await newCard(before);
-    await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
-    await settled(dashboardId, 'success');
+    dashboardId = await launchAllowed('demo__show_dashboard');
     const element = page.locator(`airlock-app-view[data-app-view="${dashboardId}"]`);
     await element.waitFor();
     const proxy = await element.locator('iframe').evaluate((frame) => (frame as HTMLIFrameElement).src);
     expect(new URL(proxy).origin).not.toBe(new URL(running.url).origin);
     expect(new URL(proxy).hostname).toBe(new URL(running.url).hostname);
-    await expect
-      .poll(() => page.frames().find((f) => f.url() === 'about:srcdoc') !== undefined, { timeout: 15_000 })
-      .toBe(true);
-    view = page.frames().find((f) => f.url() === 'about:srcdoc')!;
+    view = await viewFrame(dashboardId);
     // The view got the result after its initialized: it shows the tool's text.
     await view.locator('#out', { hasText: /^Dashboard: \d+ notes\.$/ }).waitFor();
   });
@@ -196,6 +218,32 @@ describe('MCP Apps views in the console', () => {
       );
     });
     expect(link).toContain('does not open links from views');
+    expect(context.pages()).toHaveLength(1);
+  });
+
+  it("renders the registry's basic vanilla JS app, whose own call asks and shows its card", async () => {
+    const id = await launchAllowed('basic__get-time');
+    const basic = await viewFrame(id);
+    // The view shows the time of the result it was given after its initialized.
+    await basic.locator('#server-time', { hasText: /^\d{4}-\d{2}-\d{2}T/ }).waitFor();
+    const before = await cardIds();
+    await basic.locator('#get-time-btn').click();
+    const call = await newCard(before);
+    await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
+    await settled(call, 'success');
+    const entry = await running.host.history.get({ scope: SCOPE, invocationId: call });
+    expect(entry?.invocation).toMatchObject({ tool: 'basic__get-time', caller: { kind: 'app', serverId: 'basic' } });
+    // Its Open Link is refused, and the page is told why: no tab opens, and the console page stays where it is.
+    await page.evaluate(() => {
+      const seen: unknown[] = [];
+      (window as unknown as { __refused: unknown[] }).__refused = seen;
+      document.addEventListener('airlock-app-refused', (event) => seen.push(event.detail));
+    });
+    await basic.locator('#open-link-btn').click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __refused: unknown[] }).__refused))
+      .toEqual([{ method: 'ui/open-link', reason: expect.stringContaining('does not open links') as unknown }]);
+    await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
     expect(context.pages()).toHaveLength(1);
   });
 });
