@@ -1,6 +1,7 @@
 // Questions across two consoles on one PostgreSQL database (a real server, started by test/support/postgres): a
 // permission request raised by a call on A is shown on B's tab and answered there, the first answer wins whichever
-// instance it reaches, a cancel from B stops the call on A, and a revoke on B makes A ask again.
+// instance it reaches, a cancel from B stops the call on A, a server's question to a call on A is answered from B,
+// and a revoke on B makes A ask again.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoServers, startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
@@ -109,6 +110,33 @@ describe('permission questions across two consoles on one PostgreSQL database', 
     expect(ended.invocation.state).toBe('cancelled');
     expect((await tabB.waitFor(closedEvent(id), 'the question closing on B')).data).toEqual({ id, decision: null });
     expect((await onB.post(`/api/permission-requests/${id}`, { decision: 'allow_once' })).status).toBe(409);
+  }, 60_000);
+
+  it("takes the answer to a server's question on A from B's tab: checked on A (400 while it does not fit), then 409", async () => {
+    const { onA, onB, tabA, tabB } = await twoConsoles();
+    const id = await onA.startCall('demo__ask_user', {});
+    await tabA.waitForPermission(id);
+    expect((await onA.post(`/api/permission-requests/${id}`, { decision: 'allow_once' })).status).toBe(200);
+    const question = await tabB.waitForElicitation(id);
+    expect(question).toMatchObject({ mode: 'form', tool: 'demo__ask_user', scope: { userId: 'alice' } });
+
+    const bad = await onB.post(`/api/elicitations/${question.id}`, {
+      answer: { action: 'accept', content: { name: 'Ada', age: 'very old' } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: { code: 'invalid_arguments', errors: { age: expect.any(String) } } });
+    const good = await onB.post(`/api/elicitations/${question.id}`, {
+      answer: { action: 'accept', content: { name: 'Ada', age: 36 } },
+    });
+    expect(good.status).toBe(200);
+    expect((await tabA.waitForEnd(id)).invocation.state).toBe('success');
+    const closed = (e: { event: string; data: unknown }) =>
+      e.event === 'elicitation.closed' && (e.data as { id: string }).id === question.id;
+    expect((await tabB.waitFor(closed, 'the question closing on B')).data).toMatchObject({ action: 'accept' });
+    for (const client of [onA, onB]) {
+      const late = await client.post(`/api/elicitations/${question.id}`, { answer: { action: 'decline' } });
+      expect(late.status).toBe(409);
+    }
   }, 60_000);
 
   it("asks A's next call again once B revokes the allow A's user stored", async () => {

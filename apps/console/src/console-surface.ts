@@ -51,6 +51,11 @@ export class ConsoleSurface implements Surface {
     bus.listen((news) => this.#heard(news));
   }
 
+  /** Where questions are shared with other instances (the relay shares servers' questions through it too). */
+  get questions(): QuestionBus {
+    return this.#bus;
+  }
+
   /** Where sign-ins to remote servers go once the host exists (they need it to start). */
   attachSignIn(signIn: ConsoleSignIn): void {
     this.#signIn = signIn;

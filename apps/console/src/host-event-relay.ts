@@ -1,8 +1,10 @@
 import type { ElicitationRequest, Host, InvocationRecord, ScreenPayload, ToolProgress } from '@airlock/core';
 import { isTerminalState } from '@airlock/core';
 import { isAcceptedUrlFlow } from './accepted-url-flow.js';
+import { toApiError } from './api-error.js';
 import type { ConsoleEventMap, ConsoleEventName } from './console-events.js';
 import type { ConsoleSurface } from './console-surface.js';
+import type { ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { Tenant, TabHub } from './tab-hub.js';
 import { tenantKey } from './tab-hub.js';
 import type { Card } from './wire.js';
@@ -24,6 +26,10 @@ export interface HostEventRelayConfig {
  * and could not read back from history: each running call's latest progress, the open questions, the accepted URL
  * flows, and the latest finished cards (with their bounded screen payloads). Every lookup is by the caller's tenant,
  * so another tenant's id is not found.
+ *
+ * With instances sharing questions (`surface.questions`), a server's question asked here is shown on every
+ * instance's tabs, one asked elsewhere is shown here, and an answer given on another instance is checked and sent to
+ * the server here (the instance whose call the server asked), which tells the answering instance how it went.
  */
 export class HostEventRelay {
   readonly #progress = new Map<string, ToolProgress>();
@@ -34,11 +40,20 @@ export class HostEventRelay {
   readonly #off: (() => void)[];
   readonly #host: Host;
   readonly #hub: TabHub;
+  readonly #surface: ConsoleSurface;
+  readonly #bus: QuestionBus;
+  /** Questions servers asked calls on other instances, shown here until they close. */
+  readonly #elsewhere = new Map<string, ElicitationRequest>();
+  /** Per question asked here, its telling to the other instances: its close is told after it. */
+  readonly #told = new Map<string, Promise<void>>();
 
   constructor({ host, hub, surface }: HostEventRelayConfig) {
     this.#host = host;
     this.#hub = hub;
+    this.#surface = surface;
+    this.#bus = surface.questions;
     this.#off = [
+      this.#bus.listen((news) => this.#heard(news)),
       host.on('invocation.transition', ({ invocation, screen }) => this.#transition(invocation, screen)),
       host.on('invocation.progress', ({ invocation, progress }) => {
         this.#progress.set(invocation.id, progress);
@@ -46,6 +61,11 @@ export class HostEventRelay {
       }),
       host.on('elicitation.requested', ({ request }) => {
         this.#questions.set(request.id, request);
+        if (this.#bus.shared)
+          this.#told.set(
+            request.id,
+            this.#bus.openElicitation(request).catch(() => undefined),
+          );
         hub.send(request.scope, 'elicitation.requested', request);
       }),
       host.on('elicitation.closed', ({ request, action, end }) => {
@@ -56,6 +76,10 @@ export class HostEventRelay {
         }
         surface.remember(request.id, request.scope);
         hub.send(request.scope, 'elicitation.closed', { id: request.id, action, end });
+        const told = this.#told.get(request.id);
+        this.#told.delete(request.id);
+        const closed = { id: request.id, action, end };
+        void told?.then(() => this.#bus.closeElicitation(request, closed)).catch(() => undefined);
       }),
       host.on('elicitation.completed', ({ scope, serverId, elicitationId }) => {
         for (const [id, request] of this.#accepted) {
@@ -78,6 +102,56 @@ export class HostEventRelay {
         tenant === undefined ? this.#everyone('tools.changed', {}) : hub.sendWhere(tenant, 'tools.changed', {}),
       ),
     ];
+  }
+
+  #heard(news: QuestionNews): void {
+    if (news.kind === 'elicitation.opened') {
+      const { request } = news;
+      if (this.#questions.has(request.id) || this.#elsewhere.has(request.id)) return;
+      this.#elsewhere.set(request.id, request);
+      this.#hub.send(request.scope, 'elicitation.requested', request);
+    } else if (news.kind === 'elicitation.closed') {
+      if (!this.#elsewhere.delete(news.id)) return;
+      this.#surface.remember(news.id, news.tenant);
+      this.#hub.send(news.tenant, 'elicitation.closed', news.closed);
+    } else if (news.kind === 'elicitation.answer') {
+      const reply = this.#answerFromElsewhere(news.tenant, news.id, news.answer);
+      if (reply !== undefined) void this.#bus.reply(news.replyTo, reply).catch(() => undefined);
+    }
+  }
+
+  /** An answer sent from another instance to a question asked here; undefined when the question was never ours. */
+  #answerFromElsewhere(tenant: Tenant, id: string, answer: unknown): ElicitationReply | undefined {
+    const question = this.question(tenant, id);
+    try {
+      if (question === undefined) {
+        // Answered or closed here already: told so (409); a question this instance never held: not ours to answer.
+        this.#surface.assertNotClosed(tenant, id, 'question');
+        return undefined;
+      }
+      this.#host.elicitations.respond({ scope: question.scope, id, answer });
+      return { ok: true };
+    } catch (error) {
+      const refused = toApiError(error);
+      return {
+        ok: false,
+        status: refused.status,
+        code: refused.code,
+        message: refused.message,
+        ...(refused.data === undefined ? {} : { data: refused.data }),
+      };
+    }
+  }
+
+  /** An open question of this tenant asked on another instance: answered through `answerElsewhere`. */
+  askedElsewhere(tenant: Tenant, id: string): boolean {
+    const request = this.#elsewhere.get(id);
+    return request !== undefined && tenantKey(request.scope) === tenantKey(tenant);
+  }
+
+  /** Sends an answer to the instance holding the question, and resolves with what it said. */
+  answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<ElicitationReply> {
+    return this.#bus.answerElsewhere(tenant, id, answer);
   }
 
   #everyone<E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E]): void {
@@ -119,9 +193,11 @@ export class HostEventRelay {
     return request !== undefined && tenantKey(request.scope) === tenantKey(tenant) ? request : undefined;
   }
 
-  /** Every open question of this tenant, oldest first. */
+  /** Every open question of this tenant (asked here or on another instance), oldest first. */
   openQuestions(tenant: Tenant): ElicitationRequest[] {
-    return [...this.#questions.values()].filter((q) => tenantKey(q.scope) === tenantKey(tenant));
+    return [...this.#questions.values(), ...this.#elsewhere.values()].filter(
+      (q) => tenantKey(q.scope) === tenantKey(tenant),
+    );
   }
 
   /** Every accepted URL flow of this tenant still waiting for the server (or for "done, retry"), oldest first. */

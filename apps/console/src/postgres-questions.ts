@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { PermissionDecision, PermissionRequest } from '@airlock/core';
+import type { ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
 import type pg from 'pg';
-import type { Claim, QuestionBus, QuestionNews } from './question-bus.js';
+import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { Tenant } from './tab-hub.js';
 
 /** The channel on which instances tell each other of questions (opened, answered, closed) and of cancels. */
@@ -11,6 +11,10 @@ export const QUESTIONS_CHANNEL = 'airlock_questions';
 const SHOWN_FOR_MS = 10 * 60 * 1000;
 /** How long a lost LISTEN connection waits before it is made again. */
 const RELISTEN_MS = 1000;
+/** How long an answer sent to the instance holding a server's question waits for its reply. */
+const REPLY_MS = 15_000;
+/** A notification's payload is at most 8000 bytes: an answer that does not fit is refused, named. */
+const PAYLOAD_BYTES = 7900;
 
 const notify = (fields: string) => `pg_notify('${QUESTIONS_CHANNEL}', json_build_object(${fields})::text)`;
 
@@ -28,6 +32,10 @@ const SQL = {
     'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 AND closed_at IS NULL ' +
     `RETURNING id, user_id, workspace_id) SELECT ${notify("'kind', 'closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id")} FROM c`,
   cancel: `SELECT ${notify("'kind', 'cancel', 'id', $1::text, 'userId', $2::text, 'workspaceId', $3::text")}`,
+  closeElicitation:
+    'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 RETURNING id, user_id, workspace_id) SELECT ' +
+    `${notify("'kind', 'elicitation.closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'closed', $3::json")} FROM c`,
+  tell: `SELECT pg_notify('${QUESTIONS_CHANNEL}', $1)`,
   request: 'SELECT request FROM open_questions WHERE id = $1 AND closed_at IS NULL',
   openElsewhere:
     'SELECT request FROM open_questions WHERE closed_at IS NULL AND instance_id <> $1 AND opened_at > $2 ORDER BY opened_at',
@@ -40,6 +48,18 @@ interface Told {
   readonly userId?: unknown;
   readonly workspaceId?: unknown;
   readonly decision?: unknown;
+  readonly closed?: unknown;
+  readonly answer?: unknown;
+  readonly replyTo?: unknown;
+  readonly reply?: unknown;
+}
+
+/** A question as its row keeps it: a permission request as is, a server's question under `elicitation`. */
+function newsOfRow(json: string): QuestionNews {
+  const parsed = JSON.parse(json) as PermissionRequest | { readonly elicitation: ElicitationRequest };
+  return 'elicitation' in parsed
+    ? { kind: 'elicitation.opened', request: parsed.elicitation }
+    : { kind: 'opened', request: parsed };
 }
 
 /**
@@ -60,6 +80,8 @@ export class PostgresQuestions implements QuestionBus {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #queue: Promise<void> = Promise.resolve();
   #stopped = false;
+  /** Answers sent to other instances, waiting for their reply, by reply id. */
+  readonly #replies = new Map<string, (reply: ElicitationReply) => void>();
 
   constructor(options: { pool: pg.Pool; now?: () => number; onError?: (error: Error) => void }) {
     this.#pool = options.pool;
@@ -68,9 +90,59 @@ export class PostgresQuestions implements QuestionBus {
   }
 
   async open(request: PermissionRequest): Promise<void> {
-    const { userId, workspaceId } = request.scope;
-    const values = [request.invocationId, userId, workspaceId, this.#instance, JSON.stringify(request), this.#now()];
+    await this.#open(request.invocationId, request.scope, JSON.stringify(request));
+  }
+
+  async openElicitation(request: ElicitationRequest): Promise<void> {
+    await this.#open(request.id, request.scope, JSON.stringify({ elicitation: request }));
+  }
+
+  async #open(id: string, tenant: Tenant, json: string): Promise<void> {
+    const values = [id, tenant.userId, tenant.workspaceId, this.#instance, json, this.#now()];
     await this.#pool.query(SQL.open, values);
+  }
+
+  async closeElicitation(request: ElicitationRequest, closed: ElicitationClosed): Promise<void> {
+    await this.#pool.query(SQL.closeElicitation, [request.id, this.#now(), JSON.stringify(closed)]);
+  }
+
+  async answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<ElicitationReply> {
+    const replyTo = randomUUID();
+    // The tenant's two names only: a session (which is a tenant too) carries its secret id.
+    const { userId, workspaceId } = tenant;
+    const payload = JSON.stringify({ kind: 'elicitation.answer', id, userId, workspaceId, answer, replyTo });
+    if (Buffer.byteLength(payload) > PAYLOAD_BYTES) {
+      return {
+        ok: false,
+        status: 413,
+        code: 'too_large',
+        message: `the answer to question ${id} is too large to send to the instance that asked it`,
+      };
+    }
+    // The reply comes by notification: listen first.
+    if (this.#listeners.size === 0) this.listen(() => undefined);
+    await this.listening();
+    return new Promise<ElicitationReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#replies.delete(replyTo);
+        resolve({ ok: false, status: 404, code: 'not_found', message: `no instance holds open question ${id}` });
+      }, REPLY_MS);
+      timer.unref?.();
+      this.#replies.set(replyTo, (reply) => {
+        clearTimeout(timer);
+        this.#replies.delete(replyTo);
+        resolve(reply);
+      });
+      this.#pool.query(SQL.tell, [payload]).catch((error: unknown) => {
+        clearTimeout(timer);
+        this.#replies.delete(replyTo);
+        reject(asError(error));
+      });
+    });
+  }
+
+  async reply(replyTo: string, reply: ElicitationReply): Promise<void> {
+    await this.#pool.query(SQL.tell, [JSON.stringify({ kind: 'reply', id: replyTo, reply })]);
   }
 
   async claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim> {
@@ -130,7 +202,7 @@ export class PostgresQuestions implements QuestionBus {
           this.#instance,
           this.#now() - SHOWN_FOR_MS,
         ]);
-        for (const row of rows) this.#tell({ kind: 'opened', request: JSON.parse(row.request) as PermissionRequest });
+        for (const row of rows) this.#tell(newsOfRow(row.request));
       });
     } catch (error) {
       client?.release(asError(error));
@@ -150,8 +222,9 @@ export class PostgresQuestions implements QuestionBus {
         : undefined;
     if (told.kind === 'opened' && told.instance !== this.#instance) {
       const { rows } = await this.#pool.query<{ request: string }>(SQL.request, [told.id]);
-      if (rows[0] !== undefined)
-        this.#tell({ kind: 'opened', request: JSON.parse(rows[0].request) as PermissionRequest });
+      if (rows[0] !== undefined) this.#tell(newsOfRow(rows[0].request));
+    } else if (told.kind === 'reply') {
+      this.#replies.get(told.id)?.(told.reply as ElicitationReply);
     } else if (tenant === undefined) {
       return;
     } else if (told.kind === 'answered' && typeof told.decision === 'string') {
@@ -160,6 +233,10 @@ export class PostgresQuestions implements QuestionBus {
       this.#tell({ kind: 'closed', id: told.id, tenant });
     } else if (told.kind === 'cancel') {
       this.#tell({ kind: 'cancel', invocationId: told.id, tenant });
+    } else if (told.kind === 'elicitation.closed') {
+      this.#tell({ kind: 'elicitation.closed', id: told.id, tenant, closed: told.closed as ElicitationClosed });
+    } else if (told.kind === 'elicitation.answer' && typeof told.replyTo === 'string') {
+      this.#tell({ kind: 'elicitation.answer', id: told.id, tenant, answer: told.answer, replyTo: told.replyTo });
     }
   }
 

@@ -1,12 +1,43 @@
-import type { PermissionDecision, PermissionRequest } from '@airlock/core';
+import type { ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
+import type { ApiStatus } from './api-error.js';
+import type { ConsoleEventMap } from './console-events.js';
 import type { Tenant } from './tab-hub.js';
+
+/** How a question a server asked ended, as tabs are told (`elicitation.closed`). */
+export type ElicitationClosed = ConsoleEventMap['elicitation.closed'];
+
+/** What the instance holding a server's question said of an answer sent from another instance. */
+export type ElicitationReply =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly status: ApiStatus;
+      readonly code: string;
+      readonly message: string;
+      readonly data?: Readonly<Record<string, unknown>>;
+    };
 
 /** What another instance tells of the questions its calls ask, and of cancels asked of its calls. */
 export type QuestionNews =
   | { readonly kind: 'opened'; readonly request: PermissionRequest }
   | { readonly kind: 'answered'; readonly id: string; readonly tenant: Tenant; readonly decision: PermissionDecision }
   | { readonly kind: 'closed'; readonly id: string; readonly tenant: Tenant }
-  | { readonly kind: 'cancel'; readonly invocationId: string; readonly tenant: Tenant };
+  | { readonly kind: 'cancel'; readonly invocationId: string; readonly tenant: Tenant }
+  | { readonly kind: 'elicitation.opened'; readonly request: ElicitationRequest }
+  | {
+      readonly kind: 'elicitation.closed';
+      readonly id: string;
+      readonly tenant: Tenant;
+      readonly closed: ElicitationClosed;
+    }
+  | {
+      readonly kind: 'elicitation.answer';
+      readonly id: string;
+      readonly tenant: Tenant;
+      readonly answer: unknown;
+      /** Where the holder's reply goes (`reply`). */
+      readonly replyTo: string;
+    };
 
 /** An answer's claim: the first answer (it is the one applied), one after the question closed, or no such question. */
 export type Claim = 'first' | 'too_late' | 'unknown';
@@ -28,6 +59,17 @@ export interface QuestionBus {
   close(id: string): Promise<void>;
   /** Asks the instance running a call of `tenant` to cancel it. */
   cancel(tenant: Tenant, invocationId: string): Promise<void>;
+  /** Tells the other instances of a question a server asked a call here (an elicitation). */
+  openElicitation(request: ElicitationRequest): Promise<void>;
+  /** Tells them it closed (answered, or its call ended). */
+  closeElicitation(request: ElicitationRequest, closed: ElicitationClosed): Promise<void>;
+  /**
+   * Sends an answer to a server's question asked on another instance, which checks it (a form against its schema)
+   * and answers the server; resolves with what that instance said (`ok`, or the refusal as the API tells it).
+   */
+  answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<ElicitationReply>;
+  /** Replies to an `elicitation.answer` heard from another instance. */
+  reply(replyTo: string, reply: ElicitationReply): Promise<void>;
   /** Hears what the other instances tell (first, the questions open on them now); returns what stops it. */
   listen(listener: (news: QuestionNews) => void): () => void;
   /** Stops listening (before the database pool ends). */
@@ -41,6 +83,11 @@ export const IN_PROCESS_QUESTIONS: QuestionBus = {
   claim: () => Promise.resolve('first'),
   close: () => Promise.resolve(),
   cancel: () => Promise.resolve(),
+  openElicitation: () => Promise.resolve(),
+  closeElicitation: () => Promise.resolve(),
+  answerElsewhere: (_tenant, id) =>
+    Promise.resolve({ ok: false, status: 404, code: 'not_found', message: `no open question ${id}` }),
+  reply: () => Promise.resolve(),
   listen: () => () => undefined,
   stop: () => Promise.resolve(),
 };

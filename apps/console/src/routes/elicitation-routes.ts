@@ -15,7 +15,8 @@ export interface ElicitationRoutesOptions {
 
 /**
  * Questions servers ask: the answer to an open question (the host validates a form's fields), and "done, retry" for
- * an accepted URL flow. A question answered meanwhile by another tab is told as such (409), not as "not found".
+ * an accepted URL flow. A question answered meanwhile by another tab is told as such (409), not as "not found"; one
+ * asked on another instance is answered there.
  */
 export function mountElicitationRoutes({ app, host, surface, relay }: ElicitationRoutesOptions): void {
   app.post('/api/elicitations/:id', async (c) => {
@@ -23,6 +24,12 @@ export function mountElicitationRoutes({ app, host, surface, relay }: Elicitatio
     const session = c.get('session');
     const answer = (await readBody(c))['answer'];
     const question = relay.question(session, id);
+    // Asked by a call on another instance: that one checks the answer and sends it to the server.
+    if (question === undefined && relay.askedElsewhere(session, id)) {
+      const reply = await relay.answerElsewhere(session, id, answer);
+      if (!reply.ok) throw new ApiError(reply.status, reply.code, reply.message, reply.data);
+      return c.json({ ok: true });
+    }
     try {
       if (question === undefined) throw new ApiError(404, 'not_found', `no open question ${id}`);
       host.elicitations.respond({ scope: question.scope, id, answer });
