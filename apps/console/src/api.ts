@@ -15,6 +15,7 @@ import type { ApiApp, ApiEnv } from './routes/api-app.js';
 import { mountAppViewRoutes } from './routes/app-view-routes.js';
 import { mountAuditRoutes } from './routes/audit-routes.js';
 import { mountServerAuthRoutes } from './routes/server-auth-routes.js';
+import { mountResourceRoutes } from './routes/resource-routes.js';
 import type { ConsoleSignIn } from './console-sign-in.js';
 import { mountCatalogRoutes } from './routes/catalog-routes.js';
 import { mountChatRoutes } from './routes/chat-routes.js';
@@ -100,6 +101,7 @@ export function createApi(parts: ApiParts): ApiApp {
   mountPermissionRoutes({ app, host, surface, hub });
   mountElicitationRoutes({ app, host, surface, relay });
   mountAuditRoutes({ app, host });
+  mountResourceRoutes({ app, host });
   // Sign-in to remote servers; its callback (outside /api, where authorization servers send users back) checks the
   // session itself.
   mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions, publicUrl: parts.publicUrl });

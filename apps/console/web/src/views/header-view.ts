@@ -15,6 +15,7 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
       ${link('#/', t('console.nav.conversation'), 'conversation')}
       ${link('#/permissions', t('console.nav.permissions'), 'permissions')}
       ${link('#/audit', t('console.nav.audit'), 'audit')}
+      ${link('#/resources', t('console.nav.resources'), 'resources')}
     </nav>
     <div class="who">
       <span

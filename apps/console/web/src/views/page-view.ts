@@ -11,6 +11,7 @@ import { auditView } from './audit-view.js';
 import { conversationView } from './conversation-view.js';
 import { headerView } from './header-view.js';
 import { permissionsView } from './permissions-view.js';
+import './resources-page.js';
 import { signInView } from './sign-in-view.js';
 
 const noticeText = (notice: Notice): string => (typeof notice === 'string' ? notice : t(notice.key, notice.params));
@@ -72,7 +73,9 @@ export function pageView(state: PageState, route: PageRoute, actions: Actions): 
         ? permissionsView(snapshot, actions)
         : route === 'audit'
           ? auditView(state, actions)
-          : conversationView(state, snapshot, actions)
+          : route === 'resources'
+            ? html`<console-resources-page></console-resources-page>`
+            : conversationView(state, snapshot, actions)
     }
     <airlock-permission-sheet
       .request=${permission}

@@ -1,0 +1,94 @@
+// The Resources page of the console, in a real Chromium against the demo server over stdio: what the server offers
+// is listed with the server that offers it; a preview shows a note as text, an HTML resource as text too (its markup
+// never runs), and binary content described; the page passes axe.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseServersConfig } from '@airlock/core';
+import { loadConsoleConfig, startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+
+const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let dir: string;
+let running: RunningConsole;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'airlock-console-resources-'));
+  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
+  running = await startConsole({
+    ...config,
+    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
+  });
+  await running.host.servers.settled();
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await running?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function resourcesPage(): Promise<Page> {
+  // The test adds axe to the page, which the console's CSP would refuse.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(running.url);
+  await page.getByLabel('Your name').fill('ana');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  await page.getByRole('link', { name: 'Resources' }).click();
+  await page.getByRole('heading', { name: 'Resources' }).waitFor();
+  return page;
+}
+
+describe('the Resources page', () => {
+  it('lists what the server offers, and previews a note as text', async () => {
+    const page = await resourcesPage();
+    const note = page.locator('li[data-resource^="demo://notes/"]', { hasText: 'Meeting notes' });
+    await expect.poll(() => note.textContent()).toContain('Meeting notes');
+    await expect.poll(() => note.textContent()).toContain('demo');
+    await page.getByRole('button', { name: 'Preview Meeting notes' }).click();
+    await expect.poll(() => page.locator('.resource-preview pre').textContent()).toContain('# Meeting notes');
+  });
+
+  it('shows an HTML resource as text: its markup never runs', async () => {
+    const page = await resourcesPage();
+    await page.getByRole('button', { name: 'Preview Demo dashboard' }).click();
+    await expect.poll(() => page.locator('.resource-preview pre').textContent()).toContain('<script');
+    expect(await page.locator('.resource-preview script, .resource-preview iframe').count()).toBe(0);
+    await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const result = await (
+        window as unknown as {
+          axe: { run: (c: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+        }
+      ).axe.run(document);
+      return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('audits a read the user made', async () => {
+    const page = await resourcesPage();
+    await page.getByRole('button', { name: 'Preview Meeting notes' }).click();
+    await expect.poll(() => page.locator('.resource-preview pre').textContent()).toContain('# Meeting notes');
+    const events = await running.host.audit.query({ scope: { userId: 'ana', workspaceId: 'default' } });
+    expect(events.some((e) => e.type === 'resource.read')).toBe(true);
+  });
+});
