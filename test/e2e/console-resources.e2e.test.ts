@@ -84,6 +84,24 @@ describe('the Resources page', () => {
     expect(violations).toEqual([]);
   });
 
+  it("opens a card's resource link on the Resources page, read as the user", async () => {
+    const page = await resourcesPage();
+    const scope = { userId: 'ana', workspaceId: 'default', conversationId: 'default' };
+    await running.host.permissions.decide({ scope, tool: 'demo__rich_content', decision: 'allow_always' });
+    await page.getByRole('link', { name: 'Conversation' }).click();
+    await page.evaluate(() =>
+      fetch('/api/invocations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tool: 'demo__rich_content', args: {} }),
+      }),
+    );
+    await page.locator('airlock-tool-card .link-chip').first().click();
+    await page.getByRole('heading', { name: 'Resources' }).waitFor();
+    await expect.poll(() => page.locator('.resource-preview h3').textContent()).toContain('demo://notes/');
+    await expect.poll(() => page.locator('.resource-preview pre').textContent()).toMatch(/\S/);
+  });
+
   it('audits a read the user made', async () => {
     const page = await resourcesPage();
     await page.getByRole('button', { name: 'Preview Meeting notes' }).click();

@@ -12,6 +12,7 @@ export {
   AirlockToolCard,
   ToolCancelEvent,
   ToolCopyEvent,
+  ToolResourceOpenEvent,
   ToolRetryEvent,
   type ToolCardInvocation,
   type ToolCardProgress,
@@ -19,6 +20,7 @@ export {
   type ToolCardTool,
   type ToolCancelDetail,
   type ToolCopyDetail,
+  type ToolResourceOpenDetail,
   type ToolRetryDetail,
 } from './airlock-tool-card/airlock-tool-card.js';
 export { AirlockPermissionSheet } from './airlock-permission-sheet/airlock-permission-sheet.js';

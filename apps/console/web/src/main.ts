@@ -36,6 +36,12 @@ const stream: ConsoleEventStream = new ConsoleEventStream({
 });
 const actions: Actions = createActions({ store, stream });
 
+// A card's resource link opens the Resources page on that resource (read as the user, through the console).
+document.addEventListener('airlock-tool-resource-open', (event) => {
+  const { uri, serverId } = event.detail;
+  if (serverId !== null) location.hash = `#/resources?${new URLSearchParams({ server: serverId, uri }).toString()}`;
+});
+
 window.addEventListener('hashchange', () => {
   if (currentRoute() === 'audit') store.update((s) => ({ ...s, audit: undefined }));
   if (currentRoute() === 'permissions') void actions.refresh();

@@ -404,7 +404,7 @@ describe('<airlock-tool-card> content types', () => {
     await expect(part(page, '.audio .note').textContent()).resolves.toBe('Audio (audio/wav, 52 B)');
   });
 
-  it('shows a resource link as a chip with its URI that is not a link and fetches nothing', async () => {
+  it('shows a resource link as a button with its URI that is not a link, fetches nothing, and asks the host to open it', async () => {
     const requests: string[] = [];
     const page = await harness.open('<airlock-tool-card id="card"></airlock-tool-card>');
     page.on('request', (request) => requests.push(request.url()));
@@ -416,8 +416,18 @@ describe('<airlock-tool-card> content types', () => {
       ]),
     );
     await expect(part(page, '.link-chip').innerText()).resolves.toMatch(
-      /Link to Report \(not opened\)\s*https:\/\/tracker\.example\/report\.pdf/,
+      /Open Report\s*https:\/\/tracker\.example\/report\.pdf/,
     );
+    const opened = page.evaluate(
+      () =>
+        new Promise<unknown>((resolve) =>
+          document.addEventListener('airlock-tool-resource-open', (e) => resolve((e as CustomEvent).detail), {
+            once: true,
+          }),
+        ),
+    );
+    await part(page, '.link-chip').click();
+    await expect(opened).resolves.toMatchObject({ uri: 'https://tracker.example/report.pdf' });
     await expect(part(page, '.resource-link a').count()).resolves.toBe(0);
     await expect(part(page, '.resource-link [href]').count()).resolves.toBe(0);
     await page.evaluate(() => new Promise((settled) => requestAnimationFrame(settled)));

@@ -15,14 +15,14 @@ import { renderResultBlocks } from './render-blocks.js';
 import { renderHeader } from './render-header.js';
 import { mustPassRunning, RUNNING_HOLD_MS, shownState } from './shown-state.js';
 import type { ShownState } from './shown-state.js';
-import { ToolCancelEvent, ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
+import { ToolCancelEvent, ToolCopyEvent, ToolResourceOpenEvent, ToolRetryEvent } from './tool-card-events.js';
 import { toolCardFormStyles } from './tool-card-form-styles.js';
 import { toolCardPresetStyles } from './tool-card-preset-styles.js';
 import { toolCardStyles } from './tool-card-styles.js';
 import type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
-export { ToolCancelEvent, ToolCopyEvent, ToolRetryEvent } from './tool-card-events.js';
-export type { ToolCancelDetail, ToolCopyDetail, ToolRetryDetail } from './tool-card-events.js';
+export { ToolCancelEvent, ToolCopyEvent, ToolResourceOpenEvent, ToolRetryEvent } from './tool-card-events.js';
+export type { ToolCancelDetail, ToolCopyDetail, ToolResourceOpenDetail, ToolRetryDetail } from './tool-card-events.js';
 export type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
 let cards = 0;
@@ -314,6 +314,8 @@ export class AirlockToolCard extends LitElement {
       copied: (key) => this.#copiedKey === key,
       copy: (key, text) => this.#copy(key, text),
       openImage: (src, alt) => void this.#openImage(src, alt),
+      openResource: (uri) =>
+        this.dispatchEvent(new ToolResourceOpenEvent({ uri, serverId: this.invocation?.serverId ?? null })),
     };
   }
 

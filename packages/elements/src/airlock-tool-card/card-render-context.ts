@@ -16,4 +16,6 @@ export interface CardRenderContext {
   copied(key: string): boolean;
   copy(key: string, text: string): void;
   openImage(src: string, alt: string): void;
+  /** The user asked to open a resource link: the host is told (airlock-tool-resource-open). */
+  openResource(uri: string): void;
 }

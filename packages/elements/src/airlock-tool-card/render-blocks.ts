@@ -141,11 +141,11 @@ function renderAudio(ctx: CardRenderContext, block: MediaBlock): TemplateResult 
 function renderResourceLink(ctx: CardRenderContext, block: Block<'resource_link'>, place: BlockPlace): TemplateResult {
   return html`<div class="block resource-link" part="block">
     ${blockCopy(ctx, place, () => block.uri)}
-    <span class="chip link-chip">
+    <button type="button" class="chip link-chip" part="resource-link" @click=${() => ctx.openResource(block.uri)}>
       ${linkIcon()}
       <span>${ctx.t('mcp.card.resource_link', { name: block.title ?? block.name })}</span>
       <code class="uri">${block.uri}</code>
-    </span>
+    </button>
   </div>`;
 }
 

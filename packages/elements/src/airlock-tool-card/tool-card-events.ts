@@ -55,8 +55,29 @@ export class ToolCancelEvent extends Event {
   }
 }
 
+/** What `airlock-tool-resource-open` carries: the linked resource, and the server of the call that linked it. */
+export interface ToolResourceOpenDetail {
+  readonly uri: string;
+  readonly serverId: string | null;
+}
+
+/**
+ * `airlock-tool-resource-open`: the user pressed a result's resource link. The card fetches nothing itself (a link is
+ * a server's claim); the host reads the resource through its own path, as the user, and shows it.
+ */
+export class ToolResourceOpenEvent extends Event {
+  static readonly eventName = 'airlock-tool-resource-open';
+  readonly detail: ToolResourceOpenDetail;
+
+  constructor(detail: ToolResourceOpenDetail) {
+    super(ToolResourceOpenEvent.eventName, { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
+    'airlock-tool-resource-open': ToolResourceOpenEvent;
     'airlock-tool-cancel': ToolCancelEvent;
     'airlock-tool-retry': ToolRetryEvent;
     'airlock-tool-copy': ToolCopyEvent;

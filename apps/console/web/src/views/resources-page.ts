@@ -3,6 +3,7 @@ import type { TemplateResult } from 'lit';
 import type { ResourceScreenContent } from '@airlock/core';
 import { api } from '../api-client.js';
 import { t } from '../i18n.js';
+import { routeQuery } from '../route.js';
 
 interface Listed {
   readonly serverId: string;
@@ -66,6 +67,11 @@ export class ConsoleResourcesPage extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.#load();
+    // Opened from a card's resource link: that resource is read and shown at once.
+    const query = routeQuery();
+    const serverId = query.get('server');
+    const uri = query.get('uri');
+    if (serverId !== null && uri !== null) void this.#read({ serverId, uri });
   }
 
   async #load(): Promise<void> {
