@@ -209,15 +209,23 @@ describe('MCP Apps views in the console', () => {
     expect(audit.filter((e) => JSON.stringify(e).includes('model_summary'))).toEqual([]);
   });
 
-  it('refuses what this host does not grant, explaining why', async () => {
-    const link = await view.evaluate(async () => {
+  it('refuses what this host does not grant, explaining why to the view', async () => {
+    const asked = await view.evaluate(async () => {
       const request = (window as unknown as { request: (m: string, p: unknown) => Promise<unknown> }).request;
-      return request('ui/open-link', { url: 'https://example.com/' }).then(
-        () => 'opened',
-        (error: Error) => error.message,
-      );
+      const refusal = (method: string, params: unknown) =>
+        request(method, params).then(
+          () => 'granted',
+          (error: Error) => error.message,
+        );
+      return {
+        message: await refusal('ui/message', { role: 'user', content: [{ type: 'text', text: 'hi' }] }),
+        context: await refusal('ui/update-model-context', { content: [{ type: 'text', text: 'x' }] }),
+        read: await refusal('resources/read', { uri: 'ui://demo/dashboard' }),
+      };
     });
-    expect(link).toContain('does not open links from views');
+    expect(asked.message).toContain('does not take messages from views');
+    expect(asked.context).toContain("does not add a view's context");
+    expect(asked.read).toContain('does not read resources for views');
     expect(context.pages()).toHaveLength(1);
   });
 
@@ -233,17 +241,27 @@ describe('MCP Apps views in the console', () => {
     await settled(call, 'success');
     const entry = await running.host.history.get({ scope: SCOPE, invocationId: call });
     expect(entry?.invocation).toMatchObject({ tool: 'basic__get-time', caller: { kind: 'app', serverId: 'basic' } });
-    // Its Open Link is refused, and the page is told why: no tab opens, and the console page stays where it is.
-    await page.evaluate(() => {
-      const seen: unknown[] = [];
-      (window as unknown as { __refused: unknown[] }).__refused = seen;
-      document.addEventListener('airlock-app-refused', (event) => seen.push(event.detail));
-    });
+    // Its Open Link shows the whole address above the view (never navigating the frame); Cancel opens nothing.
+    const consent = page.locator(`airlock-app-view[data-app-view="${id}"] [part~="link-consent"]`);
+    await basic.locator('#link-url').fill('https://docs.example.invalid/apps?from=view');
     await basic.locator('#open-link-btn').click();
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __refused: unknown[] }).__refused))
-      .toEqual([{ method: 'ui/open-link', reason: expect.stringContaining('does not open links') as unknown }]);
-    await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+    await expect(consent.locator('[part~="url"]').innerText()).resolves.toBe(
+      'https://docs.example.invalid/apps?from=view',
+    );
+    await expect(consent.locator('mark[part~="host"]').innerText()).resolves.toBe('docs.example.invalid');
+    await consent.locator('button[data-link="cancel"]').click();
+    await consent.waitFor({ state: 'detached' });
     expect(context.pages()).toHaveLength(1);
+    // Open opens it in a new tab, and the audit records it (the host and the URL's hash, not the address).
+    await basic.locator('#open-link-btn').click();
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      consent.locator('button[data-link="open"]').click(),
+    ]);
+    await tab.close();
+    await expect
+      .poll(async () => (await running.host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'app.link_opened'))
+      .toEqual([expect.objectContaining({ serverId: 'basic', tool: 'basic__get-time' })]);
+    expect(new URL(page.url()).origin).toBe(new URL(running.url).origin);
   });
 });

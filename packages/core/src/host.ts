@@ -25,7 +25,6 @@ import { HostAuth } from './host-auth.js';
 import { HostResources } from './host-resources.js';
 import { AppViews } from './apps/app-views.js';
 import { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE } from './apps/app-view.js';
-import type { AppView } from './apps/app-view.js';
 import type { SignInResult } from './auth/oauth-sign-in.js';
 import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
 import type { ServerInfo } from './servers/server-info.js';
@@ -111,7 +110,7 @@ export interface Host {
     complete: HostResources['complete'];
   };
   /** MCP Apps: a tool's view (its own ui:// resource, checked, bounded, cached), when `apps.views` is on. */
-  readonly apps: { view(options: { scope: Scope; tool: string }): Promise<AppView> };
+  readonly apps: Pick<AppViews, 'view' | 'linkOpened'>;
   readonly audit: AuditLog;
   /** Retention sweeps: `sweep({ dryRun })` now; `sweeping()` the running or last one. */
   readonly retention: Pick<RetentionRunner, 'sweep' | 'sweeping'>;
@@ -266,6 +265,8 @@ export function createHost(config: HostConfig = {}): Host {
     enabled: config.apps?.views === true,
     ...(config.apps?.maxViewBytes === undefined ? {} : { maxBytes: config.apps.maxViewBytes }),
     tool: (name, scope) => registry.get(name, scope),
+    audit: (audit) => writes.write({ kind: 'audit', audit }),
+    now: () => clock.now(),
     identity: (id) => servers.pools.get(id)?.catalog.identity,
     tenantOf: (id, scope) => servers.tenantOf(id, scope),
     read: async (scope, serverId, uri) => ({
@@ -364,7 +365,7 @@ export function createHost(config: HostConfig = {}): Host {
       get: (options) => resources.getPrompt(options),
       complete: (options) => resources.complete(options),
     },
-    apps: { view: (options) => apps.view(options) },
+    apps: { view: (options) => apps.view(options), linkOpened: (options) => apps.linkOpened(options) },
     audit,
     retention: { sweep: (options) => retention.sweep(options), sweeping: () => retention.sweeping() },
     elicitations: {

@@ -29,7 +29,18 @@ export { AirlockElicitationDialog } from './airlock-elicitation-dialog/airlock-e
 export { ElicitationAnswerEvent, ElicitationDoneEvent } from './airlock-elicitation-dialog/elicitation-events.js';
 export { AirlockAppView, REFUSALS, VIEW_SANDBOX } from './airlock-app-view/airlock-app-view.js';
 export type { AppViewSource } from './airlock-app-view/airlock-app-view.js';
-export { AppCallEvent, AppRefusedEvent } from './airlock-app-view/app-view-events.js';
-export type { AppCallDetail, AppCallResult, AppRefusedDetail } from './airlock-app-view/app-view-events.js';
+export {
+  AppCallEvent,
+  AppLinkOpenedEvent,
+  AppOpenLinkEvent,
+  AppRefusedEvent,
+} from './airlock-app-view/app-view-events.js';
+export type {
+  AppCallDetail,
+  AppCallResult,
+  AppLinkInspection,
+  AppOpenLinkDetail,
+  AppRefusedDetail,
+} from './airlock-app-view/app-view-events.js';
 export { viewCsp, viewDocument } from './airlock-app-view/view-document.js';
 export type { ViewCsp } from './airlock-app-view/view-document.js';

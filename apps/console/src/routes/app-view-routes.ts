@@ -1,4 +1,5 @@
 import type { Host } from '@airlock/core';
+import { inspectUrl } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { RunningCalls } from '../running-calls.js';
 import { sandboxProxyUrl } from '../sandbox-proxy.js';
@@ -28,6 +29,20 @@ export function mountAppViewRoutes({ app, host, running, proxyPort }: AppViewRou
     const view = await host.apps.view({ scope: scopeOf(c), tool: c.req.param('tool') });
     const protocol = new URL(c.req.url).protocol;
     return c.json({ ...view, proxyUrl: sandboxProxyUrl(c.req.header('host') ?? '', port, protocol) });
+  });
+
+  // A link a view asks to open: described first (the whole address, its site, what is odd about it), recorded in the
+  // audit once the user consented and the page opened it.
+  app.post('/api/app-links/inspect', async (c) => {
+    const inspected = inspectUrl((await readBody(c))['url']);
+    if (!inspected.ok) throw new ApiError(400, 'invalid_url', inspected.reason);
+    return c.json(inspected.inspection);
+  });
+  app.post('/api/app-links', async (c) => {
+    const body = await readBody(c);
+    if (typeof body['tool'] !== 'string') throw new ApiError(400, 'invalid_request', 'tool must be a tool name');
+    const scope = scopeOf(c, bodyConversation(body));
+    return c.json(host.apps.linkOpened({ scope, tool: body['tool'], url: String(body['url']) }));
   });
 
   app.post('/api/app-calls', async (c) => {

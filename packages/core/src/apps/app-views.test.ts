@@ -47,6 +47,34 @@ describe('MCP Apps views through the host', () => {
     expect(await reads(host)).toBe(0);
   });
 
+  it('audits a link a view opened (the host and the hash, never the address) and refuses one that is not http(s)', async () => {
+    host = createHost({
+      servers: [demoServer('demo').config],
+      surface: new ScriptedSurface('allow_once'),
+      apps: { views: true },
+      durability: 'strict',
+    });
+    await host.servers.settled();
+    const url = 'https://docs.example.com/a?secret=1';
+    expect(host.apps.linkOpened({ scope: SCOPE, tool: 'demo__show_dashboard', url })).toMatchObject({
+      host: 'docs.example.com',
+      warnings: [],
+    });
+    expect(() =>
+      host!.apps.linkOpened({ scope: SCOPE, tool: 'demo__show_dashboard', url: 'javascript:alert(1)' }),
+    ).toThrow(/only http and https URLs/);
+    expect(() => host!.apps.linkOpened({ scope: SCOPE, tool: 'demo__echo', url })).toThrow(/has no view/);
+    const events = (await host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'app.link_opened');
+    expect(events).toEqual([
+      expect.objectContaining({
+        serverId: 'demo',
+        tool: 'demo__show_dashboard',
+        data: expect.objectContaining({ host: 'docs.example.com' }) as unknown,
+      }),
+    ]);
+    expect(JSON.stringify(events)).not.toContain('secret');
+  });
+
   it('bounds the size of a view', async () => {
     host = createHost({
       servers: [demoServer('demo').config],

@@ -1,4 +1,9 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
+import { sha256Hex } from '../audit/canonical-json.js';
+import type { AuditEventInput } from '../audit/audit-event.js';
+import { auditEvent } from '../audit/audit-event-builder.js';
+import { inspectUrl } from '../elicitation/url-safety.js';
+import type { UrlInspection } from '../elicitation/url-safety.js';
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import { assertScope } from '../scope.js';
@@ -22,6 +27,9 @@ export interface AppViewsDeps {
   readonly maxBytes?: number;
   /** How many views are kept; the oldest read is dropped first. */
   readonly cacheSize?: number;
+  /** Appends an audit event (a view's link opened). */
+  readonly audit: (event: AuditEventInput) => void;
+  readonly now: () => number;
 }
 
 /**
@@ -76,5 +84,32 @@ export class AppViews {
     const limit = this.#deps.cacheSize ?? 64;
     while (this.#cache.size > limit) this.#cache.delete(this.#cache.keys().next().value!);
     return reading;
+  }
+
+  /**
+   * Records that the user consented to open a link a view of `tool` asked for (the surface opens it, in a new
+   * top-level tab, never in the frame). Only http(s) URLs; the audit keeps the host and the URL's hash.
+   */
+  linkOpened(options: { scope: Scope; tool: string; url: string }): UrlInspection {
+    const scope = assertScope(options.scope);
+    const tool = this.#deps.tool(options.tool, scope);
+    if (tool?.resourceUri === undefined || toolTarget(tool).serverId === null) {
+      throw new HostError('not_found', `tool ${options.tool} has no view`, { data: { tool: options.tool } });
+    }
+    const inspected = inspectUrl(options.url);
+    if (!inspected.ok) {
+      throw new HostError('invalid_arguments', `the view of ${tool.name} asked to open a link: ${inspected.reason}`);
+    }
+    this.#deps.audit(
+      auditEvent({
+        type: 'app.link_opened',
+        at: this.#deps.now(),
+        scope,
+        serverId: toolTarget(tool).serverId,
+        tool: tool.name,
+        data: { host: inspected.inspection.host, urlHash: sha256Hex(inspected.inspection.url) },
+      }),
+    );
+    return inspected.inspection;
   }
 }

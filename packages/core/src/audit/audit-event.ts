@@ -16,7 +16,9 @@ export type AuditEventType =
   | 'audit.checkpoint'
   | 'retention.sweep'
   /** A resource read: the server, the URI's hash, who started it and how it ended (never the contents). */
-  | 'resource.read';
+  | 'resource.read'
+  /** An MCP Apps view's link the user consented to open: the view's server and tool, the host and the URL's hash. */
+  | 'app.link_opened';
 
 /** Where a permission decision came from. */
 export type DecisionOrigin =

@@ -127,6 +127,7 @@ export const MESSAGES = {
     'mcp.permission.dialog_label': 'Permission request for {tool}',
     'mcp.elicitation.dialog_label': 'Question from {server}',
     'mcp.elicitation.url_mode.warning_title': 'Check this address before you open it',
+    'mcp.app.open_link.title': 'This view asks to open a page in a new tab',
   },
   'pt-BR': {
     'mcp.permission.title': 'Permitir execução desta ferramenta?',
@@ -249,6 +250,7 @@ export const MESSAGES = {
     'mcp.permission.dialog_label': 'Pedido de permissão para {tool}',
     'mcp.elicitation.dialog_label': 'Pergunta de {server}',
     'mcp.elicitation.url_mode.warning_title': 'Confira este endereço antes de abrir',
+    'mcp.app.open_link.title': 'Esta visualização pede para abrir uma página em uma nova aba',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 

@@ -134,6 +134,7 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'audit.checkpoint': true,
   'retention.sweep': true,
   'resource.read': true,
+  'app.link_opened': true,
 };
 
 const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };

@@ -3,8 +3,10 @@ import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { elementLocale } from '../shared/localize.js';
 import { baseStyles } from '../shared/tokens.js';
-import { AppCallEvent, AppRefusedEvent } from './app-view-events.js';
+import { AppCallEvent, AppLinkOpenedEvent, AppOpenLinkEvent, AppRefusedEvent } from './app-view-events.js';
 import type { AppCallResult } from './app-view-events.js';
+import { linkConsentStyles, renderLinkConsent } from './link-consent.js';
+import type { PendingLink } from './link-consent.js';
 import { viewDocument } from './view-document.js';
 import type { ViewCsp } from './view-document.js';
 
@@ -22,7 +24,7 @@ export const VIEW_SANDBOX = 'allow-scripts';
 
 /** What this host answers to each request a view may make and does not grant, told to the view as the error. */
 export const REFUSALS = {
-  'ui/open-link': 'this host does not open links from views yet; show the address as text for the user to copy',
+  'ui/open-link': 'this page does not open links from views; show the address as text for the user to copy',
   'ui/message': 'this host does not take messages from views into the conversation yet',
   'ui/update-model-context': "this host does not add a view's context to the model's yet",
   'ui/download-file': 'this host does not save files from views',
@@ -68,6 +70,7 @@ export class AirlockAppView extends LitElement {
 
   static override styles = [
     baseStyles,
+    linkConsentStyles,
     css`
       :host {
         display: block;
@@ -100,6 +103,7 @@ export class AirlockAppView extends LitElement {
   #initialized = false;
   #height: number | undefined;
   #error = '';
+  #link: PendingLink | undefined;
   /** Bumped on each start: a start overtaken by a newer one (or a disconnect) stops where it is. */
   #generation = 0;
 
@@ -132,14 +136,14 @@ export class AirlockAppView extends LitElement {
     if (error !== '') return html`<p class="error" part="error" role="alert">${error}</p>`;
     if (this.view === undefined) return nothing;
     const height = Math.min(Math.max(this.#height ?? this.minHeight, this.minHeight), this.maxHeight);
-    return html`<iframe
-      part="frame"
-      title=${this.view === undefined ? 'view' : `${this.view.tool} view`}
-      sandbox="allow-scripts allow-same-origin"
-      referrerpolicy="no-referrer"
-      allow=""
-      style="height: ${height}px"
-    ></iframe>`;
+    return html`${this.#link === undefined ? nothing : renderLinkConsent(this, this.#link)}<iframe
+        part="frame"
+        title=${this.view === undefined ? 'view' : `${this.view.tool} view`}
+        sandbox="allow-scripts allow-same-origin"
+        referrerpolicy="no-referrer"
+        allow=""
+        style="height: ${height}px"
+      ></iframe>`;
   }
 
   /** The proxy's URL, or why it cannot be used: it must be http(s) and another origin than this page's. */
@@ -215,7 +219,7 @@ export class AirlockAppView extends LitElement {
       this.#refused(method, REFUSALS[method]);
       return Promise.reject(new Error(REFUSALS[method]));
     };
-    bridge.onopenlink = refuse('ui/open-link');
+    bridge.onopenlink = ({ url }) => this.#openLink(view, url);
     bridge.onmessage = refuse('ui/message');
     bridge.onupdatemodelcontext = refuse('ui/update-model-context');
     bridge.ondownloadfile = refuse('ui/download-file');
@@ -232,6 +236,41 @@ export class AirlockAppView extends LitElement {
     const event = new AppCallEvent({ serverId, name, args });
     this.dispatchEvent(event);
     return event.answer ?? Promise.reject(new Error('this page does not route tool calls from views'));
+  }
+
+  /**
+   * A link the view asked for: the page describes it (or refuses), the user sees the whole address and consents;
+   * only then is it opened, in a new tab with no opener. One at a time: a second ask while one waits is refused.
+   */
+  async #openLink(view: AppViewSource, url: string): Promise<Record<string, never>> {
+    if (this.#link !== undefined) throw new Error('another link is already waiting for the user');
+    const event = new AppOpenLinkEvent({ serverId: view.serverId, tool: view.tool, url });
+    this.dispatchEvent(event);
+    if (event.answer === undefined) {
+      this.#refused('ui/open-link', REFUSALS['ui/open-link']);
+      throw new Error(REFUSALS['ui/open-link']);
+    }
+    const inspection = await event.answer;
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        this.#link = undefined;
+        this.requestUpdate();
+      };
+      this.#link = {
+        inspection,
+        open: () => {
+          done();
+          window.open(inspection.url, '_blank', 'noopener,noreferrer');
+          this.dispatchEvent(new AppLinkOpenedEvent({ serverId: view.serverId, tool: view.tool, url: inspection.url }));
+          resolve({});
+        },
+        cancel: () => {
+          done();
+          reject(new Error('the user chose not to open the link'));
+        },
+      };
+      this.requestUpdate();
+    });
   }
 
   #refused(method: string, reason: string): void {
@@ -256,6 +295,7 @@ export class AirlockAppView extends LitElement {
     this.#bridge = undefined;
     this.#initialized = false;
     this.#height = undefined;
+    this.#link?.cancel();
     if (bridge === undefined) return;
     void bridge
       .teardownResource({}, { timeout: 1000 })

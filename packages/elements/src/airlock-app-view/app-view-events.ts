@@ -63,3 +63,61 @@ declare global {
     'airlock-app-refused': AppRefusedEvent;
   }
 }
+
+/** How the page describes a link before the user consents: what the host's URL inspection gives (`inspectUrl`). */
+export interface AppLinkInspection {
+  readonly url: string;
+  readonly host: string;
+  readonly displayHost: string;
+  readonly warnings: readonly ('not_https' | 'punycode' | 'credentials_in_url' | 'ip_address')[];
+  readonly scheme: string;
+  readonly https: boolean;
+  readonly punycode: boolean;
+}
+
+/** What `airlock-app-open-link` carries: the link a view asked to open, and how the page describes it. */
+export interface AppOpenLinkDetail {
+  readonly serverId: string;
+  readonly tool: string;
+  readonly url: string;
+  /** The page's inspection of the URL; rejecting refuses the link with that reason. Unanswered: refused. */
+  respondWith(inspection: Promise<AppLinkInspection>): void;
+}
+
+/**
+ * `airlock-app-open-link`: a view asked to open a link. Once the page describes it, the element shows the whole
+ * address and opens it in a new tab (noopener, never in the frame) only if the user presses Open; then it fires
+ * `airlock-app-link-opened` for the page to record.
+ */
+export class AppOpenLinkEvent extends Event {
+  static readonly eventName = 'airlock-app-open-link';
+  readonly detail: AppOpenLinkDetail;
+  #answer: Promise<AppLinkInspection> | undefined;
+
+  constructor(detail: Omit<AppOpenLinkDetail, 'respondWith'>) {
+    super(AppOpenLinkEvent.eventName, { bubbles: true, composed: true });
+    this.detail = { ...detail, respondWith: (inspection) => void (this.#answer = inspection) };
+  }
+
+  get answer(): Promise<AppLinkInspection> | undefined {
+    return this.#answer;
+  }
+}
+
+/** `airlock-app-link-opened`: the user consented and the link was opened in a new tab. */
+export class AppLinkOpenedEvent extends Event {
+  static readonly eventName = 'airlock-app-link-opened';
+  readonly detail: { readonly serverId: string; readonly tool: string; readonly url: string };
+
+  constructor(detail: { serverId: string; tool: string; url: string }) {
+    super(AppLinkOpenedEvent.eventName, { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'airlock-app-open-link': AppOpenLinkEvent;
+    'airlock-app-link-opened': AppLinkOpenedEvent;
+  }
+}

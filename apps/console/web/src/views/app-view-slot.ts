@@ -1,7 +1,14 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
-import type { AirlockAppView, AppCallEvent, AppCallResult } from '@airlock/elements';
+import type {
+  AirlockAppView,
+  AppCallEvent,
+  AppCallResult,
+  AppLinkInspection,
+  AppLinkOpenedEvent,
+  AppOpenLinkEvent,
+} from '@airlock/elements';
 import type { AppView, InvocationRecord, ScreenPayload } from '@airlock/core';
 import { api } from '../api-client.js';
 import { CONVERSATION } from '../state.js';
@@ -62,6 +69,17 @@ function routeCall(event: AppCallEvent): void {
   );
 }
 
+/** A link the view asks to open: the console describes it, and the element asks the user. */
+function inspectLink(event: AppOpenLinkEvent): void {
+  event.detail.respondWith(api<AppLinkInspection>('POST', '/api/app-links/inspect', { url: event.detail.url }));
+}
+
+/** A link the user consented to open: recorded in the audit. */
+function recordLink(event: AppLinkOpenedEvent): void {
+  const { tool, url } = event.detail;
+  void api('POST', '/api/app-links', { tool, url, conversation: CONVERSATION }).catch(() => undefined);
+}
+
 /**
  * The view of a card's tool, inline under the card, when the tool has one and the call was not itself made by a
  * view (a view's own calls show as plain cards). It gets the call's arguments and, once there is one, its result.
@@ -91,6 +109,8 @@ export function appViewSlot(
       .toolInput=${invocation.args}
       .toolResult=${result === undefined ? undefined : resultFor(result)}
       @airlock-app-call=${routeCall}
+      @airlock-app-open-link=${inspectLink}
+      @airlock-app-link-opened=${recordLink}
       ${ref(attach)}
     ></airlock-app-view>
   </div>`;
