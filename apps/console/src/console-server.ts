@@ -72,7 +72,8 @@ export async function startConsole(
   }
   const logger = options.logger ?? createConsoleLogger();
   // On PostgreSQL, instances share the history and the questions their calls ask; alone, questions stay here.
-  const shared = config.storeUrl === undefined ? undefined : await openSharedHistory(config.storeUrl, logger);
+  const shared =
+    config.storeUrl === undefined ? undefined : await openSharedHistory(config.storeUrl, logger, options.clock);
   const store = shared?.store ?? (await openHistory(config.storePath));
   const questions = shared?.questions ?? IN_PROCESS_QUESTIONS;
   const hub = new TabHub();
@@ -191,11 +192,14 @@ export async function startConsole(
   port = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(config.host)}:${port}/`;
   logger.info({ url, servers: config.servers.length }, 'console listening');
+  // On a shared database: alive from here on, and watching for instances that died.
+  await shared?.heartbeat.start();
   return {
     url,
     host,
     close: async () => {
       closeParts();
+      await shared?.heartbeat.stop();
       await questions.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

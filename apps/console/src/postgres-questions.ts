@@ -36,6 +36,15 @@ const SQL = {
     'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 RETURNING id, user_id, workspace_id) SELECT ' +
     `${notify("'kind', 'elicitation.closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'closed', $3::json")} FROM c`,
   tell: `SELECT pg_notify('${QUESTIONS_CHANNEL}', $1)`,
+  closeAllOf:
+    'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE instance_id = $1 AND closed_at IS NULL ' +
+    'RETURNING id, user_id, workspace_id, request) SELECT ' +
+    notify(
+      `'kind', CASE WHEN request LIKE '{"elicitation"%' THEN 'elicitation.closed' ELSE 'closed' END, 'id', id, ` +
+        `'userId', user_id, 'workspaceId', workspace_id, ` +
+        `'closed', json_build_object('id', id, 'action', 'cancel', 'end', 'call_ended')`,
+    ) +
+    ' FROM c',
   request: 'SELECT request FROM open_questions WHERE id = $1 AND closed_at IS NULL',
   openElsewhere:
     'SELECT request FROM open_questions WHERE closed_at IS NULL AND instance_id <> $1 AND opened_at > $2 ORDER BY opened_at',
@@ -70,7 +79,7 @@ function newsOfRow(json: string): QuestionNews {
  */
 export class PostgresQuestions implements QuestionBus {
   readonly shared = true;
-  readonly #instance = randomUUID();
+  readonly #instance: string;
   readonly #pool: pg.Pool;
   readonly #now: () => number;
   readonly #onError: (error: Error) => void;
@@ -83,8 +92,9 @@ export class PostgresQuestions implements QuestionBus {
   /** Answers sent to other instances, waiting for their reply, by reply id. */
   readonly #replies = new Map<string, (reply: ElicitationReply) => void>();
 
-  constructor(options: { pool: pg.Pool; now?: () => number; onError?: (error: Error) => void }) {
+  constructor(options: { pool: pg.Pool; instanceId?: string; now?: () => number; onError?: (error: Error) => void }) {
     this.#pool = options.pool;
+    this.#instance = options.instanceId ?? randomUUID();
     this.#now = options.now ?? Date.now;
     this.#onError = options.onError ?? (() => undefined);
   }
@@ -154,6 +164,11 @@ export class PostgresQuestions implements QuestionBus {
 
   async close(id: string): Promise<void> {
     await this.#pool.query(SQL.close, [id, this.#now()]);
+  }
+
+  /** Closes every question an instance that died had open, on every instance's tabs. */
+  async closeAllOf(instanceId: string): Promise<void> {
+    await this.#pool.query(SQL.closeAllOf, [instanceId, this.#now()]);
   }
 
   async cancel(tenant: Tenant, invocationId: string): Promise<void> {

@@ -1,5 +1,7 @@
-import type { HostStore } from '@airlock/core';
-import { PostgresStore } from '@airlock/core/postgres';
+import { randomUUID } from 'node:crypto';
+import type { Clock, HostStore } from '@airlock/core';
+import { systemClock } from '@airlock/core';
+import { InstanceHeartbeat, PostgresStore, instanceOption } from '@airlock/core/postgres';
 import pg from 'pg';
 import { redactUrl } from './console-config.js';
 import type { ConsoleLogger } from './console-logger.js';
@@ -9,15 +11,24 @@ import { PostgresQuestions } from './postgres-questions.js';
 export interface SharedHistory {
   readonly store: HostStore;
   readonly questions: PostgresQuestions;
+  /** This instance's heartbeat: started once the console runs, stopped before the pool ends. */
+  readonly heartbeat: InstanceHeartbeat;
 }
 
 /**
  * Opens the console's history on PostgreSQL (`store.url`, `--store postgres://…`, AIRLOCK_DATABASE_URL): a pool on
  * the database, migrated at open, shared by every instance on the same URL, with the questions shared over the same
- * pool. Resolves once the database answers.
+ * pool, and a heartbeat by which the instances notice one that died (its calls in flight end in history, its open
+ * questions close on every tab). Every call this instance creates is stamped with its id. Resolves once the database
+ * answers.
  */
-export async function openSharedHistory(url: string, logger: ConsoleLogger): Promise<SharedHistory> {
-  const pool = new pg.Pool({ connectionString: url });
+export async function openSharedHistory(
+  url: string,
+  logger: ConsoleLogger,
+  clock: Clock = systemClock,
+): Promise<SharedHistory> {
+  const instanceId = randomUUID();
+  const pool = new pg.Pool({ connectionString: url, options: instanceOption(instanceId) });
   // A pooled connection the server drops while idle is replaced on next use; it must not end the process.
   pool.on('error', (error) => logger.warn({ err: error.message }, 'history database connection lost'));
   let store: PostgresStore;
@@ -28,7 +39,23 @@ export async function openSharedHistory(url: string, logger: ConsoleLogger): Pro
   }
   const questions = new PostgresQuestions({
     pool,
+    instanceId,
+    now: () => clock.now(),
     onError: (error) => logger.warn({ err: error.message }, 'questions shared with other instances: a step failed'),
   });
-  return { store, questions };
+  const heartbeat = new InstanceHeartbeat({
+    pool,
+    store,
+    instanceId,
+    clock,
+    onDead: async (dead) => {
+      logger.warn(
+        { instance: dead.instanceId, lastHeartbeat: dead.lastHeartbeat, ended: dead.ended.length },
+        'an instance on the shared database stopped: its calls in flight ended, its questions closed',
+      );
+      await questions.closeAllOf(dead.instanceId);
+    },
+    onError: (error) => logger.warn({ err: error.message }, 'instance heartbeat failed'),
+  });
+  return { store, questions, heartbeat };
 }

@@ -2,6 +2,8 @@
 // own, like the SQLite store: it takes the node-postgres pool (pg 8, an optional peer dependency) from the caller.
 export { PostgresStore } from './postgres-store.js';
 export { POSTGRES_SCHEMA_VERSION, applyPostgresMigrations } from './postgres-migrations.js';
+export { HEARTBEAT_MS, STALE_MS, InstanceHeartbeat, instanceOption } from './postgres-instances.js';
+export type { DeadInstance } from './postgres-instances.js';
 export type {
   PgClient,
   PgNotification,

@@ -134,6 +134,22 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX open_questions_open ON open_questions (opened_at) WHERE closed_at IS NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'instances and the calls each runs',
+    // instance_id names the instance that created a call: a connection's airlock.instance setting (set by an instance
+    // that heartbeats, see postgres-instances.ts), NULL for calls made before and by hosts that do not. A row per
+    // live instance in instances; one whose heartbeat stops has its calls in flight ended by another.
+    sql: `
+      ALTER TABLE invocations ADD COLUMN instance_id TEXT;
+      ALTER TABLE invocations ALTER COLUMN instance_id SET DEFAULT current_setting('airlock.instance', true);
+      CREATE INDEX invocations_in_flight ON invocations (instance_id) WHERE state IN ('pending', 'running');
+      CREATE TABLE instances (
+        id TEXT PRIMARY KEY,
+        heartbeat_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

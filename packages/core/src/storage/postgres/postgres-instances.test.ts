@@ -1,0 +1,112 @@
+// An instance that dies mid-call, on a real PostgreSQL database (test/support/postgres): its calls in flight are left
+// as it wrote them (one asked and never sent, one running), and another instance, once the dead one's heartbeat is
+// stale on its clock, ends them in history with the reason, in the one audit chain, which still verifies.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyChain } from '../../audit/audit-event.js';
+import { FakeClock } from '../../testing/fake-clock.js';
+import { SCOPE, createWrite, invocation, move, transitionWrite } from '../../testing/host-store-fixtures.js';
+import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
+import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
+import type { DeadInstance } from './postgres-instances.js';
+import { HEARTBEAT_MS, InstanceHeartbeat, STALE_MS, instanceOption } from './postgres-instances.js';
+import { PostgresStore } from './postgres-store.js';
+
+let server: PostgresServer;
+const stores: PostgresStore[] = [];
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  await server?.stop();
+});
+
+async function instance(url: string, instanceId: string, clock: FakeClock, onDead?: (dead: DeadInstance) => void) {
+  const pool = new pg.Pool({ connectionString: url, max: 3, options: instanceOption(instanceId) });
+  pool.on('error', () => undefined);
+  const store = await PostgresStore.open({ pool });
+  stores.push(store);
+  const errors: Error[] = [];
+  const heartbeat = new InstanceHeartbeat({
+    pool,
+    store,
+    instanceId,
+    clock,
+    onError: (error) => errors.push(error),
+    ...(onDead === undefined ? {} : { onDead }),
+  });
+  return { store, heartbeat, errors };
+}
+
+describe('InstanceHeartbeat on one PostgreSQL database', () => {
+  it("ends a dead instance's calls in flight (pending: cancelled, running: transport_error), once, with the reason", async () => {
+    const url = await server.createDatabase();
+    const start = Date.UTC(2026, 10, 23, 12);
+    const deadClock = new FakeClock(start);
+    const dead = await instance(url, 'dead-1', deadClock);
+    await dead.heartbeat.beat();
+    const asked = invocation();
+    const running = invocation();
+    const done = invocation();
+    await dead.store.write([createWrite(asked), createWrite(running), createWrite(done)]);
+    await dead.store.write([
+      transitionWrite(move(running, 2, 'pending', 'running')),
+      transitionWrite(move(done, 2, 'pending', 'running')),
+      transitionWrite(move(done, 3, 'running', 'success', 'success')),
+    ]);
+
+    const told: DeadInstance[] = [];
+    const liveClock = new FakeClock(start + STALE_MS / 2);
+    const live = await instance(url, 'live-1', liveClock, (d) => void told.push(d));
+    const other = await instance(url, 'live-2', new FakeClock(start + STALE_MS / 2), (d) => void told.push(d));
+    // Not stale yet: nothing is taken.
+    await live.heartbeat.beat();
+    expect(told).toEqual([]);
+    liveClock.advance(STALE_MS);
+    await live.heartbeat.beat();
+    // The other live instance, later on: the dead one was taken already, and live-1 beats on.
+    await other.heartbeat.beat();
+    expect(told).toEqual([
+      { instanceId: 'dead-1', lastHeartbeat: start, ended: expect.arrayContaining([asked.id, running.id]) },
+    ]);
+    expect(told[0]?.ended).toHaveLength(2);
+    expect([...live.errors, ...other.errors]).toEqual([]);
+
+    const read = (id: string) => live.store.getInvocation(SCOPE, id);
+    expect(await read(asked.id)).toMatchObject({
+      state: 'cancelled',
+      outcome: 'cancelled',
+      error: { code: 'instance_lost', message: expect.stringMatching(/dead-1.*stopped.*never sent/) },
+    });
+    expect(await read(running.id)).toMatchObject({
+      state: 'error',
+      outcome: 'transport_error',
+      error: { code: 'instance_lost', message: expect.stringMatching(/whether the server finished it is unknown/) },
+    });
+    expect(await read(done.id)).toMatchObject({ state: 'success' });
+    const transitions = await live.store.listTransitions(SCOPE, running.id);
+    expect(transitions.map((t) => t.to)).toEqual(['pending', 'running', 'error']);
+    const chain = await live.store.queryAudit({ limit: 10_000 });
+    expect(chain.filter((e) => e.data['errorCode'] === 'instance_lost')).toHaveLength(2);
+    expect(verifyChain(chain)).toMatchObject({ ok: true });
+  }, 60_000);
+
+  it('beats on its clock every interval once started, and a clean stop leaves no row to take', async () => {
+    const url = await server.createDatabase();
+    const clock = new FakeClock(Date.UTC(2026, 10, 23, 12));
+    const a = await instance(url, 'a-1', clock);
+    await a.heartbeat.start();
+    const beats = async () => {
+      const direct = new pg.Client({ connectionString: url });
+      await direct.connect();
+      const { rows } = await direct.query<{ id: string; heartbeat_at: string }>('SELECT * FROM instances');
+      await direct.end();
+      return rows.map((r) => [r.id, Number(r.heartbeat_at)]);
+    };
+    expect(await beats()).toEqual([['a-1', clock.now()]]);
+    await a.heartbeat.stop();
+    expect(await beats()).toEqual([]);
+    expect(HEARTBEAT_MS).toBeLessThan(STALE_MS);
+  }, 60_000);
+});
