@@ -1,6 +1,6 @@
 // The Resources page of the console, in a real Chromium against the demo server over stdio: what the server offers
 // is listed with the server that offers it; a preview shows a note as text, an HTML resource as text too (its markup
-// never runs), and binary content described; the page passes axe.
+// never runs), and binary content described; a prompt of server-everything filled and shown; the page passes axe.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 let dir: string;
 let running: RunningConsole;
@@ -26,7 +27,13 @@ beforeAll(async () => {
   const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
   running = await startConsole({
     ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
+    servers: parseServersConfig({
+      mcpServers: {
+        demo: { command: process.execPath, args: [DEMO_BIN] },
+        // The MCP project's reference server: prompts with arguments.
+        everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+      },
+    }),
   });
   await running.host.servers.settled();
   browser = await launchChromium();
@@ -100,6 +107,14 @@ describe('the Resources page', () => {
     await page.getByRole('heading', { name: 'Resources' }).waitFor();
     await expect.poll(() => page.locator('.resource-preview h3').textContent()).toContain('demo://notes/');
     await expect.poll(() => page.locator('.resource-preview pre').textContent()).toMatch(/\S/);
+  });
+
+  it("fills a server's prompt with the user's arguments and shows it", async () => {
+    const page = await resourcesPage();
+    const form = page.locator('form[data-prompt="args-prompt"]');
+    await form.getByLabel('city').fill('Recife');
+    await page.getByRole('button', { name: 'Show the prompt Arguments Prompt' }).click();
+    await expect.poll(() => page.locator('.prompt-preview pre').textContent()).toBe("What's weather in Recife?");
   });
 
   it('audits a read the user made', async () => {

@@ -9,10 +9,14 @@ export interface ResourceRoutesOptions {
   readonly host: Host;
 }
 
+/** How much of one prompt message's text the page is given. */
+const PROMPT_TEXT_CHARS = 100_000;
+
 /**
- * What servers offer besides tools, as the signed-in user's connections see it: resources and templates (every
- * server's, with the servers that could not answer named), and a read the user asks for (bounded for the screen,
- * audited; never the model's). Server text comes back as data; the page renders it as text.
+ * What servers offer besides tools, as the signed-in user's connections see it: resources, templates and prompts
+ * (every server's, with the servers that could not answer named), a read the user asks for (bounded for the screen,
+ * audited; never the model's), and a prompt filled with the user's arguments, shown as a preview (text bounded,
+ * other content named). Server text comes back as data; the page renders it as text.
  */
 export function mountResourceRoutes({ app, host }: ResourceRoutesOptions): void {
   app.get('/api/resources', async (c) => c.json(await host.resources.list({ scope: scopeOf(c) })));
@@ -36,5 +40,34 @@ export function mountResourceRoutes({ app, host }: ResourceRoutesOptions): void 
     });
     // The screen's share only: the model's text and the whole contents stay on the server.
     return c.json({ serverId: read.serverId, uri: read.uri, screen: read.screen, totalChars: read.totalChars });
+  });
+  app.get('/api/prompts', async (c) => c.json(await host.prompts.list({ scope: scopeOf(c) })));
+  app.post('/api/prompts/get', async (c) => {
+    const body = await readBody(c);
+    const { serverId, name, args } = body;
+    if (typeof serverId !== 'string' || typeof name !== 'string') {
+      throw new ApiError(400, 'invalid_request', 'serverId and name must name a server and its prompt');
+    }
+    const prompt = await host.prompts.get({
+      scope: scopeOf(c),
+      serverId,
+      name,
+      ...(typeof args === 'object' && args !== null ? { args: args as Record<string, string> } : {}),
+    });
+    return c.json({
+      serverId,
+      name,
+      ...(prompt.description === undefined ? {} : { description: prompt.description }),
+      messages: prompt.messages.map((message) => ({
+        role: message.role,
+        kind: message.content.type,
+        ...(message.content.type === 'text'
+          ? {
+              text: message.content.text.slice(0, PROMPT_TEXT_CHARS),
+              truncated: message.content.text.length > PROMPT_TEXT_CHARS,
+            }
+          : {}),
+      })),
+    });
   });
 }

@@ -27,6 +27,25 @@ interface Listing<T> {
   readonly failures: readonly { readonly serverId: string; readonly message: string }[];
 }
 
+interface ListedPrompt {
+  readonly serverId: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: readonly { readonly name: string; readonly description?: string; readonly required?: boolean }[];
+}
+
+interface PromptPreview {
+  readonly serverId: string;
+  readonly name: string;
+  readonly messages: readonly {
+    readonly role: string;
+    readonly kind: string;
+    readonly text?: string;
+    readonly truncated?: boolean;
+  }[];
+}
+
 interface Preview {
   readonly serverId: string;
   readonly uri: string;
@@ -52,12 +71,16 @@ export class ConsoleResourcesPage extends LitElement {
     resources: { state: true },
     templates: { state: true },
     preview: { state: true },
+    prompts: { state: true },
+    promptPreview: { state: true },
     error: { state: true },
   };
 
   declare resources: Listing<Listed> | undefined;
   declare templates: Listing<ListedTemplate> | undefined;
   declare preview: Preview | undefined;
+  declare prompts: Listing<ListedPrompt> | undefined;
+  declare promptPreview: PromptPreview | undefined;
   declare error: string | undefined;
 
   protected override createRenderRoot(): HTMLElement {
@@ -76,9 +99,10 @@ export class ConsoleResourcesPage extends LitElement {
 
   async #load(): Promise<void> {
     try {
-      [this.resources, this.templates] = await Promise.all([
+      [this.resources, this.templates, this.prompts] = await Promise.all([
         api<Listing<Listed>>('GET', '/api/resources'),
         api<Listing<ListedTemplate>>('GET', '/api/resource-templates'),
+        api<Listing<ListedPrompt>>('GET', '/api/prompts'),
       ]);
     } catch (error) {
       this.error = (error as Error).message;
@@ -91,6 +115,27 @@ export class ConsoleResourcesPage extends LitElement {
       this.preview = await api<Preview>('POST', '/api/resources/read', body);
     } catch (error) {
       this.preview = undefined;
+      this.error = (error as Error).message;
+    }
+  }
+
+  async #getPrompt(event: SubmitEvent, prompt: ListedPrompt): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const args = Object.fromEntries(
+      (prompt.arguments ?? [])
+        .map((a) => [a.name, (form.elements.namedItem(a.name) as HTMLInputElement).value] as const)
+        .filter(([, value]) => value !== ''),
+    );
+    this.error = undefined;
+    try {
+      this.promptPreview = await api<PromptPreview>('POST', '/api/prompts/get', {
+        serverId: prompt.serverId,
+        name: prompt.name,
+        args,
+      });
+    } catch (error) {
+      this.promptPreview = undefined;
       this.error = (error as Error).message;
     }
   }
@@ -156,6 +201,53 @@ export class ConsoleResourcesPage extends LitElement {
               )}`
       }
       ${this.preview === undefined ? nothing : this.#previewView(this.preview)}
+      ${
+        (this.prompts?.items.length ?? 0) === 0
+          ? nothing
+          : html`<h3>${t('console.prompts.title')}</h3>
+              ${this.prompts!.items.map(
+                (prompt) =>
+                  html`<form
+                    class="prompt-form"
+                    data-prompt=${prompt.name}
+                    @submit=${(e: SubmitEvent) => void this.#getPrompt(e, prompt)}
+                  >
+                    <strong>${prompt.title ?? prompt.name}</strong> <small class="hint">${prompt.serverId}</small>
+                    ${prompt.description === undefined ? nothing : html`<div class="hint">${prompt.description}</div>`}
+                    ${(prompt.arguments ?? []).map(
+                      (a) =>
+                        html`<label
+                          >${a.name}${a.required === true ? ' *' : ''}
+                          <input name=${a.name} ?required=${a.required === true} title=${a.description ?? ''}
+                        /></label>`,
+                    )}
+                    <button
+                      type="submit"
+                      aria-label=${t('console.prompts.show_of', { name: prompt.title ?? prompt.name })}
+                    >
+                      ${t('console.prompts.show')}
+                    </button>
+                  </form>`,
+              )}`
+      }
+      ${
+        this.promptPreview === undefined
+          ? nothing
+          : html`<section class="prompt-preview" aria-label=${t('console.prompts.preview_title')}>
+              <h3>${this.promptPreview.name} <small class="hint">${this.promptPreview.serverId}</small></h3>
+              ${this.promptPreview.messages.map(
+                (m) =>
+                  html`<div class="prompt-message">
+                    <strong>${m.role}</strong>
+                    ${
+                      m.text === undefined
+                        ? html`<p class="hint">${t('console.prompts.other_content', { kind: m.kind })}</p>`
+                        : html`<pre class="resource-text">${m.text}</pre>`
+                    }
+                  </div>`,
+              )}
+            </section>`
+      }
     </main>`;
   }
 
