@@ -128,6 +128,8 @@ export async function startConsole(
   const signIn = new ConsoleSignIn(host);
   surface.attachSignIn(signIn);
   const proxy = await startSandboxProxy(config.host, config.viewProxyPort ?? 0).catch(async (error: unknown) => {
+    // The shared questions' LISTEN connection goes back first, or ending the pool would wait for it.
+    await questions.stop();
     await host.close();
     throw error;
   });
