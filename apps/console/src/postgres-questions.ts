@@ -9,6 +9,8 @@ export const QUESTIONS_CHANNEL = 'airlock_questions';
 
 /** How old a question still open may be for an instance that starts to show it (older ones belong to a dead call). */
 const SHOWN_FOR_MS = 10 * 60 * 1000;
+/** How long a closed question is kept. */
+const KEPT_MS = 24 * 60 * 60 * 1000;
 /** How long a lost LISTEN connection waits before it is made again. */
 const RELISTEN_MS = 1000;
 /** How long an answer sent to the instance holding a server's question waits for its reply. */
@@ -46,6 +48,8 @@ const SQL = {
     ) +
     ' FROM c',
   request: 'SELECT request FROM open_questions WHERE id = $1 AND closed_at IS NULL',
+  // Closed questions are kept a day (a late answer is told it came too late), then dropped as an instance starts.
+  prune: 'DELETE FROM open_questions WHERE closed_at < $1',
   openElsewhere:
     'SELECT request FROM open_questions WHERE closed_at IS NULL AND instance_id <> $1 AND opened_at > $2 ORDER BY opened_at',
 } as const;
@@ -213,6 +217,7 @@ export class PostgresQuestions implements QuestionBus {
       this.#client = held;
       // What is open on other instances now: asked before this one listened (or while it was cut off).
       this.#then(async () => {
+        await this.#pool.query(SQL.prune, [this.#now() - KEPT_MS]);
         const { rows } = await this.#pool.query<{ request: string }>(SQL.openElsewhere, [
           this.#instance,
           this.#now() - SHOWN_FOR_MS,
