@@ -229,6 +229,13 @@ describe('MCP Apps views in the console', () => {
     expect(context.pages()).toHaveLength(1);
   });
 
+  it('restores a view from history when the conversation is opened again', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+    view = await viewFrame(dashboardId);
+    await view.locator('#out', { hasText: /^Dashboard: \d+ notes\.$/ }).waitFor();
+  });
+
   it("renders the registry's basic vanilla JS app, whose own call asks and shows its card", async () => {
     const id = await launchAllowed('basic__get-time');
     const basic = await viewFrame(id);
