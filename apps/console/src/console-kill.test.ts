@@ -1,0 +1,113 @@
+// kill -9 of a console instance mid-call, with another instance on the same PostgreSQL database (a real server,
+// started by test/support/postgres): instance A runs as a process of its own (the built bin), instance B in this
+// process on a clock the test moves. A's call waits on a permission question shown on B's tab; A is killed; once A's
+// heartbeat is stale on B's clock, B ends A's call in the shared history with the reason, closes the question on its
+// tab, and serves on.
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HEARTBEAT_MS, STALE_MS } from '@airlock/core/postgres';
+import { FakeClock } from '@airlock/core/testing';
+import { demoServers, startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
+import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { ConsoleClient } from './testing/console-client.js';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
+
+let server: PostgresServer;
+let b: RunningConsole | undefined;
+let a: ChildProcessWithoutNullStreams | undefined;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  a?.kill('SIGKILL');
+  await b?.close();
+  await server?.stop();
+});
+
+/** Starts the built console in an empty directory (the demo server) on `url`; resolves with its address. */
+function startInstance(url: string): Promise<{ child: ChildProcessWithoutNullStreams; address: string }> {
+  const home = mkdtempSync(join(tmpdir(), 'airlock-kill-'));
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--store', url], {
+    cwd: home,
+    env: { ...process.env, HOME: home, XDG_DATA_HOME: home },
+  });
+  return new Promise((listening, failed) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const found = /listening on (\S+)/.exec(out);
+      if (found?.[1] !== undefined) listening({ child, address: found[1] });
+    });
+    child.once('exit', () => failed(new Error(`the console ended before it listened: ${out}`)));
+  });
+}
+
+describe('kill -9 of one console instance mid-call', () => {
+  it('ends its call on the other instance with the reason, closes its question there, and the other serves on', async () => {
+    const url = await server.createDatabase();
+    const clock = new FakeClock(Date.now());
+    b = await startConsole(
+      {
+        source: 'kill test',
+        servers: demoServers(),
+        rules: [],
+        limits: {},
+        storePath: '',
+        storeUrl: url,
+        host: '127.0.0.1',
+        port: 0,
+        auth: 'local',
+        users: [],
+        retention: {},
+      },
+      { clock },
+    );
+    // The demo server's start is timed on B's clock: it has answered before the clock moves.
+    await b.host.servers.settled();
+    const started = await startInstance(url);
+    a = started.child;
+    const onA = await ConsoleClient.signIn(started.address, { userId: 'alice' });
+    const onB = await ConsoleClient.signIn(b.url, { userId: 'alice' });
+    const tabB = await onB.openEvents();
+    // A's demo server has connected: its tools are listed.
+    await vi.waitFor(async () => expect(JSON.stringify((await onA.get('/api/tools')).body)).toContain('demo__echo'), {
+      timeout: 20_000,
+    });
+
+    const id = await onA.startCall('demo__echo', { text: 'asked on a, never answered' });
+    await tabB.waitForPermission(id);
+    // A has committed the call (what it committed is what the other instance can close).
+    await vi.waitFor(async () => expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200));
+    const exited = new Promise((done) => a?.once('exit', (code, signal) => done(signal)));
+    a.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    // On B's clock, A's last heartbeat (at most now) becomes stale: B's next heartbeat takes A.
+    clock.t = Date.now() + STALE_MS + 1000;
+    clock.advance(HEARTBEAT_MS);
+    const closed = await tabB.waitFor(
+      (e) => e.event === 'permission.closed' && (e.data as { id: string }).id === id,
+      "the killed instance's question closing",
+    );
+    expect(closed.data).toEqual({ id, decision: null });
+    expect((await onB.get(`/api/invocations/${id}`)).body).toMatchObject({
+      invocation: { state: 'cancelled', error: { code: 'instance_lost', message: expect.stringContaining('stopped') } },
+    });
+
+    // B serves on: its own call, asked and answered on its tab.
+    const own = await onB.startCall('demo__echo', { text: 'b serves on' });
+    await tabB.waitForPermission(own);
+    expect((await onB.post(`/api/permission-requests/${own}`, { decision: 'allow_once' })).status).toBe(200);
+    expect((await tabB.waitForEnd(own)).invocation.state).toBe('success');
+    expect((await onB.post('/api/audit/verify')).body).toEqual({ ok: true });
+    await tabB.close();
+  }, 90_000);
+});
