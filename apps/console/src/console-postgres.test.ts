@@ -1,6 +1,6 @@
 // Two consoles on one PostgreSQL database (a real server, started by test/support/postgres): what one instance stored
 // is read from the other, and the one audit chain both appended to verifies. Questions and decisions crossing
-// instances live (LISTEN/NOTIFY) are not covered here.
+// instances live are in console-questions-postgres.test.ts, an instance that dies in console-kill.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoServers, startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
