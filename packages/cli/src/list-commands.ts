@@ -70,6 +70,10 @@ export function listTools(
     io.stdout.write(
       `  ${io.style.strong(tool.name)}  (${origin})${tool.description ? ` · ${tool.description}` : ''}\n`,
     );
+    // A terminal cannot show an MCP Apps view: say where it can be seen.
+    if (tool.resourceUri !== undefined) {
+      io.stdout.write(`    ${io.style.dim('has a view: call it in the console (airlock console) to see it')}\n`);
+    }
   }
   if (tools.length === 0) io.stdout.write('  (none)\n');
   return 0;
