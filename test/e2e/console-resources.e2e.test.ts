@@ -117,6 +117,14 @@ describe('the Resources page', () => {
     await expect.poll(() => page.locator('.prompt-preview pre').textContent()).toBe("What's weather in Recife?");
   });
 
+  it('says what a server says of itself in the servers panel', async () => {
+    const page = await resourcesPage();
+    await page.getByRole('link', { name: 'Conversation' }).click();
+    const about = page.locator('li[data-server="everything"] details.server-about');
+    await about.locator('summary').click();
+    await expect.poll(() => about.textContent()).toMatch(/prompts.*resources.*tools/s);
+  });
+
   it('audits a read the user made', async () => {
     const page = await resourcesPage();
     await page.getByRole('button', { name: 'Preview Meeting notes' }).click();

@@ -96,7 +96,7 @@ export function createApi(parts: ApiParts): ApiApp {
   // First: sign-in needs no session, and its guard stands before every route mounted after it.
   mountSessionRoutes({ app, host, sessions, hub, authMode: parts.authMode, modelConfigured: chat !== undefined });
   mountEventStreamRoutes({ app, hub, pageData });
-  mountCatalogRoutes({ app, pageData });
+  mountCatalogRoutes({ app, host, pageData });
   mountInvocationRoutes({ app, pageData, running });
   mountPermissionRoutes({ app, host, surface, hub });
   mountElicitationRoutes({ app, host, surface, relay });

@@ -109,6 +109,7 @@ export class PageData {
       ...(s.error === undefined ? {} : { error: s.error }),
       ...(s.authChallenge === undefined ? {} : { authChallenge: s.authChallenge }),
       ...(s.protocolVersion === undefined ? {} : { protocolVersion: s.protocolVersion }),
+      ...(s.about === undefined ? {} : { about: s.about }),
     }));
   }
 

@@ -24,6 +24,7 @@ export type ServerView = Pick<
   | 'isolation'
   | 'signsIn'
   | 'authChallenge'
+  | 'about'
 >;
 
 /** One card as the page draws it: the call, its screen payload once finished, its latest progress. */

@@ -9,7 +9,7 @@ import type { ServerConfig } from './servers/server-config.js';
 import { ServerConnection } from './servers/server-connection.js';
 import type { ServerConnectionOptions } from './servers/server-connection-options.js';
 import { serverInfo } from './servers/server-info.js';
-import type { ServerInfo } from './servers/server-info.js';
+import type { ServerAbout, ServerInfo } from './servers/server-info.js';
 import { ServerPool } from './servers/server-pool.js';
 import { toolTarget } from './tools/tool.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
@@ -67,11 +67,31 @@ export class HostServers {
         connection,
         isolation: pool.isolation,
         ...(pool.isolation === 'shared' || scope === undefined ? {} : { tenantConnection: own !== undefined }),
+        about: this.#about.get(pool.config.id),
         toolCount: this.#deps.registry
           .list({ audience: 'user', ...(scope === undefined ? {} : { scope }) })
           .filter((t) => toolTarget(t).serverId === pool.config.id).length,
       });
     });
+  }
+
+  /** What each server said of itself when its shared or catalog connection last became ready. */
+  readonly #about = new Map<string, ServerAbout>();
+
+  async #learnAbout(id: string, pool: ServerPool): Promise<void> {
+    const about = await pool.catalog
+      .withClient((client) => {
+        const version = client.getServerVersion();
+        const instructions = client.getInstructions();
+        return Promise.resolve({
+          ...(version?.name === undefined ? {} : { name: version.name }),
+          ...(version?.version === undefined ? {} : { version: version.version }),
+          capabilities: Object.keys(client.getServerCapabilities() ?? {}).sort(),
+          ...(instructions === undefined || instructions === '' ? {} : { instructions }),
+        });
+      })
+      .catch(() => undefined);
+    if (about !== undefined) this.#about.set(id, about);
   }
 
   pool(serverId: string): ServerPool {
@@ -94,6 +114,7 @@ export class HostServers {
       catalog: this.#connection(server, undefined, {
         state: (state, error) => {
           if (state === 'closed') registry.removeServer(id);
+          if (state === 'ready') void this.#learnAbout(id, pool);
           if (state === 'needs_auth' && /^\s*bearer\b/i.test(pool.catalog.authChallenge ?? '')) pool.signInAsked();
           events.emit('server.state', { serverId: id, state, ...(error === undefined ? {} : { error }) });
         },

@@ -3,6 +3,7 @@
 // serveStore), and test doubles '@airlock/core/testing'.
 export { createHost } from './host.js';
 export type { Host, HostConfig, HostLimits, ServerInfo } from './host.js';
+export type { ServerAbout } from './servers/server-info.js';
 export type { TelemetryConfig } from './telemetry/tool-spans.js';
 export { LOG_REDACT_PATHS, logHostEvents } from './telemetry/host-log.js';
 export type { LogSink } from './telemetry/host-log.js';

@@ -52,6 +52,8 @@ export interface Actions {
   /** Signs the user in to a remote server in a popup, or out of it. */
   readonly signInServer: (serverId: string) => void;
   readonly signOutServer: (serverId: string) => void;
+  /** Connects a server that is down afresh (this user's own connection on a server per user). */
+  readonly reconnectServer: (serverId: string) => void;
   /** A new expiry for a stored decision, in milliseconds, or null for never. */
   readonly setExpiry: (decisionId: string, expiresAt: number | null) => void;
   /** Reads the audit trail, filtered by the form's fields when a form is given. */
@@ -229,6 +231,13 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
 
     signInServer(serverId) {
       void act(() => signInToServer(serverId), withNotice);
+    },
+
+    reconnectServer(serverId) {
+      void act(async () => {
+        await api('POST', `/api/servers/${encodeURIComponent(serverId)}/restart`);
+        await actions.refresh();
+      }, withNotice);
     },
 
     signOutServer(serverId) {

@@ -29,6 +29,20 @@ export interface ServerInfo {
   readonly authChallenge?: string;
   readonly protocolVersion?: string;
   readonly toolCount: number;
+  /** What the server said of itself when it last connected (its name, version, capabilities, instructions). */
+  readonly about?: ServerAbout;
+}
+
+/**
+ * What a server says of itself at initialize. All of it is the server's own claim: `instructions` is untrusted text
+ * (a surface shows it as text, and never gives it to the model as the host's words).
+ */
+export interface ServerAbout {
+  readonly name?: string;
+  readonly version?: string;
+  /** The capabilities it declared (tools, resources, prompts, completions, logging, tasks …). */
+  readonly capabilities: readonly string[];
+  readonly instructions?: string;
 }
 
 /**
@@ -40,6 +54,7 @@ export function serverInfo(options: {
   readonly isolation: ServerIsolation;
   readonly tenantConnection?: boolean;
   readonly toolCount: number;
+  readonly about?: ServerAbout | undefined;
 }): ServerInfo {
   const c = options.connection;
   const protocolVersion = c.protocolVersion;
@@ -60,5 +75,6 @@ export function serverInfo(options: {
     ...(c.state === 'needs_auth' && c.authChallenge !== undefined ? { authChallenge: c.authChallenge } : {}),
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     toolCount: options.toolCount,
+    ...(options.about === undefined ? {} : { about: options.about }),
   };
 }

@@ -46,6 +46,36 @@ export function sideView(state: PageState, snapshot: Snapshot, actions: Actions)
               >
               ${s.error ? html`<span class="error">${s.error}</span>` : nothing}
               ${
+                s.state === 'failed' || s.state === 'degraded' || s.state === 'closed'
+                  ? html`<button type="button" data-reconnect=${s.id} @click=${() => actions.reconnectServer(s.id)}>
+                      ${t('console.servers.reconnect', { server: s.id })}
+                    </button>`
+                  : nothing
+              }
+              ${
+                s.about === undefined
+                  ? nothing
+                  : html`<details class="server-about">
+                      <summary>${t('console.servers.about', { server: s.id })}</summary>
+                      <dl>
+                        <dt>${t('console.servers.about_version')}</dt>
+                        <dd>
+                          ${[s.about.name, s.about.version].filter((v) => v !== undefined).join(' ') || '—'}${
+                            s.protocolVersion === undefined ? '' : ` · ${s.protocolVersion}`
+                          }
+                        </dd>
+                        <dt>${t('console.servers.about_capabilities')}</dt>
+                        <dd>${s.about.capabilities.join(', ') || '—'}</dd>
+                        ${
+                          s.about.instructions === undefined
+                            ? nothing
+                            : html`<dt>${t('console.servers.about_instructions')}</dt>
+                                <dd><pre class="server-instructions">${s.about.instructions}</pre></dd>`
+                        }
+                      </dl>
+                    </details>`
+              }
+              ${
                 s.signsIn && s.state === 'needs_auth'
                   ? html`<button type="button" data-sign-in=${s.id} @click=${() => actions.signInServer(s.id)}>
                       ${t('console.servers.sign_in', { server: s.id })}
