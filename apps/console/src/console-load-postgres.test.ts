@@ -1,0 +1,92 @@
+// A load run through two consoles on one PostgreSQL database (a real server, started by test/support/postgres): 50
+// users, each with a tab on both instances, make 20 calls each, alternating the instance they call on, and every
+// permission question is answered from the other instance's tab. Then: every call ended in success (none lost), each
+// question was decided once (one audited answer per call, a second answer refused), and the one chain verifies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoServers, startConsole } from '@airlock/console';
+import type { ConsoleConfig, RunningConsole } from '@airlock/console';
+import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
+import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { ConsoleClient } from './testing/console-client.js';
+import type { ConsoleEventStream } from './testing/console-client.js';
+
+const USERS = 50;
+const CALLS = 20;
+
+let server: PostgresServer;
+const consoles: RunningConsole[] = [];
+const streams: ConsoleEventStream[] = [];
+
+function config(storeUrl: string): ConsoleConfig {
+  return {
+    source: 'postgres load test',
+    servers: demoServers(),
+    rules: [],
+    limits: {},
+    storePath: '',
+    storeUrl,
+    host: '127.0.0.1',
+    port: 0,
+    auth: 'local',
+    users: [],
+    retention: {},
+  };
+}
+
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(streams.map((s) => s.close()));
+  await Promise.all(consoles.map((c) => c.close()));
+  await server?.stop();
+});
+
+describe('two consoles on one PostgreSQL database under load', () => {
+  it(`runs ${USERS} users x ${CALLS} calls with every question answered on the other instance`, async () => {
+    const url = await server.createDatabase();
+    const a = await startConsole(config(url));
+    const b = await startConsole(config(url));
+    consoles.push(a, b);
+    await Promise.all([a.host.servers.settled(), b.host.servers.settled()]);
+
+    const user = async (n: number) => {
+      const sides = await Promise.all(
+        [a, b].map(async (instance) => {
+          const client = await ConsoleClient.signIn(instance.url, { userId: `user-${n}` });
+          const tab = await client.openEvents();
+          streams.push(tab);
+          return { client, tab };
+        }),
+      );
+      const ids: string[] = [];
+      for (let i = 0; i < CALLS; i++) {
+        const [here, there] = i % 2 === 0 ? [sides[0], sides[1]] : [sides[1], sides[0]];
+        if (here === undefined || there === undefined) throw new Error('two sides');
+        const id = await here.client.startCall('demo__echo', { text: `user ${n} call ${i}` });
+        await there.tab.waitForPermission(id);
+        const answered = await there.client.post(`/api/permission-requests/${id}`, { decision: 'allow_once' });
+        expect(answered.status).toBe(200);
+        expect((await here.tab.waitForEnd(id)).invocation.state).toBe('success');
+        ids.push(id);
+      }
+      // A second answer, from the instance that ran the last call, is refused.
+      const again = await sides[1]?.client.post(`/api/permission-requests/${ids.at(-1) ?? ''}`, {
+        decision: 'deny_once',
+      });
+      expect(again?.status).toBe(409);
+      return { client: sides[0]?.client, ids };
+    };
+    const runs = await Promise.all(Array.from({ length: USERS }, (_, n) => user(n)));
+
+    const all = runs.flatMap((r) => r.ids);
+    expect(new Set(all).size).toBe(USERS * CALLS);
+    for (let n = 0; n < USERS; n++) {
+      const audit = await a.host.audit.query({ scope: { userId: `user-${n}`, workspaceId: 'default' }, limit: 10_000 });
+      const decided = audit.filter((e) => e.type === 'permission.decision' && e.data['origin'] === 'user_prompt');
+      expect(decided.map((e) => e.invocationId).sort()).toEqual([...(runs[n]?.ids ?? [])].sort());
+    }
+    expect(await a.host.audit.verify()).toMatchObject({ ok: true });
+    expect(await b.host.audit.verify()).toMatchObject({ ok: true });
+  }, 300_000);
+});
