@@ -236,6 +236,32 @@ describe('MCP Apps views in the console', () => {
     await view.locator('#out', { hasText: /^Dashboard: \d+ notes\.$/ }).waitFor();
   });
 
+  it('opens a view full size and back without reloading it; a view may ask for full size but not picture-in-picture', async () => {
+    const element = page.locator(`airlock-app-view[data-app-view="${dashboardId}"]`);
+    const frameHeight = () => element.locator('iframe').evaluate((frame) => frame.getBoundingClientRect().height);
+    await element.locator('button[part~="mode"]').click();
+    await expect(element.getAttribute('display-mode')).resolves.toBe('fullscreen');
+    expect(await frameHeight()).toBeGreaterThan(600);
+    await page.keyboard.press('Escape');
+    await expect(element.getAttribute('display-mode')).resolves.toBe('inline');
+    const ask = (mode: string) =>
+      view.evaluate(
+        (m) =>
+          (window as unknown as { request: (method: string, p: unknown) => Promise<{ mode: string }> }).request(
+            'ui/request-display-mode',
+            { mode: m },
+          ),
+        mode,
+      );
+    await expect(ask('pip')).resolves.toEqual({ mode: 'inline' });
+    await expect(ask('fullscreen')).resolves.toEqual({ mode: 'fullscreen' });
+    await expect(element.getAttribute('display-mode')).resolves.toBe('fullscreen');
+    await element.locator('button[part~="mode"]').click();
+    await expect(element.getAttribute('display-mode')).resolves.toBe('inline');
+    // The same view all along: it still shows what it had.
+    await view.locator('#out', { hasText: /^Dashboard: \d+ notes\.$/ }).waitFor();
+  });
+
   it("renders the registry's basic vanilla JS app, whose own call asks and shows its card", async () => {
     const id = await launchAllowed('basic__get-time');
     const basic = await viewFrame(id);

@@ -128,6 +128,8 @@ export const MESSAGES = {
     'mcp.elicitation.dialog_label': 'Question from {server}',
     'mcp.elicitation.url_mode.warning_title': 'Check this address before you open it',
     'mcp.app.open_link.title': 'This view asks to open a page in a new tab',
+    'mcp.app.view.full_size': 'Open full size',
+    'mcp.app.view.inline': 'Back to the card',
   },
   'pt-BR': {
     'mcp.permission.title': 'Permitir execução desta ferramenta?',
@@ -251,6 +253,8 @@ export const MESSAGES = {
     'mcp.elicitation.dialog_label': 'Pergunta de {server}',
     'mcp.elicitation.url_mode.warning_title': 'Confira este endereço antes de abrir',
     'mcp.app.open_link.title': 'Esta visualização pede para abrir uma página em uma nova aba',
+    'mcp.app.view.full_size': 'Abrir em tamanho cheio',
+    'mcp.app.view.inline': 'Voltar ao cartão',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 

@@ -5,6 +5,8 @@ import { elementLocale } from '../shared/localize.js';
 import { baseStyles } from '../shared/tokens.js';
 import { AppCallEvent, AppLinkOpenedEvent, AppOpenLinkEvent, AppRefusedEvent } from './app-view-events.js';
 import type { AppCallResult } from './app-view-events.js';
+import { DISPLAY_MODES, displayModeStyles, renderModeToggle } from './display-mode.js';
+import type { ViewDisplayMode } from './display-mode.js';
 import { linkConsentStyles, renderLinkConsent } from './link-consent.js';
 import type { PendingLink } from './link-consent.js';
 import { viewDocument } from './view-document.js';
@@ -71,6 +73,7 @@ export class AirlockAppView extends LitElement {
   static override styles = [
     baseStyles,
     linkConsentStyles,
+    displayModeStyles,
     css`
       :host {
         display: block;
@@ -104,6 +107,7 @@ export class AirlockAppView extends LitElement {
   #height: number | undefined;
   #error = '';
   #link: PendingLink | undefined;
+  #mode: ViewDisplayMode = 'inline';
   /** Bumped on each start: a start overtaken by a newer one (or a disconnect) stops where it is. */
   #generation = 0;
 
@@ -136,7 +140,8 @@ export class AirlockAppView extends LitElement {
     if (error !== '') return html`<p class="error" part="error" role="alert">${error}</p>`;
     if (this.view === undefined) return nothing;
     const height = Math.min(Math.max(this.#height ?? this.minHeight, this.minHeight), this.maxHeight);
-    return html`${this.#link === undefined ? nothing : renderLinkConsent(this, this.#link)}<iframe
+    return html`${renderModeToggle(this, this.#mode, () => this.#setMode(this.#mode === 'inline' ? 'fullscreen' : 'inline'))}
+      ${this.#link === undefined ? nothing : renderLinkConsent(this, this.#link)}<iframe
         part="frame"
         title=${this.view === undefined ? 'view' : `${this.view.tool} view`}
         sandbox="allow-scripts allow-same-origin"
@@ -211,9 +216,10 @@ export class AirlockAppView extends LitElement {
       this.#height = Math.ceil(height);
       this.requestUpdate();
     };
-    bridge.onrequestdisplaymode = () => {
-      this.#refused('ui/request-display-mode', 'this host shows views inline only');
-      return Promise.resolve({ mode: 'inline' as const });
+    bridge.onrequestdisplaymode = ({ mode }) => {
+      if ((DISPLAY_MODES as readonly string[]).includes(mode)) this.#setMode(mode as ViewDisplayMode);
+      else this.#refused('ui/request-display-mode', `this host shows views inline or full size, not ${mode}`);
+      return Promise.resolve({ mode: this.#mode });
     };
     const refuse = (method: keyof typeof REFUSALS) => () => {
       this.#refused(method, REFUSALS[method]);
@@ -273,6 +279,21 @@ export class AirlockAppView extends LitElement {
     });
   }
 
+  /** Inline in the card or full size over the page (Escape brings it back); the view is told its new context. */
+  #setMode(mode: ViewDisplayMode): void {
+    if (mode === this.#mode) return;
+    this.#mode = mode;
+    this.setAttribute('display-mode', mode);
+    if (mode === 'fullscreen') document.addEventListener('keydown', this.#onKey);
+    else document.removeEventListener('keydown', this.#onKey);
+    this.requestUpdate();
+    if (this.#initialized) void this.#bridge?.sendHostContextChange({ displayMode: mode });
+  }
+
+  readonly #onKey = (event: KeyboardEvent): void => {
+    if (event.key === 'Escape') this.#setMode('inline');
+  };
+
   #refused(method: string, reason: string): void {
     this.dispatchEvent(new AppRefusedEvent({ method, reason }));
   }
@@ -282,8 +303,8 @@ export class AirlockAppView extends LitElement {
     return {
       theme: this.theme ?? (dark ? 'dark' : 'light'),
       locale: elementLocale(this),
-      displayMode: 'inline',
-      availableDisplayModes: ['inline'],
+      displayMode: this.#mode,
+      availableDisplayModes: [...DISPLAY_MODES],
       containerDimensions: { maxHeight: this.maxHeight },
       platform: 'web',
     };
@@ -296,6 +317,7 @@ export class AirlockAppView extends LitElement {
     this.#initialized = false;
     this.#height = undefined;
     this.#link?.cancel();
+    this.#setMode('inline');
     if (bridge === undefined) return;
     void bridge
       .teardownResource({}, { timeout: 1000 })
