@@ -113,6 +113,9 @@ export class ConsoleResourcesPage extends LitElement {
     this.error = undefined;
     try {
       this.preview = await api<Preview>('POST', '/api/resources/read', body);
+      void this.updateComplete.then(() =>
+        this.querySelector('.resource-preview')?.scrollIntoView({ block: 'nearest' }),
+      );
     } catch (error) {
       this.preview = undefined;
       this.error = (error as Error).message;
@@ -134,6 +137,7 @@ export class ConsoleResourcesPage extends LitElement {
         name: prompt.name,
         args,
       });
+      void this.updateComplete.then(() => this.querySelector('.prompt-preview')?.scrollIntoView({ block: 'nearest' }));
     } catch (error) {
       this.promptPreview = undefined;
       this.error = (error as Error).message;
@@ -158,97 +162,97 @@ export class ConsoleResourcesPage extends LitElement {
       <h2>${t('console.resources.title')}</h2>
       ${this.error === undefined ? nothing : html`<p class="error" role="alert">${this.error}</p>`}
       ${failures.map((f) => html`<p class="hint">${f.serverId}: ${f.message}</p>`)}
-      ${
-        this.resources === undefined
-          ? html`<p class="hint">${t('console.connecting')}</p>`
-          : this.resources.items.length === 0
-            ? html`<p class="hint">${t('console.resources.empty')}</p>`
-            : html`<ul class="resources">
-                ${this.resources.items.map(
-                  (r) =>
-                    html`<li data-resource=${r.uri}>
-                      <strong>${r.title ?? r.name}</strong> <small class="hint">${r.serverId} · ${r.uri}</small>
-                      ${r.description === undefined ? nothing : html`<div class="hint">${r.description}</div>`}
-                      <button
-                        type="button"
-                        @click=${() => void this.#read({ serverId: r.serverId, uri: r.uri })}
-                        aria-label=${t('console.resources.preview_of', { name: r.title ?? r.name })}
-                      >
-                        ${t('console.resources.preview')}
-                      </button>
-                    </li>`,
-                )}
-              </ul>`
-      }
-      ${
-        (this.templates?.items.length ?? 0) === 0
-          ? nothing
-          : html`<h3>${t('console.resources.templates')}</h3>
-              ${this.templates!.items.map(
-                (tpl) =>
-                  html`<form
-                    class="resource-template"
-                    data-template=${tpl.uriTemplate}
-                    @submit=${(e: SubmitEvent) => this.#readTemplate(e, tpl)}
-                  >
-                    <strong>${tpl.title ?? tpl.name}</strong>
-                    <small class="hint">${tpl.serverId} · ${tpl.uriTemplate}</small>
-                    ${templateVariables(tpl.uriTemplate).map(
-                      (name) => html`<label>${name} <input name=${name} required /></label>`,
-                    )}
-                    <button type="submit">${t('console.resources.read')}</button>
-                  </form>`,
-              )}`
-      }
-      ${this.preview === undefined ? nothing : this.#previewView(this.preview)}
-      ${
-        (this.prompts?.items.length ?? 0) === 0
-          ? nothing
-          : html`<h3>${t('console.prompts.title')}</h3>
-              ${this.prompts!.items.map(
-                (prompt) =>
-                  html`<form
-                    class="prompt-form"
-                    data-prompt=${prompt.name}
-                    @submit=${(e: SubmitEvent) => void this.#getPrompt(e, prompt)}
-                  >
-                    <strong>${prompt.title ?? prompt.name}</strong> <small class="hint">${prompt.serverId}</small>
-                    ${prompt.description === undefined ? nothing : html`<div class="hint">${prompt.description}</div>`}
-                    ${(prompt.arguments ?? []).map(
-                      (a) =>
-                        html`<label
-                          >${a.name}${a.required === true ? ' *' : ''}
-                          <input name=${a.name} ?required=${a.required === true} title=${a.description ?? ''}
-                        /></label>`,
-                    )}
-                    <button
-                      type="submit"
-                      aria-label=${t('console.prompts.show_of', { name: prompt.title ?? prompt.name })}
-                    >
-                      ${t('console.prompts.show')}
-                    </button>
-                  </form>`,
-              )}`
-      }
-      ${
-        this.promptPreview === undefined
-          ? nothing
-          : html`<section class="prompt-preview" aria-label=${t('console.prompts.preview_title')}>
-              <h3>${this.promptPreview.name} <small class="hint">${this.promptPreview.serverId}</small></h3>
-              ${this.promptPreview.messages.map(
-                (m) =>
-                  html`<div class="prompt-message">
-                    <strong>${m.role}</strong>
-                    ${
-                      m.text === undefined
-                        ? html`<p class="hint">${t('console.prompts.other_content', { kind: m.kind })}</p>`
-                        : html`<pre class="resource-text">${m.text}</pre>`
-                    }
-                  </div>`,
-              )}
-            </section>`
-      }
+      <div class="resource-lists">${this.#resourcesView()} ${this.#templatesView()} ${this.#promptsView()}</div>
+      <div class="resource-previews">
+        ${this.preview === undefined ? nothing : this.#previewView(this.preview)}
+        ${this.promptPreview === undefined ? nothing : this.#promptPreviewView(this.promptPreview)}
+      </div>
     </main>`;
+  }
+
+  #resourcesView(): TemplateResult {
+    if (this.resources === undefined) return html`<p class="hint">${t('console.connecting')}</p>`;
+    if (this.resources.items.length === 0) return html`<p class="hint">${t('console.resources.empty')}</p>`;
+    return html`<ul class="resources">
+      ${this.resources.items.map(
+        (r) =>
+          html`<li data-resource=${r.uri}>
+            <strong>${r.title ?? r.name}</strong> <small class="hint">${r.serverId} · ${r.uri}</small>
+            ${r.description === undefined ? nothing : html`<div class="hint">${r.description}</div>`}
+            <button
+              type="button"
+              @click=${() => void this.#read({ serverId: r.serverId, uri: r.uri })}
+              aria-label=${t('console.resources.preview_of', { name: r.title ?? r.name })}
+            >
+              ${t('console.resources.preview')}
+            </button>
+          </li>`,
+      )}
+    </ul>`;
+  }
+
+  #templatesView(): TemplateResult | typeof nothing {
+    const templates = this.templates?.items ?? [];
+    if (templates.length === 0) return nothing;
+    return html`<h3>${t('console.resources.templates')}</h3>
+      ${templates.map(
+        (tpl) =>
+          html`<form
+            class="resource-template"
+            data-template=${tpl.uriTemplate}
+            @submit=${(e: SubmitEvent) => this.#readTemplate(e, tpl)}
+          >
+            <strong>${tpl.title ?? tpl.name}</strong> <small class="hint">${tpl.serverId} · ${tpl.uriTemplate}</small>
+            ${templateVariables(tpl.uriTemplate).map(
+              (name) => html`<label>${name} <input name=${name} required /></label>`,
+            )}
+            <button type="submit">${t('console.resources.read')}</button>
+          </form>`,
+      )}`;
+  }
+
+  #promptsView(): TemplateResult | typeof nothing {
+    const prompts = this.prompts?.items ?? [];
+    if (prompts.length === 0) return nothing;
+    return html`<h3>${t('console.prompts.title')}</h3>
+      ${prompts.map(
+        (prompt) =>
+          html`<form
+            class="prompt-form"
+            data-prompt=${prompt.name}
+            @submit=${(e: SubmitEvent) => void this.#getPrompt(e, prompt)}
+          >
+            <strong>${prompt.title ?? prompt.name}</strong> <small class="hint">${prompt.serverId}</small>
+            ${prompt.description === undefined ? nothing : html`<div class="hint">${prompt.description}</div>`}
+            ${(prompt.arguments ?? []).map(
+              (a) =>
+                html`<label
+                  >${a.name}${a.required === true ? ' *' : ''}
+                  <input name=${a.name} ?required=${a.required === true} title=${a.description ?? ''}
+                /></label>`,
+            )}
+            <button type="submit" aria-label=${t('console.prompts.show_of', { name: prompt.title ?? prompt.name })}>
+              ${t('console.prompts.show')}
+            </button>
+          </form>`,
+      )}`;
+  }
+
+  #promptPreviewView(preview: PromptPreview): TemplateResult {
+    return html`<section class="prompt-preview" aria-label=${t('console.prompts.preview_title')}>
+      <h3>${preview.name} <small class="hint">${preview.serverId}</small></h3>
+      ${preview.messages.map(
+        (m) =>
+          html`<div class="prompt-message">
+            <strong>${m.role}</strong>
+            ${
+              m.text === undefined
+                ? html`<p class="hint">${t('console.prompts.other_content', { kind: m.kind })}</p>`
+                : html`<pre class="resource-text">${m.text}</pre>`
+            }
+          </div>`,
+      )}
+    </section>`;
   }
 
   #previewView(preview: Preview): TemplateResult {
