@@ -93,4 +93,15 @@ describe('a hostile view', () => {
     // Only the proxy page was fetched on the view's behalf: no popup, form, link or fetch left the frame.
     expect(requests.filter((url) => !url.startsWith(`http://127.0.0.1:${proxy.port}/`))).toEqual([]);
   });
+
+  it("refuses a sandbox proxy on the page's own origin, and shows why instead of the view", async () => {
+    const same = await harness.open('<airlock-app-view id="same"></airlock-app-view>');
+    await same.evaluate(() => {
+      const view = document.getElementById('same') as HTMLElement & Record<string, unknown>;
+      view['proxyUrl'] = `${location.origin}/sandbox`;
+      view['view'] = { serverId: 's', tool: 's__t', uri: 'ui://s/v', html: '<p>hi</p>' };
+    });
+    await expect(same.locator('#same [part~="error"]').innerText()).resolves.toContain("has this page's origin");
+    expect(await same.locator('#same iframe').count()).toBe(0);
+  });
 });

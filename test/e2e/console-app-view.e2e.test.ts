@@ -190,6 +190,11 @@ describe('MCP Apps views in the console', () => {
     const entry = await running.host.history.get({ scope: SCOPE, invocationId: id });
     expect(entry?.invocation).toMatchObject({ tool: 'demo__app_refresh', caller: { kind: 'app', serverId: 'demo' } });
     expect(calls('demo').filter((c) => c.event === 'call' && c.tool === 'app_refresh')).toHaveLength(1);
+    const audited = (await running.host.audit.query({ scope: SCOPE })).filter(
+      (e) => e.invocationId === id && e.type === 'invocation.transition',
+    );
+    expect(audited.length).toBeGreaterThan(0);
+    expect(audited.every((e) => (e.data as { caller?: string }).caller === 'app')).toBe(true);
     // A view's own calls show as plain cards, never as another view.
     expect(await page.locator(`airlock-app-view[data-app-view="${id}"]`).count()).toBe(0);
   });
