@@ -163,7 +163,7 @@ export class ConsoleResourcesPage extends LitElement {
       ${this.error === undefined ? nothing : html`<p class="error" role="alert">${this.error}</p>`}
       ${failures.map((f) => html`<p class="hint">${f.serverId}: ${f.message}</p>`)}
       <div class="resource-lists">${this.#resourcesView()} ${this.#templatesView()} ${this.#promptsView()}</div>
-      <div class="resource-previews">
+      <div class="resource-previews" tabindex="0" role="region" aria-label=${t('console.resources.opened')}>
         ${this.preview === undefined ? nothing : this.#previewView(this.preview)}
         ${this.promptPreview === undefined ? nothing : this.#promptPreviewView(this.promptPreview)}
       </div>
