@@ -142,8 +142,18 @@ export class InstanceHeartbeat {
         }),
       };
     });
-    if (writes.length > 0) await this.options.store.write(writes);
-    return writes.map((w) => (w.kind === 'transition' ? w.transition.invocationId : ''));
+    // One batch per call: a call whose row moved meanwhile (an instance that was only stalled wrote first) is told to
+    // onError and the others still end.
+    const ended: string[] = [];
+    for (const write of writes) {
+      try {
+        await this.options.store.write([write]);
+        if (write.kind === 'transition') ended.push(write.transition.invocationId);
+      } catch (error) {
+        this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    return ended;
   }
 
   /** Stops beating and removes this instance's row (a clean stop is not a death). */
