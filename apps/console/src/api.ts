@@ -10,6 +10,7 @@ import type { HostEventRelay } from './host-event-relay.js';
 import type { PageData } from './page-data.js';
 import type { RunningCalls } from './running-calls.js';
 import type { Sessions } from './sessions.js';
+import { ViewContexts } from './view-context.js';
 import type { TabHub } from './tab-hub.js';
 import type { ApiApp, ApiEnv } from './routes/api-app.js';
 import { mountAppViewRoutes } from './routes/app-view-routes.js';
@@ -48,6 +49,8 @@ export interface ApiParts {
   readonly allowedHosts: () => readonly string[];
   /** The MCP Apps sandbox proxy's port; undefined (or absent) when this console shows no views. */
   readonly proxyPort?: () => number | undefined;
+  /** What views added to the model's context, per conversation. */
+  readonly viewContexts?: ViewContexts;
 }
 
 /**
@@ -106,6 +109,12 @@ export function createApi(parts: ApiParts): ApiApp {
   // session itself.
   mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions, publicUrl: parts.publicUrl });
   mountChatRoutes({ app, chat });
-  mountAppViewRoutes({ app, host, running, proxyPort: parts.proxyPort ?? (() => undefined) });
+  mountAppViewRoutes({
+    app,
+    host,
+    running,
+    proxyPort: parts.proxyPort ?? (() => undefined),
+    contexts: parts.viewContexts ?? new ViewContexts(),
+  });
   return app;
 }

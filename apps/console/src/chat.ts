@@ -41,6 +41,8 @@ export class Chat {
     private readonly hub: TabHub,
     /** Told of each call the model starts, with what cancels it (the card's "Cancel call"). */
     private readonly track: (invocation: InvocationRecord, controller: AbortController) => void = () => undefined,
+    /** What MCP Apps views of the conversation added to the model's context, if any. */
+    private readonly viewContext: (scope: Scope) => string | undefined = () => undefined,
   ) {
     this.#provider = createOpenAICompatible({
       name: 'airlock-model',
@@ -66,7 +68,7 @@ export class Chat {
     try {
       const result = await generateText({
         model: this.#provider.chatModel(this.config.model),
-        system: SYSTEM,
+        system: [SYSTEM, this.viewContext(scope)].filter((part) => part !== undefined).join('\n\n'),
         messages: history,
         tools: this.#tools(scope),
         stopWhen: stepCountIs(MAX_STEPS),

@@ -24,6 +24,7 @@ import { RunningCalls } from './running-calls.js';
 import { Sessions } from './sessions.js';
 import { openSharedHistory } from './shared-history.js';
 import { sandboxProxyUrl, startSandboxProxy } from './sandbox-proxy.js';
+import { ViewContexts } from './view-context.js';
 import { TabHub } from './tab-hub.js';
 
 /** Where `npm run build` puts the page (Vite, from apps/console/web). */
@@ -119,11 +120,18 @@ export async function startConsole(
   // there), then the relay of the host's events, the chat, and what pages read.
   logHostEvents(host, logger);
   const running = new RunningCalls({ host, bus: questions });
+  const viewContexts = new ViewContexts();
   const relay = new HostEventRelay({ host, hub, surface });
   const chat =
     config.model === undefined
       ? undefined
-      : new Chat(host, config.model, hub, (invocation, controller) => running.track(invocation, controller));
+      : new Chat(
+          host,
+          config.model,
+          hub,
+          (invocation, controller) => running.track(invocation, controller),
+          (scope) => viewContexts.forModel(scope),
+        );
   const pageData = new PageData({ host, relay, surface, chat });
   const signIn = new ConsoleSignIn(host);
   surface.attachSignIn(signIn);
@@ -156,6 +164,7 @@ export async function startConsole(
         ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
         : (config.allowedHosts ?? []),
     proxyPort: () => proxy.port,
+    viewContexts,
   });
   app.use('*', async (c, next) => {
     await next();

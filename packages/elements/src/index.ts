@@ -32,6 +32,7 @@ export type { AppViewSource } from './airlock-app-view/airlock-app-view.js';
 export {
   AppCallEvent,
   AppLinkOpenedEvent,
+  AppModelContextEvent,
   AppOpenLinkEvent,
   AppRefusedEvent,
 } from './airlock-app-view/app-view-events.js';
@@ -39,6 +40,8 @@ export type {
   AppCallDetail,
   AppCallResult,
   AppLinkInspection,
+  AppModelContext,
+  AppModelContextDetail,
   AppOpenLinkDetail,
   AppRefusedDetail,
 } from './airlock-app-view/app-view-events.js';

@@ -3,6 +3,7 @@ import { inspectUrl } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { RunningCalls } from '../running-calls.js';
 import { sandboxProxyUrl } from '../sandbox-proxy.js';
+import type { ViewContexts } from '../view-context.js';
 import type { ApiApp } from './api-app.js';
 import { bodyConversation, readBody, scopeOf } from './request-input.js';
 
@@ -13,6 +14,7 @@ export interface AppViewRoutesOptions {
   readonly running: RunningCalls;
   /** The sandbox proxy's port; undefined when this console shows no views. */
   readonly proxyPort: () => number | undefined;
+  readonly contexts: ViewContexts;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface AppViewRoutesOptions {
  * audit. A call the host refuses before recording it (another server's tool, a model-only one) is answered 403 and
  * reaches no server.
  */
-export function mountAppViewRoutes({ app, host, running, proxyPort }: AppViewRoutesOptions): void {
+export function mountAppViewRoutes({ app, host, running, proxyPort, contexts }: AppViewRoutesOptions): void {
   app.get('/api/app-views/:tool', async (c) => {
     const port = proxyPort();
     if (port === undefined) throw new ApiError(404, 'not_found', 'this console shows no MCP Apps views');
@@ -43,6 +45,26 @@ export function mountAppViewRoutes({ app, host, running, proxyPort }: AppViewRou
     if (typeof body['tool'] !== 'string') throw new ApiError(400, 'invalid_request', 'tool must be a tool name');
     const scope = scopeOf(c, bodyConversation(body));
     return c.json(host.apps.linkOpened({ scope, tool: body['tool'], url: String(body['url']) }));
+  });
+
+  // What a view adds to the model's context (ui/update-model-context): kept per conversation and view, bounded.
+  app.post('/api/app-context', async (c) => {
+    const body = await readBody(c);
+    const { serverId, tool } = body;
+    if (typeof serverId !== 'string' || typeof tool !== 'string') {
+      throw new ApiError(400, 'invalid_request', 'serverId and tool must name the view');
+    }
+    const scope = scopeOf(c, bodyConversation(body));
+    const known = host.tools.list({ audience: 'user', serverId, scope }).find((t) => t.name === tool);
+    if (known?.resourceUri === undefined) throw new ApiError(404, 'not_found', `tool ${tool} has no view`);
+    return c.json(
+      contexts.set(scope, {
+        serverId,
+        tool,
+        content: body['content'],
+        ...(body['structuredContent'] === undefined ? {} : { structuredContent: body['structuredContent'] }),
+      }),
+    );
   });
 
   app.post('/api/app-calls', async (c) => {

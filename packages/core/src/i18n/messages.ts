@@ -130,6 +130,7 @@ export const MESSAGES = {
     'mcp.app.open_link.title': 'This view asks to open a page in a new tab',
     'mcp.app.view.full_size': 'Open full size',
     'mcp.app.view.inline': 'Back to the card',
+    'mcp.app.view.model_context': "Added to the model's context",
   },
   'pt-BR': {
     'mcp.permission.title': 'Permitir execução desta ferramenta?',
@@ -255,6 +256,7 @@ export const MESSAGES = {
     'mcp.app.open_link.title': 'Esta visualização pede para abrir uma página em uma nova aba',
     'mcp.app.view.full_size': 'Abrir em tamanho cheio',
     'mcp.app.view.inline': 'Voltar ao cartão',
+    'mcp.app.view.model_context': 'Adicionado ao contexto do modelo',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 

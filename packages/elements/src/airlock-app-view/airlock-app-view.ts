@@ -1,10 +1,16 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
-import { elementLocale } from '../shared/localize.js';
+import { elementLocale, msg } from '../shared/localize.js';
 import { baseStyles } from '../shared/tokens.js';
-import { AppCallEvent, AppLinkOpenedEvent, AppOpenLinkEvent, AppRefusedEvent } from './app-view-events.js';
-import type { AppCallResult } from './app-view-events.js';
+import {
+  AppCallEvent,
+  AppLinkOpenedEvent,
+  AppModelContextEvent,
+  AppOpenLinkEvent,
+  AppRefusedEvent,
+} from './app-view-events.js';
+import type { AppCallResult, AppModelContext } from './app-view-events.js';
 import { DISPLAY_MODES, displayModeStyles, renderModeToggle } from './display-mode.js';
 import type { ViewDisplayMode } from './display-mode.js';
 import { linkConsentStyles, renderLinkConsent } from './link-consent.js';
@@ -85,6 +91,20 @@ export class AirlockAppView extends LitElement {
         border-radius: var(--_radius);
         background: var(--_surface);
       }
+      .context {
+        margin-block-start: 0.25rem;
+        font-size: 0.875em;
+      }
+      .context-title {
+        margin: 0;
+        font-weight: 600;
+      }
+      .context-text {
+        margin: 0;
+        white-space: pre-wrap;
+        max-height: 8em;
+        overflow: auto;
+      }
       .error {
         color: var(--_danger, inherit);
         margin: 0;
@@ -108,6 +128,7 @@ export class AirlockAppView extends LitElement {
   #error = '';
   #link: PendingLink | undefined;
   #mode: ViewDisplayMode = 'inline';
+  #modelContext: AppModelContext | undefined;
   /** Bumped on each start: a start overtaken by a newer one (or a disconnect) stops where it is. */
   #generation = 0;
 
@@ -148,7 +169,15 @@ export class AirlockAppView extends LitElement {
         referrerpolicy="no-referrer"
         allow=""
         style="height: ${height}px"
-      ></iframe>`;
+      ></iframe
+      >${
+        this.#modelContext === undefined
+          ? nothing
+          : html`<div class="context" part="model-context">
+              <p class="context-title">${msg(this, 'mcp.app.view.model_context')}</p>
+              <p class="context-text">${this.#modelContext.text}${this.#modelContext.truncated ? ' …' : ''}</p>
+            </div>`
+      }`;
   }
 
   /** The proxy's URL, or why it cannot be used: it must be http(s) and another origin than this page's. */
@@ -227,7 +256,19 @@ export class AirlockAppView extends LitElement {
     };
     bridge.onopenlink = ({ url }) => this.#openLink(view, url);
     bridge.onmessage = refuse('ui/message');
-    bridge.onupdatemodelcontext = refuse('ui/update-model-context');
+    bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      const event = new AppModelContextEvent({
+        serverId: view.serverId,
+        tool: view.tool,
+        content: content ?? [],
+        ...(structuredContent === undefined ? {} : { structuredContent }),
+      });
+      this.dispatchEvent(event);
+      if (event.answer === undefined) return refuse('ui/update-model-context')();
+      this.#modelContext = await event.answer;
+      this.requestUpdate();
+      return {};
+    };
     bridge.ondownloadfile = refuse('ui/download-file');
     bridge.onreadresource = refuse('resources/read');
     bridge.onlistresources = refuse('resources/list');
@@ -317,6 +358,7 @@ export class AirlockAppView extends LitElement {
     this.#initialized = false;
     this.#height = undefined;
     this.#link?.cancel();
+    this.#modelContext = undefined;
     this.#setMode('inline');
     if (bridge === undefined) return;
     void bridge

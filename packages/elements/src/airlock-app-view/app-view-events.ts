@@ -121,3 +121,44 @@ declare global {
     'airlock-app-link-opened': AppLinkOpenedEvent;
   }
 }
+
+/** What the page kept of a view's context for the model: the text, and whether it was cut to the bound. */
+export interface AppModelContext {
+  readonly text: string;
+  readonly truncated: boolean;
+}
+
+/** What `airlock-app-model-context` carries: what a view asks to add to the model's context, and the page's answer. */
+export interface AppModelContextDetail {
+  readonly serverId: string;
+  readonly tool: string;
+  readonly content: readonly unknown[];
+  readonly structuredContent?: unknown;
+  /** What the page kept; rejecting refuses the update with that reason. Unanswered: refused. */
+  respondWith(kept: Promise<AppModelContext>): void;
+}
+
+/**
+ * `airlock-app-model-context`: a view asked to update the model's context (`ui/update-model-context`). The page keeps
+ * it for the conversation; the element shows what was kept under the view.
+ */
+export class AppModelContextEvent extends Event {
+  static readonly eventName = 'airlock-app-model-context';
+  readonly detail: AppModelContextDetail;
+  #answer: Promise<AppModelContext> | undefined;
+
+  constructor(detail: Omit<AppModelContextDetail, 'respondWith'>) {
+    super(AppModelContextEvent.eventName, { bubbles: true, composed: true });
+    this.detail = { ...detail, respondWith: (kept) => void (this.#answer = kept) };
+  }
+
+  get answer(): Promise<AppModelContext> | undefined {
+    return this.#answer;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'airlock-app-model-context': AppModelContextEvent;
+  }
+}

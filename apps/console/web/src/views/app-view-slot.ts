@@ -7,6 +7,8 @@ import type {
   AppCallResult,
   AppLinkInspection,
   AppLinkOpenedEvent,
+  AppModelContext,
+  AppModelContextEvent,
   AppOpenLinkEvent,
 } from '@airlock/elements';
 import type { AppView, InvocationRecord, ScreenPayload } from '@airlock/core';
@@ -80,6 +82,20 @@ function recordLink(event: AppLinkOpenedEvent): void {
   void api('POST', '/api/app-links', { tool, url, conversation: CONVERSATION }).catch(() => undefined);
 }
 
+/** What a view adds to the model's context: kept by the console for this conversation (bounded). */
+function keepContext(event: AppModelContextEvent): void {
+  const { serverId, tool, content, structuredContent } = event.detail;
+  event.detail.respondWith(
+    api<AppModelContext>('POST', '/api/app-context', {
+      serverId,
+      tool,
+      content,
+      ...(structuredContent === undefined ? {} : { structuredContent }),
+      conversation: CONVERSATION,
+    }),
+  );
+}
+
 /**
  * The view of a card's tool, inline under the card, when the tool has one and the call was not itself made by a
  * view (a view's own calls show as plain cards). It gets the call's arguments and, once there is one, its result.
@@ -111,6 +127,7 @@ export function appViewSlot(
       @airlock-app-call=${routeCall}
       @airlock-app-open-link=${inspectLink}
       @airlock-app-link-opened=${recordLink}
+      @airlock-app-model-context=${keepContext}
       ${ref(attach)}
     ></airlock-app-view>
   </div>`;
