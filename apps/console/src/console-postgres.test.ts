@@ -74,4 +74,18 @@ describe('two consoles on one PostgreSQL database', () => {
       expect((await client.post('/api/audit/verify')).body).toEqual({ ok: true });
     }
   }, 60_000);
+
+  it('serves a session made on one instance from the other, and ends it on both when signed out', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = await Promise.all([startConsole(config(url)), startConsole(config(url))]);
+    consoles.push(a, b);
+    const onA = await ConsoleClient.signIn(a.url, { userId: 'carol', workspaceId: 'team' });
+    // The same browser's cookie, sent to the other instance (a load balancer without sticky sessions).
+    const onB = onA.at(b.url);
+    expect((await onB.get('/api/session')).body).toMatchObject({ userId: 'carol', workspaceId: 'team' });
+    expect((await onB.post('/api/session/workspace', { workspaceId: 'other' })).status).toBe(200);
+    expect((await onA.get('/api/session')).body).toMatchObject({ workspaceId: 'other' });
+    expect((await onA.delete('/api/session')).status).toBe(200);
+    expect((await onB.get('/api/session')).status).toBe(401);
+  }, 60_000);
 });

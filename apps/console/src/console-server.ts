@@ -151,7 +151,7 @@ export async function startConsole(
     publicUrl: () => config.publicUrl ?? `http://${urlHost(config.host)}:${port}`,
     host,
     logger,
-    sessions: new Sessions(config.auth, config.users),
+    sessions: new Sessions(config.auth, config.users, shared?.sessions),
     surface,
     hub,
     relay,

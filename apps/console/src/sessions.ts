@@ -10,6 +10,13 @@ export interface Session {
   workspaceId: string;
 }
 
+/** Where sessions are kept beside memory when several instances serve one console (PostgreSQL). */
+export interface SessionStore {
+  save(session: Session): Promise<void>;
+  load(id: string): Promise<Session | undefined>;
+  remove(id: string): Promise<void>;
+}
+
 /** How many sessions are kept at once. */
 const MAX_SESSIONS = 10_000;
 
@@ -18,7 +25,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 /**
  * Sign-in and sessions. `local`: one person on their own machine names themselves (the console listens on loopback
  * only). `token`: each user signs in with their own token, of which the config holds only the sha256. A session id
- * is 256 random bits, kept in an HttpOnly, SameSite=Strict cookie; sessions live in memory and end with the process.
+ * is 256 random bits, kept in an HttpOnly, SameSite=Strict cookie. Alone, sessions live in memory and end with the
+ * process; with a shared `store` (several instances on one database) they are kept there too, so any instance finds
+ * a session another made (read once, then from memory).
  */
 export class Sessions {
   readonly #sessions = new Map<string, Session>();
@@ -26,27 +35,57 @@ export class Sessions {
   constructor(
     private readonly mode: AuthMode,
     private readonly users: readonly ConsoleUser[],
+    private readonly store?: SessionStore,
   ) {}
 
-  signIn(body: { userId?: unknown; workspaceId?: unknown; token?: unknown }): Session {
+  async signIn(body: { userId?: unknown; workspaceId?: unknown; token?: unknown }): Promise<Session> {
     const workspaceId = body.workspaceId === undefined ? 'default' : checkName(body.workspaceId, 'workspaceId');
     const userId = this.mode === 'token' ? this.#userForToken(body.token) : checkName(body.userId, 'userId');
     if (this.mode === 'token' && body.userId !== undefined && body.userId !== userId) {
       throw new ApiError(401, 'unauthorized', 'the token does not belong to that user');
     }
     const session: Session = { id: randomBytes(32).toString('base64url'), userId, workspaceId };
-    this.#sessions.set(session.id, session);
-    // Sessions live in memory: past the cap the oldest sign-in ends (that tab is asked to sign in again).
-    if (this.#sessions.size > MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value as string);
+    await this.store?.save(session);
+    this.#keep(session);
     return session;
   }
 
-  get(id: string | undefined): Session | undefined {
-    return id === undefined ? undefined : this.#sessions.get(id);
+  /**
+   * The session of a cookie. With a shared store every request asks it (one indexed read): a session signed out or
+   * moved to another workspace on another instance is so here at once; the object a tab holds is kept and updated.
+   */
+  async get(id: string | undefined): Promise<Session | undefined> {
+    if (id === undefined) return undefined;
+    const known = this.#sessions.get(id);
+    if (this.store === undefined) return known;
+    const shared = await this.store.load(id);
+    if (shared === undefined) {
+      this.#sessions.delete(id);
+      return undefined;
+    }
+    if (known === undefined) {
+      this.#keep(shared);
+      return shared;
+    }
+    known.workspaceId = shared.workspaceId;
+    return known;
   }
 
-  signOut(id: string): void {
+  /** The session moved to another workspace (every tab of it moves; other instances read it from the store). */
+  async moveTo(session: Session, workspaceId: string): Promise<void> {
+    session.workspaceId = workspaceId;
+    await this.store?.save(session);
+  }
+
+  async signOut(id: string): Promise<void> {
     this.#sessions.delete(id);
+    await this.store?.remove(id);
+  }
+
+  #keep(session: Session): void {
+    this.#sessions.set(session.id, session);
+    // Sessions live in memory: past the cap the oldest sign-in ends (that tab is asked to sign in again).
+    if (this.#sessions.size > MAX_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value as string);
   }
 
   #userForToken(token: unknown): string {

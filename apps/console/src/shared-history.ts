@@ -6,6 +6,7 @@ import pg from 'pg';
 import { redactUrl } from './console-config.js';
 import type { ConsoleLogger } from './console-logger.js';
 import { PostgresQuestions } from './postgres-questions.js';
+import { PostgresSessions } from './postgres-sessions.js';
 
 /** What instances on one database share: the history store, and the questions their calls ask. */
 export interface SharedHistory {
@@ -13,6 +14,8 @@ export interface SharedHistory {
   readonly questions: PostgresQuestions;
   /** This instance's heartbeat: started once the console runs, stopped before the pool ends. */
   readonly heartbeat: InstanceHeartbeat;
+  /** Signed-in sessions, so any instance serves any user. */
+  readonly sessions: PostgresSessions;
 }
 
 /**
@@ -57,5 +60,5 @@ export async function openSharedHistory(
     },
     onError: (error) => logger.warn({ err: error.message }, 'instance heartbeat failed'),
   });
-  return { store, questions, heartbeat };
+  return { store, questions, heartbeat, sessions: new PostgresSessions(pool, () => clock.now()) };
 }

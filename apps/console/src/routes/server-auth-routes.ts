@@ -72,7 +72,7 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
     } catch {
       return c.html(page('Sign-in', 'The sign-in came back without its address. Start it again.'), 400);
     }
-    const session = sessions.get(getCookie(c as Context, SESSION_COOKIE));
+    const session = await sessions.get(getCookie(c as Context, SESSION_COOKIE));
     const scope =
       session === undefined
         ? undefined

@@ -38,17 +38,17 @@ export function mountSessionRoutes({
 }: SessionRoutesOptions): void {
   // Answered without a session: how to sign in, and whether this browser is signed in already, so a page can ask
   // on load without a 401 in its console.
-  app.get('/api/auth', (c) =>
-    c.json({ mode: authMode, signedIn: sessions.get(getCookie(c as Context, SESSION_COOKIE)) !== undefined }),
+  app.get('/api/auth', async (c) =>
+    c.json({ mode: authMode, signedIn: (await sessions.get(getCookie(c as Context, SESSION_COOKIE))) !== undefined }),
   );
   app.post('/api/session', async (c) => {
-    const session = sessions.signIn(await readBody(c));
+    const session = await sessions.signIn(await readBody(c));
     setCookie(c, SESSION_COOKIE, session.id, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return c.json({ userId: session.userId, workspaceId: session.workspaceId });
   });
 
   app.use('/api/*', async (c, next) => {
-    const session = sessions.get(getCookie(c as Context, SESSION_COOKIE));
+    const session = await sessions.get(getCookie(c as Context, SESSION_COOKIE));
     if (session === undefined) throw new ApiError(401, 'unauthorized', 'sign in first (POST /api/session)');
     c.set('session', session);
     await next();
@@ -58,9 +58,9 @@ export function mountSessionRoutes({
     const s = c.get('session');
     return c.json({ userId: s.userId, workspaceId: s.workspaceId, model: modelConfigured });
   });
-  app.delete('/api/session', (c) => {
+  app.delete('/api/session', async (c) => {
     const id = c.get('session').id;
-    sessions.signOut(id);
+    await sessions.signOut(id);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     hub.sendToSession(id, 'session.ended', {});
     hub.closeSession(id);
@@ -75,7 +75,7 @@ export function mountSessionRoutes({
       workspaceId,
       from: session.workspaceId,
     });
-    session.workspaceId = workspaceId;
+    await sessions.moveTo(session, workspaceId);
     hub.sendToSession(session.id, 'session.workspace', { workspaceId });
     return c.json({ workspaceId, closedQuestions: closed });
   });

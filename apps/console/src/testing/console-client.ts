@@ -119,6 +119,11 @@ export class ConsoleClient {
    * Signs in with POST /api/session (`{ userId }` in local mode, `{ token }` in token mode) and keeps the session
    * cookie from `set-cookie`. Throws with the console's answer when sign-in fails.
    */
+  /** The same browser's session sent to another console instance (a load balancer without sticky sessions). */
+  at(baseUrl: string): ConsoleClient {
+    return new ConsoleClient(baseUrl, this.cookie, this.userId, this.workspaceId);
+  }
+
   static async signIn(
     baseUrl: string,
     body: { userId?: string; workspaceId?: string; token?: string },

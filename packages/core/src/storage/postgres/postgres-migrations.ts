@@ -150,6 +150,20 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'console sessions shared by instances',
+    // A console's signed-in sessions, so any instance serves any user. Keyed by the sha256 of the session id: the id
+    // itself (the cookie's value) is never stored, so reading the table does not let anyone sign in as someone else.
+    sql: `
+      CREATE TABLE console_sessions (
+        id_sha256 TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */
