@@ -110,7 +110,7 @@ export interface Host {
     complete: HostResources['complete'];
   };
   /** MCP Apps: a tool's view (its own ui:// resource, checked, bounded, cached), when `apps.views` is on. */
-  readonly apps: Pick<AppViews, 'view' | 'linkOpened'>;
+  readonly apps: Pick<AppViews, 'view' | 'linkOpened' | 'messageSent'>;
   readonly audit: AuditLog;
   /** Retention sweeps: `sweep({ dryRun })` now; `sweeping()` the running or last one. */
   readonly retention: Pick<RetentionRunner, 'sweep' | 'sweeping'>;
@@ -365,7 +365,11 @@ export function createHost(config: HostConfig = {}): Host {
       get: (options) => resources.getPrompt(options),
       complete: (options) => resources.complete(options),
     },
-    apps: { view: (options) => apps.view(options), linkOpened: (options) => apps.linkOpened(options) },
+    apps: {
+      view: (options) => apps.view(options),
+      linkOpened: (options) => apps.linkOpened(options),
+      messageSent: (options) => apps.messageSent(options),
+    },
     audit,
     retention: { sweep: (options) => retention.sweep(options), sweeping: () => retention.sweeping() },
     elicitations: {

@@ -32,6 +32,7 @@ export type { AppViewSource } from './airlock-app-view/airlock-app-view.js';
 export {
   AppCallEvent,
   AppLinkOpenedEvent,
+  AppMessageEvent,
   AppModelContextEvent,
   AppOpenLinkEvent,
   AppRefusedEvent,
@@ -40,6 +41,7 @@ export type {
   AppCallDetail,
   AppCallResult,
   AppLinkInspection,
+  AppMessageDetail,
   AppModelContext,
   AppModelContextDetail,
   AppOpenLinkDetail,

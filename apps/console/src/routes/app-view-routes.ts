@@ -47,6 +47,16 @@ export function mountAppViewRoutes({ app, host, running, proxyPort, contexts }: 
     return c.json(host.apps.linkOpened({ scope, tool: body['tool'], url: String(body['url']) }));
   });
 
+  // A view's message the user consented to send: audited (its length and hash) before the page sends it to the chat.
+  app.post('/api/app-messages', async (c) => {
+    const body = await readBody(c);
+    if (typeof body['tool'] !== 'string' || typeof body['text'] !== 'string') {
+      throw new ApiError(400, 'invalid_request', 'tool must name the view and text be the message');
+    }
+    host.apps.messageSent({ scope: scopeOf(c, bodyConversation(body)), tool: body['tool'], text: body['text'] });
+    return c.json({ ok: true });
+  });
+
   // What a view adds to the model's context (ui/update-model-context): kept per conversation and view, bounded.
   app.post('/api/app-context', async (c) => {
     const body = await readBody(c);

@@ -73,6 +73,15 @@ describe('MCP Apps views through the host', () => {
       }),
     ]);
     expect(JSON.stringify(events)).not.toContain('secret');
+    host.apps.messageSent({ scope: SCOPE, tool: 'demo__show_dashboard', text: 'a private message' });
+    const sent = (await host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'app.message_sent');
+    expect(sent).toEqual([
+      expect.objectContaining({
+        tool: 'demo__show_dashboard',
+        data: expect.objectContaining({ chars: 17 }) as unknown,
+      }),
+    ]);
+    expect(JSON.stringify(sent)).not.toContain('private');
   });
 
   it('bounds the size of a view', async () => {

@@ -92,10 +92,7 @@ export class AppViews {
    */
   linkOpened(options: { scope: Scope; tool: string; url: string }): UrlInspection {
     const scope = assertScope(options.scope);
-    const tool = this.#deps.tool(options.tool, scope);
-    if (tool?.resourceUri === undefined || toolTarget(tool).serverId === null) {
-      throw new HostError('not_found', `tool ${options.tool} has no view`, { data: { tool: options.tool } });
-    }
+    const tool = this.#viewTool(options.tool, scope);
     const inspected = inspectUrl(options.url);
     if (!inspected.ok) {
       throw new HostError('invalid_arguments', `the view of ${tool.name} asked to open a link: ${inspected.reason}`);
@@ -111,5 +108,30 @@ export class AppViews {
       }),
     );
     return inspected.inspection;
+  }
+
+  /** Records that the user consented to send a view's message into the conversation: its length and hash only. */
+  messageSent(options: { scope: Scope; tool: string; text: string }): void {
+    const scope = assertScope(options.scope);
+    const tool = this.#viewTool(options.tool, scope);
+    this.#deps.audit(
+      auditEvent({
+        type: 'app.message_sent',
+        at: this.#deps.now(),
+        scope,
+        serverId: toolTarget(tool).serverId,
+        tool: tool.name,
+        data: { chars: options.text.length, textHash: sha256Hex(options.text) },
+      }),
+    );
+  }
+
+  /** A tool that has a view, by host name; anything else is refused by name. */
+  #viewTool(name: string, scope: Scope): Tool {
+    const tool = this.#deps.tool(name, scope);
+    if (tool?.resourceUri === undefined || toolTarget(tool).serverId === null) {
+      throw new HostError('not_found', `tool ${name} has no view`, { data: { tool: name } });
+    }
+    return tool;
   }
 }

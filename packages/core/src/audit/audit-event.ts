@@ -18,7 +18,9 @@ export type AuditEventType =
   /** A resource read: the server, the URI's hash, who started it and how it ended (never the contents). */
   | 'resource.read'
   /** An MCP Apps view's link the user consented to open: the view's server and tool, the host and the URL's hash. */
-  | 'app.link_opened';
+  | 'app.link_opened'
+  /** A message an MCP Apps view sent into the conversation with the user's consent: its length and hash only. */
+  | 'app.message_sent';
 
 /** Where a permission decision came from. */
 export type DecisionOrigin =

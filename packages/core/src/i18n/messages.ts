@@ -131,6 +131,8 @@ export const MESSAGES = {
     'mcp.app.view.full_size': 'Open full size',
     'mcp.app.view.inline': 'Back to the card',
     'mcp.app.view.model_context': "Added to the model's context",
+    'mcp.app.message.title': 'This view asks to send this message to the conversation',
+    'mcp.app.message.send': 'Send',
   },
   'pt-BR': {
     'mcp.permission.title': 'Permitir execução desta ferramenta?',
@@ -257,6 +259,8 @@ export const MESSAGES = {
     'mcp.app.view.full_size': 'Abrir em tamanho cheio',
     'mcp.app.view.inline': 'Voltar ao cartão',
     'mcp.app.view.model_context': 'Adicionado ao contexto do modelo',
+    'mcp.app.message.title': 'Esta visualização pede para enviar esta mensagem à conversa',
+    'mcp.app.message.send': 'Enviar',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 

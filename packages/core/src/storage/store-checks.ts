@@ -135,6 +135,7 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'retention.sweep': true,
   'resource.read': true,
   'app.link_opened': true,
+  'app.message_sent': true,
 };
 
 const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };

@@ -1,4 +1,4 @@
-import { css, html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { elementLocale, msg } from '../shared/localize.js';
@@ -6,6 +6,7 @@ import { baseStyles } from '../shared/tokens.js';
 import {
   AppCallEvent,
   AppLinkOpenedEvent,
+  AppMessageEvent,
   AppModelContextEvent,
   AppOpenLinkEvent,
   AppRefusedEvent,
@@ -14,7 +15,10 @@ import type { AppCallResult, AppModelContext } from './app-view-events.js';
 import { DISPLAY_MODES, displayModeStyles, renderModeToggle } from './display-mode.js';
 import type { ViewDisplayMode } from './display-mode.js';
 import { linkConsentStyles, renderLinkConsent } from './link-consent.js';
+import { renderMessageConsent } from './message-consent.js';
+import type { PendingMessage } from './message-consent.js';
 import type { PendingLink } from './link-consent.js';
+import { appViewStyles } from './app-view-styles.js';
 import { viewDocument } from './view-document.js';
 import type { ViewCsp } from './view-document.js';
 
@@ -33,7 +37,7 @@ export const VIEW_SANDBOX = 'allow-scripts';
 /** What this host answers to each request a view may make and does not grant, told to the view as the error. */
 export const REFUSALS = {
   'ui/open-link': 'this page does not open links from views; show the address as text for the user to copy',
-  'ui/message': 'this host does not take messages from views into the conversation yet',
+  'ui/message': 'this page has no conversation to take messages from views (no model is configured)',
   'ui/update-model-context': "this host does not add a view's context to the model's yet",
   'ui/download-file': 'this host does not save files from views',
   'resources/read': 'this host does not read resources for views',
@@ -74,43 +78,10 @@ export class AirlockAppView extends LitElement {
     minHeight: { type: Number, attribute: 'min-height' },
     maxHeight: { type: Number, attribute: 'max-height' },
     failure: { type: String },
+    messages: { type: Boolean },
   };
 
-  static override styles = [
-    baseStyles,
-    linkConsentStyles,
-    displayModeStyles,
-    css`
-      :host {
-        display: block;
-      }
-      iframe {
-        display: block;
-        width: 100%;
-        border: 1px solid var(--_border);
-        border-radius: var(--_radius);
-        background: var(--_surface);
-      }
-      .context {
-        margin-block-start: 0.25rem;
-        font-size: 0.875em;
-      }
-      .context-title {
-        margin: 0;
-        font-weight: 600;
-      }
-      .context-text {
-        margin: 0;
-        white-space: pre-wrap;
-        max-height: 8em;
-        overflow: auto;
-      }
-      .error {
-        color: var(--_danger, inherit);
-        margin: 0;
-      }
-    `,
-  ];
+  static override styles = [baseStyles, linkConsentStyles, displayModeStyles, appViewStyles];
 
   proxyUrl = '';
   view: AppViewSource | undefined;
@@ -121,12 +92,15 @@ export class AirlockAppView extends LitElement {
   maxHeight = 720;
   /** Why the page could not get the view (shown instead of it); empty when there is nothing wrong. */
   failure = '';
+  /** Whether the page takes a view's messages into its conversation (a chat); otherwise they are refused. */
+  messages = false;
 
   #bridge: AppBridge | undefined;
   #initialized = false;
   #height: number | undefined;
   #error = '';
   #link: PendingLink | undefined;
+  #message: PendingMessage | undefined;
   #mode: ViewDisplayMode = 'inline';
   #modelContext: AppModelContext | undefined;
   /** Bumped on each start: a start overtaken by a newer one (or a disconnect) stops where it is. */
@@ -162,7 +136,8 @@ export class AirlockAppView extends LitElement {
     if (this.view === undefined) return nothing;
     const height = Math.min(Math.max(this.#height ?? this.minHeight, this.minHeight), this.maxHeight);
     return html`${renderModeToggle(this, this.#mode, () => this.#setMode(this.#mode === 'inline' ? 'fullscreen' : 'inline'))}
-      ${this.#link === undefined ? nothing : renderLinkConsent(this, this.#link)}<iframe
+      ${this.#link === undefined ? nothing : renderLinkConsent(this, this.#link)}
+      ${this.#message === undefined ? nothing : renderMessageConsent(this, this.#message)}<iframe
         part="frame"
         title=${this.view === undefined ? 'view' : `${this.view.tool} view`}
         sandbox="allow-scripts allow-same-origin"
@@ -255,7 +230,7 @@ export class AirlockAppView extends LitElement {
       return Promise.reject(new Error(REFUSALS[method]));
     };
     bridge.onopenlink = ({ url }) => this.#openLink(view, url);
-    bridge.onmessage = refuse('ui/message');
+    bridge.onmessage = ({ content }) => (this.messages ? this.#sendMessage(view, content) : refuse('ui/message')());
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
       const event = new AppModelContextEvent({
         serverId: view.serverId,
@@ -335,6 +310,39 @@ export class AirlockAppView extends LitElement {
     if (event.key === 'Escape') this.#setMode('inline');
   };
 
+  /** A view's message: its text shown for consent; only on Send does the page put it into the conversation. */
+  #sendMessage(
+    view: AppViewSource,
+    content: readonly { type: string; text?: string }[],
+  ): Promise<Record<string, never>> {
+    const text = content.flatMap((block) =>
+      block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+    );
+    if (text.length === 0) return Promise.reject(new Error('this host takes text messages from views only'));
+    if (this.#message !== undefined)
+      return Promise.reject(new Error('another message is already waiting for the user'));
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        this.#message = undefined;
+        this.requestUpdate();
+      };
+      this.#message = {
+        text: text.join('\n'),
+        send: () => {
+          done();
+          const event = new AppMessageEvent({ serverId: view.serverId, tool: view.tool, text: text.join('\n') });
+          this.dispatchEvent(event);
+          (event.answer ?? Promise.reject(new Error(REFUSALS['ui/message']))).then(() => resolve({}), reject);
+        },
+        cancel: () => {
+          done();
+          reject(new Error('the user chose not to send the message'));
+        },
+      };
+      this.requestUpdate();
+    });
+  }
+
   #refused(method: string, reason: string): void {
     this.dispatchEvent(new AppRefusedEvent({ method, reason }));
   }
@@ -358,6 +366,7 @@ export class AirlockAppView extends LitElement {
     this.#initialized = false;
     this.#height = undefined;
     this.#link?.cancel();
+    this.#message?.cancel();
     this.#modelContext = undefined;
     this.#setMode('inline');
     if (bridge === undefined) return;

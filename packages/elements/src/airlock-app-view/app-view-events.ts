@@ -162,3 +162,34 @@ declare global {
     'airlock-app-model-context': AppModelContextEvent;
   }
 }
+
+/** What `airlock-app-message` carries: a view's message the user consented to send, and the page's answer. */
+export interface AppMessageDetail {
+  readonly serverId: string;
+  readonly tool: string;
+  readonly text: string;
+  /** Settles once the page has put it into the conversation; rejecting tells the view why it was not. */
+  respondWith(sent: Promise<unknown>): void;
+}
+
+/** `airlock-app-message`: the user pressed Send on a view's message (`ui/message`); the page sends it. */
+export class AppMessageEvent extends Event {
+  static readonly eventName = 'airlock-app-message';
+  readonly detail: AppMessageDetail;
+  #answer: Promise<unknown> | undefined;
+
+  constructor(detail: Omit<AppMessageDetail, 'respondWith'>) {
+    super(AppMessageEvent.eventName, { bubbles: true, composed: true });
+    this.detail = { ...detail, respondWith: (sent) => void (this.#answer = sent) };
+  }
+
+  get answer(): Promise<unknown> | undefined {
+    return this.#answer;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'airlock-app-message': AppMessageEvent;
+  }
+}

@@ -7,6 +7,7 @@ import type {
   AppCallResult,
   AppLinkInspection,
   AppLinkOpenedEvent,
+  AppMessageEvent,
   AppModelContext,
   AppModelContextEvent,
   AppOpenLinkEvent,
@@ -96,6 +97,16 @@ function keepContext(event: AppModelContextEvent): void {
   );
 }
 
+/** A view's message the user consented to send: recorded, then sent to the chat as the user's own. */
+function sendMessage(event: AppMessageEvent): void {
+  const { tool, text } = event.detail;
+  event.detail.respondWith(
+    api('POST', '/api/app-messages', { tool, text, conversation: CONVERSATION }).then(() =>
+      api('POST', '/api/chat', { message: text, conversation: CONVERSATION }),
+    ),
+  );
+}
+
 /**
  * The view of a card's tool, inline under the card, when the tool has one and the call was not itself made by a
  * view (a view's own calls show as plain cards). It gets the call's arguments and, once there is one, its result.
@@ -104,6 +115,7 @@ export function appViewSlot(
   invocation: InvocationRecord,
   tool: { readonly resourceUri?: string; readonly definitionHash: string } | undefined,
   result: ScreenPayload | undefined,
+  chat = false,
 ): TemplateResult | typeof nothing {
   if (tool?.resourceUri === undefined || invocation.caller.kind === 'app') return nothing;
   const reading = viewOf(invocation.tool, tool.definitionHash);
@@ -128,6 +140,8 @@ export function appViewSlot(
       @airlock-app-open-link=${inspectLink}
       @airlock-app-link-opened=${recordLink}
       @airlock-app-model-context=${keepContext}
+      @airlock-app-message=${sendMessage}
+      .messages=${chat}
       ${ref(attach)}
     ></airlock-app-view>
   </div>`;

@@ -43,7 +43,7 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
       @airlock-tool-retry=${() => actions.retry(invocation)}
       @airlock-tool-cancel=${() => actions.cancel(invocation.id)}
     ></airlock-tool-card>
-    ${appViewSlot(invocation, entry?.tool, card.result)}
+    ${appViewSlot(invocation, entry?.tool, card.result, snapshot.chat.configured)}
     ${note === undefined ? nothing : html`<p class="note" data-retry-note>${note}</p>`}
     ${
       // A call that needs the user to sign in first: the card offers the sign-in (then Retry runs it as them).
