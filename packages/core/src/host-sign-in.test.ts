@@ -87,6 +87,11 @@ describe('signing users in to a remote server', () => {
     expect(host.tools.list({ audience: 'model', scope: ana }).map((t) => t.name)).toContain('notes__whoami');
     expect(host.tools.list({ audience: 'model', scope: ben }).map((t) => t.name)).not.toContain('notes__whoami');
     expect((await whoami(host, ben)).outcome).toBe('tool_not_found');
+    // Her own tools are hers to explain and decide on; Ben's scope does not find them.
+    expect(host.permissions.explain({ scope: ana, tool: 'notes__whoami' }).decision).toBeDefined();
+    await host.permissions.decide({ scope: ana, tool: 'notes__whoami', decision: 'deny_always' });
+    await host.permissions.revoke({ scope: ana, serverId: 'notes' });
+    expect(() => host.permissions.explain({ scope: ben, tool: 'notes__whoami' })).toThrow(/unknown tool/);
     expect(host.servers.list({ scope: ben })[0]).toMatchObject({ state: 'needs_auth' });
     await host.auth.signIn({ scope: ben, serverId: 'notes' });
     expect((await whoami(host, ben)).text).toMatch(/account "?ben"?/);

@@ -322,7 +322,8 @@ export function createHost(config: HostConfig = {}): Host {
       ready: () => engine.synced,
       decide: async ({ scope, tool, decision, args }) => {
         const checked = assertScope(scope);
-        const entry = registry.resolve(tool, { kind: 'user' });
+        // As this user sees the tool (a server per user may list them tools no one else has).
+        const entry = registry.resolve(tool, { kind: 'user' }, checked);
         return engine.decide({
           scope: checked,
           tool: entry.tool,
@@ -338,12 +339,14 @@ export function createHost(config: HostConfig = {}): Host {
           ...(serverId === undefined ? {} : { serverId }),
         }),
       setExpiry: ({ scope, id, expiresAt }) => engine.setExpiry({ scope: assertScope(scope), id, expiresAt }),
-      explain: ({ scope, tool, args }) =>
-        engine.explain({
-          scope: assertScope(scope),
-          tool: registry.resolve(tool, { kind: 'user' }).tool,
+      explain: ({ scope, tool, args }) => {
+        const checked = assertScope(scope);
+        return engine.explain({
+          scope: checked,
+          tool: registry.resolve(tool, { kind: 'user' }, checked).tool,
           argsHash: hashJson(args ?? {}),
-        }),
+        });
+      },
       rules: () => rules,
       warnings: () => [...ruleWarnings],
     },
