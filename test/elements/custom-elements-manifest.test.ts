@@ -70,6 +70,7 @@ describe('the Custom Elements Manifest of @airlock/elements', () => {
 
   it('defines each element under its tag, in a module that ships', () => {
     expect([...elements.keys()].sort()).toEqual([
+      'airlock-app-view',
       'airlock-elicitation-dialog',
       'airlock-permission-sheet',
       'airlock-tool-card',
