@@ -100,6 +100,45 @@ describe('a hostile view', () => {
     await expect.poll(() => others().filter(([, how]) => !/csp/i.test(how)), { timeout: 5000 }).toEqual([]);
   });
 
+  it('removes a view that navigates its own frame away, and relays nothing more from where it went', async () => {
+    const sink = await harness.open('<p>sink</p>');
+    const relayed: unknown[] = [];
+    await sink.exposeFunction('__relayed', (data: unknown) => relayed.push(data));
+    // The view leaves for a page of the sink's origin that would drive the bridge if it were still relayed.
+    // Once loaded (a navigation during the view's first script is a known gap: see the README), the view leaves.
+    const leaving = `<!doctype html><html><body><script>
+      addEventListener('load', () => setTimeout(() => { location.href = 'data:text/html,' + encodeURIComponent('<script>parent.postMessage({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "evil" } }, "*")<\\/script>'); }));
+    </script></body></html>`;
+    await sink.evaluate(
+      ([proxyUrl, html]) => {
+        window.addEventListener('message', (event) => {
+          const data = event.data as { method?: string } | undefined;
+          if (data?.method !== 'ui/notifications/sandbox-proxy-ready') {
+            void (window as unknown as { __relayed: (d: unknown) => void }).__relayed(data);
+          }
+        });
+        const frame = document.createElement('iframe');
+        frame.src = proxyUrl;
+        document.body.append(frame);
+        window.addEventListener('message', (event) => {
+          if ((event.data as { method?: string } | undefined)?.method === 'ui/notifications/sandbox-proxy-ready') {
+            frame.contentWindow?.postMessage(
+              { jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params: { html } },
+              '*',
+            );
+          }
+        });
+      },
+      [`http://127.0.0.1:${proxy.port}/sandbox`, leaving] as const,
+    );
+    await expect
+      .poll(() => relayed, { timeout: 15_000 })
+      .toContainEqual(expect.objectContaining({ method: 'ui/notifications/sandbox-view-left' }));
+    expect(relayed.filter((d) => (d as { method?: string }).method === 'tools/call')).toEqual([]);
+    const proxyFrame = sink.frames().find((f) => f.url().startsWith(`http://127.0.0.1:${proxy.port}/`));
+    expect(proxyFrame?.childFrames()).toHaveLength(0);
+  });
+
   it("refuses a sandbox proxy on the page's own origin, and shows why instead of the view", async () => {
     const same = await harness.open('<airlock-app-view id="same"></airlock-app-view>');
     await same.evaluate(() => {

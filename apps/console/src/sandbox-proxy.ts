@@ -10,7 +10,9 @@ export const SANDBOX_PROXY_PATH = '/sandbox';
  * It tells its parent it is ready, takes the view's HTML once (`ui/notifications/sandbox-resource-ready`, the policy
  * already in it), renders it in an inner frame with `sandbox="allow-scripts"` only (an opaque origin: no cookies, no
  * storage, no reach into this page or the console's) and relays JSON-RPC messages between the two, nothing else. It
- * answers only its parent and only the inner frame; what the view sends about the sandbox itself is dropped.
+ * answers only its parent and only the inner frame; what the view sends about the sandbox itself is dropped. A view
+ * that navigates its own frame away is removed, and nothing more is relayed (the one request that navigation made has
+ * left already: a policy cannot stop a frame navigating itself).
  */
 const PROXY_HTML = `<!doctype html>
 <html lang="en">
@@ -29,7 +31,31 @@ const PROXY_HTML = `<!doctype html>
   inner.title = 'view';
   let parentOrigin = null;
   let loaded = false;
+  // A view that navigates its own frame (a policy cannot stop that) leaves the document it was given, and its policy:
+  // from the second load on, the frame is removed and nothing is relayed either way.
+  // The view's document tells the proxy when it is left (a first script of its own, right after its policy): the
+  // proxy stops relaying then, before a document it navigated to can send anything; a second load is a backstop.
+  const GUARD = '<script>addEventListener("pagehide",function(){parent.postMessage({jsonrpc:"2.0",method:"ui/notifications/sandbox-view-leaving",params:{}},"*")})<\\/script>';
+  const guarded = (html) => {
+    const at = html.search(/<meta http-equiv="Content-Security-Policy"[^>]*>/i);
+    if (at === -1) return GUARD + html;
+    const end = html.indexOf('>', at) + 1;
+    return html.slice(0, end) + GUARD + html.slice(end);
+  };
+  let loads = 0;
+  let gone = false;
+  const leave = () => {
+    if (gone) return;
+    gone = true;
+    inner.remove();
+    window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-view-left', params: {} }, parentOrigin === null ? '*' : parentOrigin);
+  };
+  inner.addEventListener('load', () => {
+    loads += 1;
+    if (loads >= 2) leave();
+  });
   window.addEventListener('message', (event) => {
+    if (gone) return;
     const data = event.data;
     if (event.source === window.parent) {
       if (parentOrigin === null) parentOrigin = event.origin;
@@ -37,12 +63,15 @@ const PROXY_HTML = `<!doctype html>
       if (data && data.method === 'ui/notifications/sandbox-resource-ready') {
         if (loaded) return;
         loaded = true;
-        inner.srcdoc = String((data.params && data.params.html) || '');
+        inner.srcdoc = guarded(String((data.params && data.params.html) || ''));
         document.body.appendChild(inner);
         return;
       }
       if (loaded && inner.contentWindow) inner.contentWindow.postMessage(data, '*');
     } else if (loaded && event.source === inner.contentWindow) {
+      // Only the opaque origin of the document given: a document the frame was navigated to elsewhere is not relayed.
+      if (event.origin !== 'null') return leave();
+      if (data && data.method === 'ui/notifications/sandbox-view-leaving') return leave();
       if (data && typeof data.method === 'string' && data.method.startsWith('ui/notifications/sandbox-')) return;
       window.parent.postMessage(data, parentOrigin === null ? '*' : parentOrigin);
     }
