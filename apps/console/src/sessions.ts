@@ -13,6 +13,8 @@ export interface Session {
 /** Where sessions are kept beside memory when several instances serve one console (PostgreSQL). */
 export interface SessionStore {
   save(session: Session): Promise<void>;
+  /** Moves a stored session to its new workspace; false when it is gone (signed out elsewhere). */
+  move(session: Session): Promise<boolean>;
   load(id: string): Promise<Session | undefined>;
   remove(id: string): Promise<void>;
 }
@@ -74,7 +76,10 @@ export class Sessions {
   /** The session moved to another workspace (every tab of it moves; other instances read it from the store). */
   async moveTo(session: Session, workspaceId: string): Promise<void> {
     session.workspaceId = workspaceId;
-    await this.store?.save(session);
+    if (this.store !== undefined && !(await this.store.move(session))) {
+      this.#sessions.delete(session.id);
+      throw new ApiError(401, 'unauthorized', 'this session has ended; sign in again');
+    }
   }
 
   async signOut(id: string): Promise<void> {
