@@ -100,6 +100,8 @@ export class AirlockAppView extends LitElement {
   #height: number | undefined;
   #error = '';
   #link: PendingLink | undefined;
+  /** A link ask is under way (from the view's request until the user's answer). */
+  #asking = false;
   #message: PendingMessage | undefined;
   #mode: ViewDisplayMode = 'inline';
   #modelContext: AppModelContext | undefined;
@@ -265,17 +267,26 @@ export class AirlockAppView extends LitElement {
    * only then is it opened, in a new tab with no opener. One at a time: a second ask while one waits is refused.
    */
   async #openLink(view: AppViewSource, url: string): Promise<Record<string, never>> {
-    if (this.#link !== undefined) throw new Error('another link is already waiting for the user');
-    const event = new AppOpenLinkEvent({ serverId: view.serverId, tool: view.tool, url });
-    this.dispatchEvent(event);
-    if (event.answer === undefined) {
-      this.#refused('ui/open-link', REFUSALS['ui/open-link']);
-      throw new Error(REFUSALS['ui/open-link']);
+    // Claimed before anything is awaited: a second ask meanwhile cannot slip its address under this one's consent.
+    if (this.#asking || this.#link !== undefined) throw new Error('another link is already waiting for the user');
+    this.#asking = true;
+    let inspection: Awaited<NonNullable<AppOpenLinkEvent['answer']>>;
+    try {
+      const event = new AppOpenLinkEvent({ serverId: view.serverId, tool: view.tool, url });
+      this.dispatchEvent(event);
+      if (event.answer === undefined) {
+        this.#refused('ui/open-link', REFUSALS['ui/open-link']);
+        throw new Error(REFUSALS['ui/open-link']);
+      }
+      inspection = await event.answer;
+    } catch (error) {
+      this.#asking = false;
+      throw error;
     }
-    const inspection = await event.answer;
     return new Promise((resolve, reject) => {
       const done = () => {
         this.#link = undefined;
+        this.#asking = false;
         this.requestUpdate();
       };
       this.#link = {
