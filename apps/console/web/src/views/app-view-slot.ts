@@ -19,11 +19,14 @@ import { CONVERSATION } from '../state.js';
 /** A view as the console's API sends it: the host's view and the sandbox proxy URL this page frames it behind. */
 type ViewAnswer = AppView & { readonly proxyUrl: string };
 
-/** One read per tool and definition while the page lives (the host caches too); a failed read is asked again. */
+/**
+ * One read per workspace, tool and definition while the page lives (the host caches too; a server per workspace
+ * serves each workspace its own view); a failed read is asked again.
+ */
 const views = new Map<string, Promise<ViewAnswer>>();
 
-function viewOf(tool: string, definitionHash: string): Promise<ViewAnswer> {
-  const key = `${tool}\n${definitionHash}`;
+function viewOf(workspaceId: string, tool: string, definitionHash: string): Promise<ViewAnswer> {
+  const key = `${workspaceId}\n${tool}\n${definitionHash}`;
   let reading = views.get(key);
   if (reading === undefined) {
     reading = api<ViewAnswer>('GET', `/api/app-views/${encodeURIComponent(tool)}`);
@@ -118,7 +121,7 @@ export function appViewSlot(
   chat = false,
 ): TemplateResult | typeof nothing {
   if (tool?.resourceUri === undefined || invocation.caller.kind === 'app') return nothing;
-  const reading = viewOf(invocation.tool, tool.definitionHash);
+  const reading = viewOf(invocation.scope.workspaceId, invocation.tool, tool.definitionHash);
   // The element stays the same across redraws (its frame is never reloaded); the view is handed to it once read.
   const attach = (element: Element | undefined) => {
     if (element === undefined) return;
