@@ -77,9 +77,13 @@ describe('the shipped entries', () => {
     ]);
     expect(Object.keys(sqlite).sort()).toEqual(['SqliteStore']);
     expect(Object.keys(postgres).sort()).toEqual([
+      'HEARTBEAT_MS',
+      'InstanceHeartbeat',
       'POSTGRES_SCHEMA_VERSION',
       'PostgresStore',
+      'STALE_MS',
       'applyPostgresMigrations',
+      'instanceOption',
     ]);
     // The pool comes from the caller: the entry loads no driver.
     expect([...moduleGraph(join(PACKAGE, moduleEntries['./postgres']!.import))]).not.toContain('pg');
