@@ -116,6 +116,9 @@ export class PageData {
   /** What a tab opens with: everything it needs to draw the page and every question waiting for this tenant. */
   async snapshot(tenant: Tenant, conversationId: string): Promise<Snapshot> {
     const scope: Scope = { ...tenant, conversationId };
+    // The user's own connections to the servers they signed in to (gone after a restart of the console) open in the
+    // background; the tab hears when each is ready.
+    void this.#host.auth.resume({ scope }).catch(() => undefined);
     return {
       session: { userId: tenant.userId, workspaceId: tenant.workspaceId },
       conversationId,

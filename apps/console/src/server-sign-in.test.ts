@@ -123,6 +123,29 @@ describe('signing in to a remote server from the console', () => {
   });
 });
 
+describe('after a restart of the console', () => {
+  it("opens a signed-in user's own connection when their tab opens, with the tokens kept beside the history", async () => {
+    const erin = await ConsoleClient.signIn(running.url, { userId: 'erin' });
+    expect((await signInThroughPopup(erin, 'erin')).text).toContain('Signed in to notes');
+    // A second console on the same history file and key: as the first one would be after a restart.
+    const restarted = await startConsole(oauthConsoleConfig(mcp.url, join(dir, 'airlock.db'), 'restarted console'));
+    try {
+      await restarted.host.servers.settled();
+      const again = await ConsoleClient.signIn(restarted.url, { userId: 'erin' });
+      const tab = await again.openEvents();
+      await tab.waitFor(
+        (e) => e.event === 'server.state' && (e.data as { state?: string }).state === 'ready',
+        "erin's own connection to notes, ready",
+      );
+      await tab.close();
+      const servers = (await again.get('/api/servers')).body as { id: string; state: string }[];
+      expect(servers[0]).toMatchObject({ id: 'notes', state: 'ready' });
+    } finally {
+      await restarted.close();
+    }
+  });
+});
+
 describe('signing in behind a proxy (console.publicUrl)', () => {
   it('sends the user back to the public address, and finishes the sign-in when the proxy hands the callback on', async () => {
     const publicUrl = 'https://airlock.example.test';

@@ -135,13 +135,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     logHostEvents(host, createCliLogger({ verbose: values.verbose, destination: io.stderr }));
     await host.servers.settled();
     const scope = cliScope(values.workspace);
-    // A server each user signs in to lists its tools on the user's own connection: open it for this user now.
-    await Promise.all(
-      host.servers
-        .list()
-        .filter((s) => wanted.has(s.id) && s.isolation === 'user' && s.state === 'needs_auth' && command !== 'auth')
-        .map((s) => host!.servers.restart(s.id, { scope })),
-    );
+    // The servers this user signed in to list their tools on the user's own connection: opened now.
+    if (command !== 'auth') await host.auth.resume({ scope });
     const out = { stdout: io.stdout, stderr: io.stderr, style: style.stdout };
     switch (command) {
       case 'overview':

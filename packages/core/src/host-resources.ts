@@ -72,6 +72,7 @@ export class HostResources {
     return this.#listing(
       options,
       'the resource list',
+      'resources',
       async (client) => (await client.listResources(undefined, FRESH)).resources,
     );
   }
@@ -80,6 +81,7 @@ export class HostResources {
     return this.#listing(
       options,
       'the resource template list',
+      'resources',
       async (client) => (await client.listResourceTemplates(undefined, FRESH)).resourceTemplates,
     );
   }
@@ -88,6 +90,7 @@ export class HostResources {
     return this.#listing(
       options,
       'the prompt list',
+      'prompts',
       async (client) => (await client.listPrompts(undefined, FRESH)).prompts,
     );
   }
@@ -261,8 +264,12 @@ export class HostResources {
   async #listing<T extends object>(
     options: { scope: Scope; serverId?: string },
     what: string,
+    capability: 'resources' | 'prompts',
     fetch: (client: Client) => Promise<readonly T[]>,
   ): Promise<Listing<T>> {
+    // A server that does not declare the capability offers none: it is not asked (the SDK would warn and answer []).
+    const ask = (client: Client) =>
+      client.getServerCapabilities()?.[capability] === undefined ? Promise.resolve([]) : fetch(client);
     const scope = assertScope(options.scope);
     const { servers } = this.#deps;
     const ids =
@@ -275,7 +282,7 @@ export class HostResources {
       ids.map((id) =>
         servers
           .pool(id)
-          .withConnection(scope, (connection) => connection.withClient(fetch))
+          .withConnection(scope, (connection) => connection.withClient(ask))
           .catch((error: unknown) => {
             throw requestFailure(id, what, error);
           }),

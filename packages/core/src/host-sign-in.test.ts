@@ -217,6 +217,28 @@ describe('signing users in to a remote server', () => {
     expect(refreshes()).toBe(before + 1);
   });
 
+  it("resumes a signed-in user's own connection in a host started later, and leaves others signed out", async () => {
+    const { host: first, store } = await world();
+    await first.auth.signIn({ scope: ana, serverId: 'notes' });
+    const later = createHost({
+      servers: { mcpServers: { notes: { url: mcp!.url, oauth: {} } } },
+      surface: new SigningSurface(),
+      store,
+      clock: new FakeClock(),
+      auth: { vault: firstVault },
+    });
+    await later.servers.settled();
+    expect(later.tools.list({ audience: 'model', scope: ana }).map((t) => t.name)).not.toContain('notes__whoami');
+    await later.auth.resume({ scope: ana });
+    await later.auth.resume({ scope: ben });
+    expect(later.servers.list({ scope: ana })[0]).toMatchObject({ state: 'ready', tenantConnection: true });
+    expect(later.servers.list({ scope: ben })[0]).toMatchObject({ tenantConnection: false });
+    const result = await whoami(later, ana);
+    // The hosts share one store: closing a host closes it, so the later one closes first.
+    await later.close();
+    expect(result.text).toMatch(/account "?ana"?/);
+  });
+
   it('refuses to sign in to a server that does not sign users in, naming it', async () => {
     const { host } = await world();
     await expect(host.auth.signIn({ scope: ana, serverId: 'nope' })).rejects.toThrow(/no server "nope"/);

@@ -22,11 +22,10 @@ import type { ServerConfig } from './servers/server-config.js';
 import { parseServersConfig } from './servers/server-config.js';
 import { HostServers } from './host-servers.js';
 import { HostAuth } from './host-auth.js';
+import type { HostAuthApi } from './host-auth.js';
 import { HostResources } from './host-resources.js';
 import { AppViews } from './apps/app-views.js';
 import { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE } from './apps/app-view.js';
-import type { SignInResult } from './auth/oauth-sign-in.js';
-import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
 import type { ServerInfo } from './servers/server-info.js';
 import type { InvocationRecord } from './invocations/invocation-record.js';
 import { MemoryStore } from './storage/memory/memory-store.js';
@@ -93,14 +92,7 @@ export interface Host {
     warnings(): readonly string[];
   };
   /** Sign-in to remote servers: each user's own, through the surface's `authorize`. Tokens are never shown. */
-  readonly auth: {
-    /** Signs the scope's user in to a server, then connects their connection afresh with the new tokens. */
-    signIn(options: { scope: Scope; serverId: string; signal?: AbortSignal }): Promise<SignInResult>;
-    /** Revokes (where the server offers it) and deletes the user's tokens for a server; closes their connection. */
-    signOut(options: { scope: Scope; serverId: string }): Promise<SignOutResult>;
-    /** The user's sign-in state on each server users sign in to. */
-    status(options: { scope: Scope }): Promise<AuthStatus[]>;
-  };
+  readonly auth: HostAuthApi;
   /** Resources per tenant and server: listings (every page), reads bounded like results, subscriptions, completions. */
   readonly resources: Pick<HostResources, 'list' | 'templates' | 'read' | 'subscribe' | 'unsubscribe' | 'complete'>;
   /** Prompts per tenant and server: listings, a prompt filled with its arguments, argument completions. */
@@ -350,11 +342,7 @@ export function createHost(config: HostConfig = {}): Host {
       rules: () => rules,
       warnings: () => [...ruleWarnings],
     },
-    auth: {
-      signIn: ({ scope, serverId, signal }) => auth.signIn(assertScope(scope), serverId, signal),
-      signOut: ({ scope, serverId }) => auth.signOut(assertScope(scope), serverId),
-      status: ({ scope }) => auth.status(assertScope(scope)),
-    },
+    auth: auth.api(),
     resources: {
       list: (options) => resources.list(options),
       templates: (options) => resources.templates(options),

@@ -29,7 +29,7 @@ export type {
   SignInRequest,
   Surface,
 } from './surface.js';
-export type { HostAuthConfig } from './host-auth.js';
+export type { HostAuthApi, HostAuthConfig } from './host-auth.js';
 export { ElicitationBroker } from './elicitation/elicitation-broker.js';
 export type { ElicitationEnd } from './elicitation/elicitation-broker.js';
 export type { CallInFlight } from './invocations/call-in-flight.js';
