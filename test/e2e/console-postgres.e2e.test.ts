@@ -3,9 +3,10 @@
 // instance B; Allow once clicked there runs the call on A, and the sheet closes.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { postgresConsoleConfig } from '../../apps/console/src/testing/postgres-console-config.js';
 import { ConsoleClient } from '../../apps/console/src/testing/console-client.js';
 import type { ConsoleEventStream } from '../../apps/console/src/testing/console-client.js';
 import { startPostgres } from '../support/postgres/postgres-server.js';
@@ -18,19 +19,7 @@ const contexts: BrowserContext[] = [];
 const streams: ConsoleEventStream[] = [];
 
 function config(storeUrl: string): ConsoleConfig {
-  return {
-    source: 'postgres e2e',
-    servers: demoServers(),
-    rules: [],
-    limits: {},
-    storePath: '',
-    storeUrl,
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  };
+  return postgresConsoleConfig(storeUrl, 'postgres e2e');
 }
 
 beforeAll(async () => {

@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '@airlock/core';
 import { HEARTBEAT_MS, InstanceHeartbeat, PostgresStore, STALE_MS, instanceOption } from '@airlock/core/postgres';
 import { FakeClock, createWrite, invocation } from '@airlock/core/testing';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
 import { PostgresQuestions } from './postgres-questions.js';
+import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
 
 let server: PostgresServer;
@@ -28,22 +29,7 @@ describe('a console on PostgreSQL noticing an instance that died', () => {
   it("ends the dead instance's call in history and closes its question on the tab", async () => {
     const url = await server.createDatabase();
     const clock = new FakeClock(Date.now());
-    const b: RunningConsole = await startConsole(
-      {
-        source: 'instance lost test',
-        servers: demoServers(),
-        rules: [],
-        limits: {},
-        storePath: '',
-        storeUrl: url,
-        host: '127.0.0.1',
-        port: 0,
-        auth: 'local',
-        users: [],
-        retention: {},
-      },
-      { clock },
-    );
+    const b: RunningConsole = await startConsole(postgresConsoleConfig(url, 'instance lost test'), { clock });
     closing.push(b);
     // The demo server's start is timed on the same clock: it has answered before the clock moves.
     await b.host.servers.settled();

@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HEARTBEAT_MS, STALE_MS } from '@airlock/core/postgres';
 import { FakeClock } from '@airlock/core/testing';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
@@ -54,22 +55,7 @@ describe('kill -9 of one console instance mid-call', () => {
   it('ends its call on the other instance with the reason, closes its question there, and the other serves on', async () => {
     const url = await server.createDatabase();
     const clock = new FakeClock(Date.now());
-    b = await startConsole(
-      {
-        source: 'kill test',
-        servers: demoServers(),
-        rules: [],
-        limits: {},
-        storePath: '',
-        storeUrl: url,
-        host: '127.0.0.1',
-        port: 0,
-        auth: 'local',
-        users: [],
-        retention: {},
-      },
-      { clock },
-    );
+    b = await startConsole(postgresConsoleConfig(url, 'kill test'), { clock });
     // The demo server's start is timed on B's clock: it has answered before the clock moves.
     await b.host.servers.settled();
     const started = await startInstance(url);

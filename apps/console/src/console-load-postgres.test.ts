@@ -3,10 +3,11 @@
 // permission question is answered from the other instance's tab. Then: every call ended in success (none lost), each
 // question was decided once (one audited answer per call, a second answer refused), and the one chain verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
 import type { ConsoleEventStream } from './testing/console-client.js';
 
@@ -18,19 +19,7 @@ const consoles: RunningConsole[] = [];
 const streams: ConsoleEventStream[] = [];
 
 function config(storeUrl: string): ConsoleConfig {
-  return {
-    source: 'postgres load test',
-    servers: demoServers(),
-    rules: [],
-    limits: {},
-    storePath: '',
-    storeUrl,
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  };
+  return postgresConsoleConfig(storeUrl, 'postgres load test');
 }
 
 beforeAll(async () => {

@@ -2,29 +2,20 @@
 // is read from the other, and the one audit chain both appended to verifies. Questions and decisions crossing
 // instances live are in console-questions-postgres.test.ts, an instance that dies in console-kill.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
 
 let server: PostgresServer;
 const consoles: RunningConsole[] = [];
 
 function config(storeUrl: string): ConsoleConfig {
-  return {
-    source: 'postgres test',
-    servers: demoServers(),
+  return postgresConsoleConfig(storeUrl, 'postgres test', {
     rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'echo', source: 'postgres test' }],
-    limits: {},
-    storePath: '',
-    storeUrl,
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  };
+  });
 }
 
 beforeAll(async () => {

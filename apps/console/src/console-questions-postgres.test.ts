@@ -3,10 +3,11 @@
 // instance it reaches, a cancel from B stops the call on A, a server's question to a call on A is answered from B,
 // and a revoke on B makes A ask again.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
 import type { ConsoleEventStream } from './testing/console-client.js';
 
@@ -15,19 +16,7 @@ const consoles: RunningConsole[] = [];
 const streams: ConsoleEventStream[] = [];
 
 function config(storeUrl: string): ConsoleConfig {
-  return {
-    source: 'postgres questions test',
-    servers: demoServers(),
-    rules: [],
-    limits: {},
-    storePath: '',
-    storeUrl,
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  };
+  return postgresConsoleConfig(storeUrl, 'postgres questions test');
 }
 
 beforeAll(async () => {
