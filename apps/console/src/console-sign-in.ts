@@ -10,11 +10,12 @@ interface Waiting {
   done?: Promise<void>;
 }
 
-/** What the popup shows when the user lands back on the console. */
+/** How a sign-in ended when the user landed back on the console (the popup says it in the user's language). */
 export interface SignInOutcome {
   readonly serverId: string;
-  readonly ok: boolean;
-  readonly message: string;
+  readonly ended: 'signed_in' | 'failed' | 'unknown' | 'other_user';
+  /** Why it failed, when it did. */
+  readonly reason?: string;
 }
 
 /** How long a sign-in waits for the user to come back: then it is given up. */
@@ -100,20 +101,20 @@ export class ConsoleSignIn {
     const state = redirect.searchParams.get('state') ?? '';
     const waiting = this.#waiting.get(state);
     if (waiting === undefined) {
-      return { serverId: '', ok: false, message: 'This sign-in is unknown or has expired. Start it again.' };
+      return { serverId: '', ended: 'unknown' };
     }
     const serverId = waiting.request.serverId;
     if (scope === undefined || scope.userId !== waiting.request.user.userId) {
       // Another browser's session (or none): finishing someone else's sign-in is refused, and theirs is given up.
       waiting.giveUp(new Error('the sign-in came back to another session'));
-      return { serverId, ok: false, message: 'This sign-in was started by another user. Start it again.' };
+      return { serverId, ended: 'other_user' };
     }
     waiting.back(redirect.href);
     try {
       await waiting.done;
-      return { serverId, ok: true, message: `Signed in to ${serverId}. You can close this window.` };
+      return { serverId, ended: 'signed_in' };
     } catch (error) {
-      return { serverId, ok: false, message: `Sign-in to ${serverId} failed: ${(error as Error).message}` };
+      return { serverId, ended: 'failed', reason: (error as Error).message };
     }
   }
 }

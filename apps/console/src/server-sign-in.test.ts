@@ -103,6 +103,18 @@ describe('signing in to a remote server from the console', () => {
     }
   });
 
+  it("speaks the user's language on the pages the sign-in ends on", async () => {
+    const pt = await fetch(new URL('/oauth/callback?state=s&code=c', running.url), {
+      headers: { 'accept-language': 'pt-BR,pt;q=0.9' },
+    });
+    const html = await pt.text();
+    expect(html).toContain('lang="pt-BR"');
+    expect(html).toContain('Concluir o login');
+    const none = await fetch(new URL('/oauth/callback', running.url));
+    expect(none.status).toBe(400);
+    expect(await none.text()).toContain('it was opened without one');
+  });
+
   it('serves its client metadata document, naming its callback', async () => {
     const response = await fetch(new URL('/oauth/client-metadata.json', running.url));
     const document = (await response.json()) as { client_id: string; redirect_uris: string[] };

@@ -1,4 +1,6 @@
 import type { Host } from '@airlock/core';
+import { formatMessage } from '@airlock/core/i18n';
+import type { Locale, MessageKey } from '@airlock/core/i18n';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { ConsoleSignIn, SignInOutcome } from '../console-sign-in.js';
@@ -50,27 +52,30 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
     // Rebuilt on the console's public address (behind a proxy the request's own URL is not the one users reach, and
     // the redirect must be the exact URL the sign-in was started with).
     const back = new URL(`${OAUTH_CALLBACK_PATH}${new URL(c.req.url).search}`, publicUrl());
+    const say = sayer(c.req.header('accept-language'));
     if (back.searchParams.get('state') === null) {
-      return c.html(page('Sign-in', 'This page is where a server sign-in ends; it was opened without one.'), 400);
+      return c.html(page(say, 'mcp.signin.title', say('mcp.signin.no_flow')), 400);
     }
     return c.html(
       page(
-        'Finish signing in',
-        'The server sent you back to Airlock. Finish signing in here.',
+        say,
+        'mcp.signin.finish_title',
+        say('mcp.signin.finish_text'),
         `<form method="post" action="${OAUTH_CALLBACK_PATH}"><input type="hidden" name="redirect" value="${escape(back.href)}">` +
-          '<button type="submit">Finish signing in</button></form>',
+          `<button type="submit">${escape(say('mcp.signin.finish_button'))}</button></form>`,
       ),
     );
   });
   app.post(OAUTH_CALLBACK_PATH, async (c) => {
     const form = await c.req.parseBody();
+    const say = sayer(c.req.header('accept-language'));
     const redirect = typeof form['redirect'] === 'string' ? form['redirect'] : '';
     let back: URL;
     try {
       // Only the query is taken from the form: the address is the console's own callback, never one the form names.
       back = new URL(`${OAUTH_CALLBACK_PATH}${new URL(redirect).search}`, publicUrl());
     } catch {
-      return c.html(page('Sign-in', 'The sign-in came back without its address. Start it again.'), 400);
+      return c.html(page(say, 'mcp.signin.title', say('mcp.signin.no_address')), 400);
     }
     const session = await sessions.get(getCookie(c as Context, SESSION_COOKIE));
     const scope =
@@ -78,17 +83,41 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
         ? undefined
         : { userId: session.userId, workspaceId: session.workspaceId, conversationId: 'sign-in' };
     const outcome = await signIn.callback(scope, back);
-    return c.html(result(outcome), outcome.ok ? 200 : 400);
+    return c.html(result(say, outcome), outcome.ended === 'signed_in' ? 200 : 400);
   });
 }
 
-function result(outcome: SignInOutcome): string {
-  return page(outcome.ok ? 'Signed in' : 'Sign-in failed', outcome.message);
+type Say = ((key: MessageKey, params?: Readonly<Record<string, string>>) => string) & { readonly locale: Locale };
+
+/** The callback pages speak the user's language as the console's page does: Portuguese when preferred, else English. */
+function sayer(acceptLanguage: string | undefined): Say {
+  const locale: Locale = /^pt\b/i.test(acceptLanguage ?? '') ? 'pt-BR' : 'en-US';
+  return Object.assign(
+    (key: MessageKey, params?: Readonly<Record<string, string>>) => formatMessage(locale, key, params),
+    {
+      locale,
+    },
+  );
 }
 
-function page(title: string, message: string, more = ''): string {
+function result(say: Say, outcome: SignInOutcome): string {
+  const server = outcome.serverId;
+  switch (outcome.ended) {
+    case 'signed_in':
+      return page(say, 'mcp.signin.done_title', say('mcp.signin.done', { server }));
+    case 'failed':
+      return page(say, 'mcp.signin.failed_title', say('mcp.signin.failed', { server, reason: outcome.reason ?? '' }));
+    case 'unknown':
+      return page(say, 'mcp.signin.title', say('mcp.signin.unknown'));
+    case 'other_user':
+      return page(say, 'mcp.signin.title', say('mcp.signin.other_user'));
+  }
+}
+
+function page(say: Say, titleKey: MessageKey, message: string, more = ''): string {
+  const title = say(titleKey);
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)} · Airlock</title>` +
+    `<!doctype html><html lang="${say.locale}"><head><meta charset="utf-8"><title>${escape(title)} · Airlock</title>` +
     '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
     `<body><main><h1>${escape(title)}</h1><p role="status">${escape(message)}</p>${more}</main></body></html>`
   );
