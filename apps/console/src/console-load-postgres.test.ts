@@ -70,6 +70,9 @@ describe('two consoles on one PostgreSQL database under load', () => {
 
     const all = runs.flatMap((r) => r.ids);
     expect(new Set(all).size).toBe(USERS * CALLS);
+    // A call's end is told before its grouped commit: each instance's own audit query commits what it still holds
+    // first, so B's decisions are in the database before A reads them.
+    await b.host.audit.query({ scope: { userId: 'user-0', workspaceId: 'default' }, limit: 1 });
     for (let n = 0; n < USERS; n++) {
       const audit = await a.host.audit.query({ scope: { userId: `user-${n}`, workspaceId: 'default' }, limit: 10_000 });
       const decided = audit.filter((e) => e.type === 'permission.decision' && e.data['origin'] === 'user_prompt');
