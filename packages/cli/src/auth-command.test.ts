@@ -47,7 +47,7 @@ interface Run {
 
 /** Runs the CLI; with `terminal`, under a pseudo-terminal (python's pty), handing each output chunk to `onOutput`. */
 function airlock(args: string[], options: { terminal?: boolean; onOutput?: (all: string) => void } = {}) {
-  const env = { ...process.env, HOME: dir, BROWSER: 'true', NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, BROWSER: 'true', NO_COLOR: '1' };
   delete env['AIRLOCK_STORE'];
   delete env['AIRLOCK_SECRET_KEY'];
   const full = [BIN, ...args, '--config', configFile, '--store', store];

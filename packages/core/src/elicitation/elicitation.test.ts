@@ -292,7 +292,7 @@ describe('elicitation, 2025 specifics and capability', () => {
       requestedSchema: { type: 'object', properties: { address: { type: 'object', properties: {} } } },
     };
     const result = await broker.around(
-      { serverId: 's', invocation, signal: new AbortController().signal, hold: () => () => undefined },
+      { serverId: 's', scope: SCOPE, invocation, signal: new AbortController().signal, hold: () => () => undefined },
       () =>
         broker.handler('s')({ method: 'elicitation/create', params: nested } as never, {
           mcpReq: { signal: new AbortController().signal },

@@ -222,7 +222,7 @@ describe('PostgresStore telling instances of decision changes (LISTEN/NOTIFY)', 
       createHost({
         servers: [demo.config],
         store: await PostgresStore.open({ pool: pool(url) }),
-        surface: { askPermission: () => Promise.resolve('deny') },
+        surface: { askPermission: () => Promise.resolve('deny_once' as const) },
       });
     const [hostA, hostB] = [await open(), await open()];
     await Promise.all([hostA.servers.settled(), hostB.servers.settled()]);
