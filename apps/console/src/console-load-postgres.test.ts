@@ -3,48 +3,27 @@
 // permission question is answered from the other instance's tab. Then: every call ended in success (none lost), each
 // question was decided once (one audited answer per call, a second answer refused), and the one chain verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole } from '@airlock/console';
-import type { ConsoleConfig, RunningConsole } from '@airlock/console';
-import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
-import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
-import { postgresConsoleConfig } from './testing/postgres-console-config.js';
+import { PostgresConsoles } from './testing/postgres-consoles.js';
 import { ConsoleClient } from './testing/console-client.js';
-import type { ConsoleEventStream } from './testing/console-client.js';
 
 const USERS = 50;
 const CALLS = 20;
 
-let server: PostgresServer;
-const consoles: RunningConsole[] = [];
-const streams: ConsoleEventStream[] = [];
+const consoles = new PostgresConsoles('postgres load test');
 
-function config(storeUrl: string): ConsoleConfig {
-  return postgresConsoleConfig(storeUrl, 'postgres load test');
-}
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(streams.map((s) => s.close()));
-  await Promise.all(consoles.map((c) => c.close()));
-  await server?.stop();
-});
+beforeAll(() => consoles.start(), 60_000);
+afterAll(() => consoles.close());
 
 describe('two consoles on one PostgreSQL database under load', () => {
   it(`runs ${USERS} users x ${CALLS} calls with every question answered on the other instance`, async () => {
-    const url = await server.createDatabase();
-    const a = await startConsole(config(url));
-    const b = await startConsole(config(url));
-    consoles.push(a, b);
-    await Promise.all([a.host.servers.settled(), b.host.servers.settled()]);
+    const [a, b] = await consoles.pair();
 
     const user = async (n: number) => {
       const sides = await Promise.all(
         [a, b].map(async (instance) => {
           const client = await ConsoleClient.signIn(instance.url, { userId: `user-${n}` });
           const tab = await client.openEvents();
-          streams.push(tab);
+          consoles.track(tab);
           return { client, tab };
         }),
       );

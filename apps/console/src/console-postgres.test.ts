@@ -2,37 +2,20 @@
 // is read from the other, and the one audit chain both appended to verifies. Questions and decisions crossing
 // instances live are in console-questions-postgres.test.ts, an instance that dies in console-kill.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole } from '@airlock/console';
-import type { ConsoleConfig, RunningConsole } from '@airlock/console';
-import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
-import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
-import { postgresConsoleConfig } from './testing/postgres-console-config.js';
+import { PostgresConsoles } from './testing/postgres-consoles.js';
 import { ConsoleClient } from './testing/console-client.js';
 
-let server: PostgresServer;
-const consoles: RunningConsole[] = [];
-
-function config(storeUrl: string): ConsoleConfig {
-  return postgresConsoleConfig(storeUrl, 'postgres test', {
-    rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'echo', source: 'postgres test' }],
-  });
-}
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(consoles.map((c) => c.close()));
-  await server?.stop();
+const consoles = new PostgresConsoles('postgres test', {
+  rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'echo', source: 'postgres test' }],
 });
+
+beforeAll(() => consoles.start(), 60_000);
+afterAll(() => consoles.close());
 
 describe('two consoles on one PostgreSQL database', () => {
   it('shows a call made on one instance, with its result, on the other, and both verify one audit chain', async () => {
-    const url = await server.createDatabase();
     // Started together: both migrate the empty database, one after the other.
-    const [a, b] = await Promise.all([startConsole(config(url)), startConsole(config(url))]);
-    consoles.push(a, b);
-    await Promise.all([a.host.servers.settled(), b.host.servers.settled()]);
+    const [a, b] = await consoles.pair({ together: true });
     const onA = await ConsoleClient.signIn(a.url, { userId: 'alice' });
     const onB = await ConsoleClient.signIn(b.url, { userId: 'alice' });
     const tab = await onA.openEvents();
@@ -67,9 +50,7 @@ describe('two consoles on one PostgreSQL database', () => {
   }, 60_000);
 
   it('serves a session made on one instance from the other, and ends it on both when signed out', async () => {
-    const url = await server.createDatabase();
-    const [a, b] = await Promise.all([startConsole(config(url)), startConsole(config(url))]);
-    consoles.push(a, b);
+    const [a, b] = await consoles.pair({ together: true });
     const onA = await ConsoleClient.signIn(a.url, { userId: 'carol', workspaceId: 'team' });
     // The same browser's cookie, sent to the other instance (a load balancer without sticky sessions).
     const onB = onA.at(b.url);

@@ -3,43 +3,22 @@
 // instance it reaches, a cancel from B stops the call on A, a server's question to a call on A is answered from B,
 // and a revoke on B makes A ask again.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startConsole } from '@airlock/console';
-import type { ConsoleConfig, RunningConsole } from '@airlock/console';
-import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
-import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
-import { postgresConsoleConfig } from './testing/postgres-console-config.js';
+import { PostgresConsoles } from './testing/postgres-consoles.js';
 import { ConsoleClient } from './testing/console-client.js';
-import type { ConsoleEventStream } from './testing/console-client.js';
 
-let server: PostgresServer;
-const consoles: RunningConsole[] = [];
-const streams: ConsoleEventStream[] = [];
+const consoles = new PostgresConsoles('postgres questions test');
 
-function config(storeUrl: string): ConsoleConfig {
-  return postgresConsoleConfig(storeUrl, 'postgres questions test');
-}
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(streams.map((s) => s.close()));
-  await Promise.all(consoles.map((c) => c.close()));
-  await server?.stop();
-});
+beforeAll(() => consoles.start(), 60_000);
+afterAll(() => consoles.close());
 
 /** Two consoles on a fresh database, alice signed in on each with a tab open (before any call starts). */
 async function twoConsoles() {
-  const url = await server.createDatabase();
-  const a = await startConsole(config(url));
-  const b = await startConsole(config(url));
-  consoles.push(a, b);
-  await Promise.all([a.host.servers.settled(), b.host.servers.settled()]);
+  const [a, b] = await consoles.pair();
   const onA = await ConsoleClient.signIn(a.url, { userId: 'alice' });
   const onB = await ConsoleClient.signIn(b.url, { userId: 'alice' });
   const tabA = await onA.openEvents();
   const tabB = await onB.openEvents();
-  streams.push(tabA, tabB);
+  consoles.track(tabA, tabB);
   return { onA, onB, tabA, tabB };
 }
 
