@@ -1,5 +1,7 @@
 import { credentialFilter, storedCredential, storedCredentialDeletion, storedCredentialKey } from '../credentials.js';
-import type { CredentialFilter, CredentialKey, CredentialKind, CredentialRecord } from '../credentials.js';
+import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
+import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from '../sqlite/sqlite-rows.js';
+import type { CredentialRow } from '../sqlite/sqlite-rows.js';
 import type { StoreWrite } from '../host-store.js';
 import { PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
@@ -7,29 +9,7 @@ import type { PgClient, PgPool } from './postgres-store-config.js';
 // The credentials table of a PostgresStore (migration 2): the two writes, run inside the batch's transaction, and
 // the two reads. The store keeps the token vault's ciphertext as given, never a token in the clear.
 
-const COLUMNS = 'kind, user_id, server_identity, issuer, sealed, updated_at';
 const BY_KEY = 'kind = $1 AND user_id = $2 AND server_identity = $3 AND issuer = $4';
-
-interface CredentialRow {
-  readonly kind: CredentialKind;
-  readonly user_id: string;
-  readonly server_identity: string;
-  readonly issuer: string;
-  readonly sealed: string;
-  readonly updated_at: number;
-}
-
-function fromRow(row: CredentialRow): CredentialRecord {
-  return {
-    key: { kind: row.kind, userId: row.user_id, serverIdentity: row.server_identity, issuer: row.issuer },
-    sealed: row.sealed,
-    updatedAt: row.updated_at,
-  };
-}
-
-function keyValues(key: CredentialKey): [string, string, string, string] {
-  return [key.kind, key.userId, key.serverIdentity, key.issuer];
-}
 
 /** Applies a `credential.put` or `credential.delete` write on the batch's connection. */
 export async function applyCredentialWrite(
@@ -41,10 +21,10 @@ export async function applyCredentialWrite(
     await client.query({
       name: 'airlock_credential_put',
       text:
-        `INSERT INTO credentials (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ` +
+        `INSERT INTO credentials (${CREDENTIAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ` +
         'ON CONFLICT (kind, user_id, server_identity, issuer) DO UPDATE SET ' +
         'sealed = excluded.sealed, updated_at = excluded.updated_at',
-      values: [...keyValues(record.key), record.sealed, record.updatedAt],
+      values: [...credentialKeyParams(record.key), record.sealed, record.updatedAt],
     });
     return;
   }
@@ -53,7 +33,7 @@ export async function applyCredentialWrite(
     await client.query({
       name: 'airlock_credential_delete',
       text: `DELETE FROM credentials WHERE ${BY_KEY}`,
-      values: keyValues(deletion.key),
+      values: credentialKeyParams(deletion.key),
     });
   } else if ('kind' in deletion.match) {
     await client.query({
@@ -74,12 +54,12 @@ export async function applyCredentialWrite(
 export async function getCredential(pool: PgPool, key: CredentialKey): Promise<CredentialRecord | undefined> {
   const { rows } = await pool.query({
     name: 'airlock_credential_get',
-    text: `SELECT ${COLUMNS} FROM credentials WHERE ${BY_KEY}`,
-    values: keyValues(storedCredentialKey(key)),
+    text: `SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE ${BY_KEY}`,
+    values: credentialKeyParams(storedCredentialKey(key)),
     types: PARSERS,
   });
   const row = rows[0] as CredentialRow | undefined;
-  return row === undefined ? undefined : fromRow(row);
+  return row === undefined ? undefined : credentialFromRow(row);
 }
 
 /** Credentials matching the filter, in key order (byte order, as SQLite sorts). */
@@ -97,11 +77,11 @@ export async function listCredentials(pool: PgPool, filter: CredentialFilter): P
   const order = ['kind', 'user_id', 'server_identity', 'issuer'].map((c) => `${c} COLLATE "C"`).join(', ');
   const { rows } = await pool.query({
     text:
-      `SELECT ${COLUMNS} FROM credentials` +
+      `SELECT ${CREDENTIAL_COLUMNS} FROM credentials` +
       (where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`) +
       ` ORDER BY ${order}`,
     values,
     types: PARSERS,
   });
-  return (rows as CredentialRow[]).map(fromRow);
+  return (rows as CredentialRow[]).map(credentialFromRow);
 }

@@ -1,30 +1,9 @@
 import { credentialFilter, storedCredential, storedCredentialDeletion, storedCredentialKey } from '../credentials.js';
-import type { CredentialFilter, CredentialKey, CredentialRecord, CredentialKind } from '../credentials.js';
+import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
 import type { StoreWrite } from '../host-store.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
-
-const COLUMNS = 'kind, user_id, server_identity, issuer, sealed, updated_at';
-
-interface CredentialRow {
-  readonly kind: CredentialKind;
-  readonly user_id: string;
-  readonly server_identity: string;
-  readonly issuer: string;
-  readonly sealed: string;
-  readonly updated_at: number;
-}
-
-function fromRow(row: CredentialRow): CredentialRecord {
-  return {
-    key: { kind: row.kind, userId: row.user_id, serverIdentity: row.server_identity, issuer: row.issuer },
-    sealed: row.sealed,
-    updatedAt: row.updated_at,
-  };
-}
-
-function keyParams(key: CredentialKey): [string, string, string, string] {
-  return [key.kind, key.userId, key.serverIdentity, key.issuer];
-}
+import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from './sqlite-rows.js';
+import type { CredentialRow } from './sqlite-rows.js';
 
 const BY_KEY = 'kind = ? AND user_id = ? AND server_identity = ? AND issuer = ?';
 
@@ -43,7 +22,7 @@ export class SqliteCredentials {
   constructor(database: SqliteDatabase) {
     this.#database = database;
     this.#upsert = database.prepare(
-      `INSERT INTO credentials (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ` +
+      `INSERT INTO credentials (${CREDENTIAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ` +
         'ON CONFLICT (kind, user_id, server_identity, issuer) DO UPDATE SET ' +
         'sealed = excluded.sealed, updated_at = excluded.updated_at',
     );
@@ -52,25 +31,25 @@ export class SqliteCredentials {
       "DELETE FROM credentials WHERE kind <> 'client' AND user_id = ? AND server_identity = ?",
     );
     this.#deleteOfIssuer = database.prepare("DELETE FROM credentials WHERE kind = 'client' AND issuer = ?");
-    this.#get = database.prepare(`SELECT ${COLUMNS} FROM credentials WHERE ${BY_KEY}`);
+    this.#get = database.prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE ${BY_KEY}`);
   }
 
   /** Applies a `credential.put` or `credential.delete` write (inside the caller's transaction). */
   apply(write: Extract<StoreWrite, { kind: 'credential.put' | 'credential.delete' }>): void {
     if (write.kind === 'credential.put') {
       const record = storedCredential({ key: write.key, sealed: write.sealed, updatedAt: write.updatedAt });
-      this.#upsert.run(...keyParams(record.key), record.sealed, record.updatedAt);
+      this.#upsert.run(...credentialKeyParams(record.key), record.sealed, record.updatedAt);
       return;
     }
     const deletion = storedCredentialDeletion(write);
-    if ('key' in deletion) this.#deleteKey.run(...keyParams(deletion.key));
+    if ('key' in deletion) this.#deleteKey.run(...credentialKeyParams(deletion.key));
     else if ('kind' in deletion.match) this.#deleteOfIssuer.run(deletion.match.issuer);
     else this.#deleteOfUser.run(deletion.match.userId, deletion.match.serverIdentity);
   }
 
   get(key: CredentialKey): CredentialRecord | undefined {
-    const row = this.#get.get(...keyParams(storedCredentialKey(key))) as CredentialRow | undefined;
-    return row === undefined ? undefined : fromRow(row);
+    const row = this.#get.get(...credentialKeyParams(storedCredentialKey(key))) as CredentialRow | undefined;
+    return row === undefined ? undefined : credentialFromRow(row);
   }
 
   /** Credentials matching the filter, in key order. Built per call: `auth status` is rare, not the call path. */
@@ -86,9 +65,9 @@ export class SqliteCredentials {
       params.push(value);
     }
     const sql =
-      `SELECT ${COLUMNS} FROM credentials` +
+      `SELECT ${CREDENTIAL_COLUMNS} FROM credentials` +
       (where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`) +
       ' ORDER BY kind, user_id, server_identity, issuer';
-    return (this.#database.prepare(sql).all(...params) as CredentialRow[]).map(fromRow);
+    return (this.#database.prepare(sql).all(...params) as CredentialRow[]).map(credentialFromRow);
   }
 }
