@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/client';
-import type { JSONRPCResponse } from '@modelcontextprotocol/client';
+import type { CallToolResult, JSONRPCResponse, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { isPlainToolResult } from './tool-result-check.js';
 
 /**
  * The v2 client handles notifications a microtask later than responses, so a progress notification sent just before
@@ -7,7 +8,27 @@ import type { JSONRPCResponse } from '@modelcontextprotocol/client';
  * microtask later keeps the wire order.
  */
 export class OrderedClient extends Client {
+  /**
+   * The result schema the host passes with a 2025-era `tools/call` in place of the SDK's own: a result the quick check
+   * ({@link isPlainToolResult}) finds plain is taken as it is; any other goes through the era's wire schema, the same
+   * the SDK would run, so it is refused (or rewritten) exactly as before, with the same message.
+   */
+  readonly toolResultSchema: StandardSchemaV1<unknown, CallToolResult> = {
+    '~standard': {
+      version: 1,
+      vendor: 'airlock',
+      validate: (value) => (isPlainToolResult(value) ? { value: value as CallToolResult } : this.#wireCheck(value)),
+    },
+  };
+
   protected override _onresponse(response: JSONRPCResponse): void {
     queueMicrotask(() => super._onresponse(response));
+  }
+
+  /** The SDK's own check of a `tools/call` result in the negotiated era, as its `request()` runs it. */
+  #wireCheck(value: unknown): StandardSchemaV1.Result<CallToolResult> {
+    const outcome = this._wireCodec().validateResult('tools/call', value);
+    if (outcome.ok) return { value: outcome.value };
+    return { issues: [{ message: outcome.reason === 'invalid' ? outcome.message : 'not-in-era: tools/call' }] };
   }
 }

@@ -1,6 +1,7 @@
 import type { CallToolResult, Client, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { hashJson } from '../audit/canonical-json.js';
 import type { ToolProgress } from '../tools/tool.js';
+import { OrderedClient } from './ordered-client.js';
 import type { ConnectionCallOptions } from './server-connection-options.js';
 
 /** The SDK's own request timeout, set out of reach: every timeout is the host's, on its clock. */
@@ -9,8 +10,9 @@ export const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 /**
  * Sends one `tools/call` on a client, in the client's era. The legacy era needs nothing of callTool but the request
  * itself: the host validates structuredContent on its own (the definition it passes has no outputSchema), so it sends
- * tools/call directly and saves callTool's extra await on every call. The 2026 era goes through callTool, which
- * mirrors declared arguments into headers.
+ * tools/call directly and saves callTool's extra await on every call, with the result check of its client (see
+ * {@link OrderedClient.toolResultSchema}). The 2026 era goes through callTool, which mirrors declared arguments into
+ * headers.
  */
 export function sendToolCall(
   on: Client,
@@ -24,8 +26,12 @@ export function sendToolCall(
     timeout: NO_SDK_TIMEOUT_MS,
   };
   const params = { name, arguments: args as Record<string, unknown> };
-  return on.getProtocolEra() === 'modern'
-    ? on.callTool(params, { ...requestOptions, toolDefinition: options.definition })
+  if (on.getProtocolEra() === 'modern')
+    return on.callTool(params, { ...requestOptions, toolDefinition: options.definition });
+  // The host's clients check a 2025-era result with a quick check first and the SDK's own schema for the rest
+  // (ordered-client.ts): the same refusals, without the SDK's zod parse of every plain result.
+  return on instanceof OrderedClient
+    ? on.request({ method: 'tools/call', params }, on.toolResultSchema, requestOptions)
     : on.request({ method: 'tools/call', params }, requestOptions);
 }
 
