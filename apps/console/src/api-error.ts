@@ -25,6 +25,8 @@ const STATUS: Partial<Record<HostErrorCode, ApiStatus>> = {
   result_expired: 410,
   invalid_arguments: 400,
   invalid_scope: 400,
+  // A rule, a stored decision or the user refused a resource read: nothing was sent to the server.
+  permission_denied: 403,
   store_error: 503,
   closed: 503,
 };

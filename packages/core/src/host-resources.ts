@@ -10,6 +10,8 @@ import type { HistoryWriter } from './history/history-writer.js';
 import type { BoundLimits } from './invocations/bound-result.js';
 import { boundResource } from './resources/bound-resource.js';
 import { expandTemplate } from './resources/expand-template.js';
+import type { ReadGateDeps } from './resources/read-gate.js';
+import { gateRead } from './resources/read-gate.js';
 import { requestFailure } from './resources/request-failure.js';
 import type {
   CompleteOptions,
@@ -31,6 +33,8 @@ export interface HostResourcesDeps {
   readonly clock: Clock;
   readonly limits: Partial<BoundLimits>;
   readonly events: HostEvents;
+  /** The permission gate reads pass: rules of kind `resource`, stored decisions, the surface. */
+  readonly gate: ReadGateDeps;
 }
 
 /** One URI subscribed on one connection: who asked, and a scope that reaches that connection again. */
@@ -99,18 +103,15 @@ export class HostResources {
     const scope = assertScope(options.scope);
     const { serverId } = options;
     const caller = options.caller ?? 'user';
-    if (caller !== 'user') {
-      throw new HostError(
-        'not_supported',
-        `reading resources on the model's behalf is not offered yet; server "${serverId}" was not asked`,
-        { data: { serverId, caller } },
-      );
+    if (caller !== 'user' && caller !== 'model') {
+      throw new HostError('invalid_arguments', `caller must be "user" or "model", not ${JSON.stringify(caller)}`);
     }
     const uri = this.#uri(options);
     const pool = this.#pool(serverId);
     const what = `the read of resource ${JSON.stringify(uri)}`;
     let outcome = 'success';
     try {
+      await gateRead(this.#deps.gate, { scope, caller, serverId, uri, ...signalOf(options.signal) });
       const result = await pool
         .withConnection(scope, (connection) =>
           connection.withClient((client) =>

@@ -251,7 +251,14 @@ export function createHost(config: HostConfig = {}): Host {
       : {}),
   });
   auth.attach(servers);
-  const resources = new HostResources({ servers, writes, clock, limits, events });
+  const resources = new HostResources({
+    servers,
+    writes,
+    clock,
+    limits,
+    events,
+    gate: { engine, now: () => clock.now() },
+  });
   const firstConnections = servers.settled;
   const apps = new AppViews({
     enabled: config.apps?.views === true,

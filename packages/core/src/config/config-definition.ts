@@ -82,7 +82,13 @@ export const RULE_KEYS: Readonly<Record<string, KeySchema>> = {
     enum: ['host', 'workspace', 'user'],
     description: "Whose rule it is (default host): host outranks workspace, which outranks a user's own.",
   },
+  kind: {
+    type: 'string',
+    enum: ['tool', 'resource'],
+    description: 'What the rule governs (default tool): tool calls, or resource reads (match them with uri).',
+  },
   server: glob('the server id'),
+  uri: glob('the URI of a resource read (a resource rule only)'),
   tool: glob("the tool's own name"),
   name: glob('the host tool name (demo__*)'),
   workspaceId: { type: 'string', minLength: 1, description: 'A workspace rule applies in this workspace only.' },

@@ -48,10 +48,16 @@ export type HostErrorCode =
   | 'auth_failed'
   // A stored credential cannot be opened: sealed with another secret key, or altered.
   | 'credential_unreadable'
-  // Something the host does not offer (yet): e.g. a resource read on the model's behalf.
+  // Something the host does not offer: e.g. resource subscriptions on a server that declares none.
   | 'not_supported'
+  // A permission rule, a stored decision or the user refused an action that is not a tool call (a resource read);
+  // nothing was sent to the server. data names the server and the URI's hash.
+  | 'permission_denied'
   // A tool that ran as a task ended failed or cancelled by its server; data names the server and the task.
   | 'task_failed'
+  // A task the host followed (after a restart, or its server restarted) that its server no longer knows; data names
+  // the server and the task.
+  | 'task_lost'
   // An MCP Apps view that cannot be rendered: not the tool's own ui:// resource, the wrong MIME type, a bad CSP
   // origin; or one over the host's size bound. data names the server, the tool and the URI.
   | 'invalid_app_view'

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput, DecisionOrigin } from '../audit/audit-event.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
-import type { PreCallHook, PreCallVerdict, QuickGate } from '../invocations/pre-call-chain.js';
+import type { PreCallContext, PreCallHook, PreCallVerdict, QuickGate } from '../invocations/pre-call-chain.js';
 import type { Scope } from '../scope.js';
 import type { HostStore } from '../storage/host-store.js';
 import type { InvocationRecord } from '../invocations/invocation-record.js';
@@ -128,26 +128,29 @@ export class PermissionEngine {
     return decided.kind === 'quick' && decided.check === undefined ? decided : undefined;
   }
 
+  /** The gate as a pre-call hook: a rule or a stored decision answers synchronously (the call goes on in the turn). */
+  readonly hook: PreCallHook = (context) => this.gate(context);
+
   /**
-   * The gate as a pre-call hook. A rule or a stored decision answers synchronously, so the call path goes on in the
-   * same turn; only a call that needs a person returns a promise.
+   * The gate for one action: rules, then a stored decision, else the surface asks; audited and told. `target` is what
+   * rules match instead of the tool's own: a resource read (a host-made tool of its server) gives its kind and URI.
    */
-  readonly hook: PreCallHook = ({ invocation, tool, signal }) => {
-    const decided = this.#decide({
-      scope: invocation.scope,
-      tool,
-      argsHash: () => invocation.argsHash,
-      invocation: () => invocation,
-    });
+  gate(context: PreCallContext, target?: RuleTarget): ReturnType<PreCallHook> {
+    const { invocation, tool, signal } = context;
+    const call = { scope: invocation.scope, tool, argsHash: () => invocation.argsHash, invocation: () => invocation };
+    const decided = this.#decide(call, target);
     if (decided.kind === 'ask') return this.#askAndRecord(invocation, decided.resolution, tool, decided.risk, signal);
     const { check } = decided;
-    if (check !== undefined) return afterStoreCheck(check, decided, () => this.hook({ invocation, tool, signal }));
+    if (check !== undefined) return afterStoreCheck(check, decided, () => this.gate(context, target));
     decided.record();
     return decided.verdict;
-  };
+  }
 
   /** What the rules and stored decisions say of a call: a verdict with its recording, or who must be asked. */
-  #decide(call: QuickCall):
+  #decide(
+    call: QuickCall,
+    target?: RuleTarget,
+  ):
     | {
         readonly kind: 'quick';
         readonly verdict: PreCallVerdict;
@@ -156,8 +159,9 @@ export class PermissionEngine {
       }
     | { readonly kind: 'ask'; readonly resolution: Ask; readonly risk: RiskAssessment } {
     const { scope, tool } = call;
-    const { risk, target } = this.#tool(tool);
-    const resolution = this.#resolve(scope, tool, call.argsHash, target);
+    const facts = this.#tool(tool);
+    const { risk } = facts;
+    const resolution = this.#resolve(scope, tool, call.argsHash, target ?? facts.target);
     if (resolution.kind === 'ask') return { kind: 'ask', resolution, risk };
     const { verdict, decision, origin, data } = quickVerdict(resolution, tool);
     const record = () => {

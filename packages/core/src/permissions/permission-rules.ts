@@ -11,6 +11,9 @@ import { lineColumn } from '../config/json-position.js';
 /** What a rule does to a call it matches. */
 export type RuleEffect = 'allow' | 'deny' | 'ask';
 
+/** What a rule governs: tool calls (the default), or resource reads. */
+export type RuleKind = 'tool' | 'resource';
+
 /** Whose rule it is. Host rules outrank workspace rules, which outrank a user's own. */
 export type RuleLayer = 'host' | 'workspace' | 'user';
 
@@ -20,11 +23,17 @@ const EFFECT_RANK: Record<RuleEffect, number> = { deny: 3, ask: 2, allow: 1 };
 /**
  * A host permission rule. `server` and `tool` are globs over the server id and the tool's own name; `name` is a glob
  * over the host tool name (`demo__*`). A workspace rule applies in `workspaceId` only; a user rule to `userId` only.
+ * A rule of kind `resource` governs resource reads instead of tool calls, matched by `server` and `uri` (a glob over
+ * the URI read); a rule without a kind governs tool calls only, so a rule written for tools never changes reads.
  */
 export interface PermissionRule {
   readonly effect: RuleEffect;
   readonly layer: RuleLayer;
+  /** Absent: `tool`. */
+  readonly kind?: RuleKind;
   readonly server?: string;
+  /** A glob over the URI of a resource read; a `resource` rule only. */
+  readonly uri?: string;
   readonly tool?: string;
   readonly name?: string;
   readonly workspaceId?: string;
@@ -42,11 +51,15 @@ export interface RuleVerdict {
   readonly reason: string;
 }
 
-/** The call as rules see it. */
+/** The call (or read) as rules see it. */
 export interface RuleTarget {
+  /** Absent: a tool call. */
+  readonly kind?: RuleKind;
   readonly serverId: string | null;
   readonly originalName: string;
   readonly hostName: string;
+  /** The URI a resource read asks for. */
+  readonly uri?: string;
 }
 
 const KEYS = new Set(Object.keys(RULE_KEYS));
@@ -129,6 +142,19 @@ function parseRuleNode(node: JsonNode, index: number, where: (offset: number) =>
   if (layer !== 'host' && layer !== 'workspace' && layer !== 'user') {
     return fail(fields['layer']!.node, 'layer', 'must be "host", "workspace" or "user"');
   }
+  const kindText = string('kind');
+  if (kindText !== undefined && kindText !== 'tool' && kindText !== 'resource') {
+    return fail(fields['kind']!.node, 'kind', 'must be "tool" or "resource"');
+  }
+  const kind: RuleKind | undefined = kindText;
+  if (kind === 'resource') {
+    for (const key of ['tool', 'name', 'risk'] as const) {
+      if (fields[key] !== undefined)
+        fail(fields[key].node, key, 'does not apply to a resource rule (match reads by server and uri)');
+    }
+  } else if (fields['uri'] !== undefined) {
+    fail(fields['uri'].node, 'uri', 'applies to a resource rule only (add "kind": "resource")');
+  }
   const riskText = string('risk');
   const risk: RiskTier | undefined =
     riskText === 'low' || riskText === 'medium' || riskText === 'high' ? riskText : undefined;
@@ -139,7 +165,9 @@ function parseRuleNode(node: JsonNode, index: number, where: (offset: number) =>
     effect,
     layer,
     source: `${where(node.offset)} (${path})`,
+    ...optionalField('kind', kind),
     ...optionalField('server', string('server')),
+    ...optionalField('uri', string('uri')),
     ...optionalField('tool', string('tool')),
     ...optionalField('name', string('name')),
     ...optionalField('workspaceId', string('workspaceId')),
@@ -149,8 +177,12 @@ function parseRuleNode(node: JsonNode, index: number, where: (offset: number) =>
   if (layer === 'workspace' && rule.workspaceId === undefined)
     fail(node, 'workspaceId', 'is required for a workspace rule');
   if (layer === 'user' && rule.userId === undefined) fail(node, 'userId', 'is required for a user rule');
-  if (rule.server === undefined && rule.tool === undefined && rule.name === undefined) {
-    fail(node, 'server', 'or tool or name is required: a rule must say what it matches');
+  if (rule.server === undefined && rule.tool === undefined && rule.name === undefined && rule.uri === undefined) {
+    fail(
+      node,
+      'server',
+      `or ${kind === 'resource' ? 'uri' : 'tool or name'} is required: a rule must say what it matches`,
+    );
   }
   return rule;
 }
@@ -163,6 +195,8 @@ export function ruleMatches(
 ): boolean {
   if (rule.workspaceId !== undefined && rule.workspaceId !== scope.workspaceId) return false;
   if (rule.userId !== undefined && rule.userId !== scope.userId) return false;
+  if ((rule.kind ?? 'tool') !== (target.kind ?? 'tool')) return false;
+  if (rule.uri !== undefined && (target.uri === undefined || !glob(rule.uri)(target.uri))) return false;
   if (rule.server !== undefined && (target.serverId === null || !glob(rule.server)(target.serverId))) return false;
   if (rule.tool !== undefined && !glob(rule.tool)(target.originalName)) return false;
   if (rule.name !== undefined && !glob(rule.name)(target.hostName)) return false;

@@ -35,7 +35,10 @@ export interface ReadResourceOptions {
   /** An RFC 6570 template of the server's, expanded from `values` (each a variable of it). */
   readonly template?: string;
   readonly values?: Readonly<Record<string, unknown>>;
-  /** Default `user`. Reads on the model's behalf are not offered yet: they are refused. */
+  /**
+   * Default `user`: allowed unless a rule of kind `resource` denies (or asks). `model`: governed like a tool call
+   * (rules, stored decisions, the surface asks); a refusal throws `permission_denied` and nothing reaches the server.
+   */
   readonly caller?: ReadCaller;
   /** Also return the contents whole, as the server sent them (already within the connection's message cap). */
   readonly full?: boolean;

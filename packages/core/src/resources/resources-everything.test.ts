@@ -125,10 +125,16 @@ describe('resources of server-everything over stdio', () => {
     expect(events.filter((e) => e.type === 'resource.read').at(-1)?.data['outcome']).not.toBe('success');
   });
 
-  it("refuses a read on the model's behalf, saying it is not offered yet", async () => {
-    await expect(
-      host.resources.read({ scope: SCOPE, serverId: 'everything', uri: 'demo://x', caller: 'model' }),
-    ).rejects.toMatchObject({ code: 'not_supported' });
+  it("reads on the model's behalf once the user allows it through the surface", async () => {
+    const uri = 'demo://resource/static/document/architecture.md';
+    const read = await host.resources.read({ scope: SCOPE, serverId: 'everything', uri, caller: 'model' });
+    expect(read.model.text).toContain(uri);
+    const events = await host.audit.query({ scope: SCOPE });
+    expect(events.filter((e) => e.type === 'permission.decision').at(-1)).toMatchObject({
+      tool: 'everything__resources/read',
+      data: { decision: 'allow_once', origin: 'user_prompt' },
+    });
+    expect(events.filter((e) => e.type === 'resource.read').at(-1)).toMatchObject({ data: { caller: 'model' } });
   });
 
   it('tells a resource.updated event for a subscribed URI', async () => {
