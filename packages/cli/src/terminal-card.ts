@@ -9,6 +9,8 @@ const COLLAPSE_LINES = 30;
 const MARK: Record<InvocationRecord['state'], string> = {
   pending: '…',
   running: '▶',
+  working: '▶',
+  input_required: '?',
   success: '✓',
   error: '✗',
   cancelled: '⊘',

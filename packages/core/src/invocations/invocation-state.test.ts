@@ -13,6 +13,18 @@ describe('the invocation state machine', () => {
     expect(() => transition('pending', 'error')).toThrow(/pending to error/);
   });
 
+  it('moves a task call through its statuses while it runs, and ends it from either', () => {
+    expect(transition('running', 'working')).toBe('working');
+    expect(transition('working', 'input_required')).toBe('input_required');
+    expect(transition('input_required', 'working')).toBe('working');
+    for (const end of ['success', 'error', 'cancelled'] as const) {
+      expect(transition('working', end)).toBe(end);
+      expect(transition('input_required', end)).toBe(end);
+    }
+    expect(() => transition('pending', 'working')).toThrow(/pending to working/);
+    expect(() => transition('working', 'running')).toThrow(/working to running/);
+  });
+
   it('leaves no terminal state', () => {
     for (const end of ['success', 'error', 'cancelled'] as const) {
       expect(INVOCATION_TRANSITIONS[end]).toEqual([]);

@@ -1,7 +1,11 @@
 import { HostError } from '../errors/host-error.js';
 
-/** The states of one tool call. A call is never pending and then successful without running in between. */
-export type InvocationState = 'pending' | 'running' | 'success' | 'error' | 'cancelled';
+/**
+ * The states of one tool call. A call is never pending and then successful without running in between. A call that
+ * runs as a task moves on from `running` through its task's statuses while it runs (`working`, and `input_required`
+ * while the task waits for the user); they are running states, and the task's end maps to the same terminal states.
+ */
+export type InvocationState = 'pending' | 'running' | 'working' | 'input_required' | 'success' | 'error' | 'cancelled';
 
 /**
  * How a call ended. Kept distinct so the model, the card and the audit can tell each apart. `tool_not_found` (an
@@ -25,7 +29,9 @@ export type InvocationOutcome =
 /** The one transition table of the call state machine. */
 export const INVOCATION_TRANSITIONS = {
   pending: ['running', 'cancelled'],
-  running: ['success', 'error', 'cancelled'],
+  running: ['working', 'input_required', 'success', 'error', 'cancelled'],
+  working: ['input_required', 'success', 'error', 'cancelled'],
+  input_required: ['working', 'success', 'error', 'cancelled'],
   success: [],
   error: [],
   cancelled: [],
@@ -34,6 +40,11 @@ export const INVOCATION_TRANSITIONS = {
 /** True for states no transition leaves. */
 export function isTerminalState(state: InvocationState): boolean {
   return INVOCATION_TRANSITIONS[state].length === 0;
+}
+
+/** True while the call runs: `running`, or a task's `working` or `input_required`. */
+export function isRunningState(state: InvocationState): boolean {
+  return state === 'running' || state === 'working' || state === 'input_required';
 }
 
 /** Returns `to` when the table allows `from -> to`; throws `invalid_transition` otherwise. */

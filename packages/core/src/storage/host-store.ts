@@ -5,6 +5,7 @@ import type {
   ResultRecord,
   TransitionRecord,
 } from '../invocations/invocation-record.js';
+import type { InvocationTask, OpenTaskFilter } from '../invocations/invocation-task.js';
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Scope } from '../scope.js';
 import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from './credentials.js';
@@ -42,6 +43,11 @@ export type StoreWrite =
       readonly result?: ResultRecord;
       readonly audit?: AuditEventInput;
     }
+  /**
+   * Stores the task handle of a call that runs as a task, replacing the call's previous one (a task's status moves).
+   * Refused (`not_found`) when the call is not stored in the task's scope.
+   */
+  | { readonly kind: 'task.put'; readonly task: InvocationTask; readonly audit?: AuditEventInput }
   /** An audit event alone (a decision a rule or a stored decision made), in order with the history around it. */
   | { readonly kind: 'audit'; readonly audit: AuditEventInput }
   /**
@@ -164,6 +170,13 @@ export interface HostStore {
   listInvocations(scope: Scope, options?: ListInvocationsOptions): Promise<InvocationRecord[]>;
   listTransitions(scope: Scope, invocationId: string): Promise<TransitionRecord[]>;
   getResult(scope: Scope, invocationId: string): Promise<ResultRecord | undefined>;
+  /** The task handle of a call that ran or runs as a task; undefined for any other call or another tenant's. */
+  getTask(scope: Scope, invocationId: string): Promise<InvocationTask | undefined>;
+  /**
+   * Tasks still open (their status and their call's state not ended), oldest first: of every tenant for a host that
+   * resumes them at start, or of one user or workspace (`airlock tasks`). An operator's read, like `listRetention`.
+   */
+  listOpenTasks(filter: OpenTaskFilter): Promise<InvocationTask[]>;
   /** Decisions, of one tenant or (no filter) of all: the permission engine loads them into memory at start. */
   listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]>;
   /** Events matching a query, oldest first. */

@@ -5,6 +5,7 @@ import { describeDecisionContract } from './host-store-decision-contract.js';
 import { describeHistoryContract } from './host-store-history-contract.js';
 import { describePruneContract } from './host-store-prune-contract.js';
 import { describeRetentionContract } from './host-store-retention-contract.js';
+import { describeTaskContract } from './host-store-task-contract.js';
 import { describeWriteContract } from './host-store-write-contract.js';
 
 /** What a backend's test hands the contract: a fresh, empty store, and how to reopen and dispose of it. */
@@ -44,4 +45,5 @@ export function describeHostStoreContract(options: HostStoreContractOptions): vo
   describePruneContract(options);
   describeRetentionContract(options);
   describeCredentialContract(options);
+  describeTaskContract(options);
 }

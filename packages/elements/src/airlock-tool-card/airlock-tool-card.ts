@@ -13,7 +13,7 @@ import { renderArgs } from './render-args.js';
 import type { ArgsView } from './render-args.js';
 import { renderResultBlocks } from './render-blocks.js';
 import { renderHeader } from './render-header.js';
-import { mustPassRunning, RUNNING_HOLD_MS, shownState } from './shown-state.js';
+import { mustPassRunning, RUNNING_HOLD_MS, runs, shownState } from './shown-state.js';
 import type { ShownState } from './shown-state.js';
 import { ToolCancelEvent, ToolCopyEvent, ToolResourceOpenEvent, ToolRetryEvent } from './tool-card-events.js';
 import { toolCardFormStyles } from './tool-card-form-styles.js';
@@ -225,7 +225,7 @@ export class AirlockToolCard extends LitElement {
 
   #renderProgress(state: ShownState): TemplateResult | typeof nothing {
     const progress = this.progress;
-    if (state !== 'running' || progress === undefined) return nothing;
+    if (!runs(state) || progress === undefined) return nothing;
     const total = progress.total;
     const bar =
       total !== undefined && Number.isFinite(total) && total > 0
@@ -272,7 +272,7 @@ export class AirlockToolCard extends LitElement {
 
   #renderResult(state: ShownState): TemplateResult | typeof nothing {
     const result = this.result;
-    if (result === undefined || state === 'pending' || state === 'running') return nothing;
+    if (result === undefined || state === 'pending' || runs(state)) return nothing;
     return html`<details part="result" class="result" .open=${this.#resultOpen} @toggle=${this.#onResultToggle}>
       <summary>${this.#t('mcp.card.result')}</summary>
       ${this.#resultOpen ? renderResultBlocks(this.#context(), result, this.fullText) : nothing}

@@ -3,6 +3,7 @@ import type { TemplateResult } from 'lit';
 import type { CardRenderContext } from './card-render-context.js';
 import { stateIcons, wrenchIcon } from './card-icons.js';
 import { safeIconSrc } from './media-policy.js';
+import { runs } from './shown-state.js';
 import type { ShownState } from './shown-state.js';
 import type { ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
@@ -36,7 +37,7 @@ export function renderHeader(ctx: CardRenderContext, view: HeaderView): Template
     </div>
     <div class="status-area">
       <div part="badge" class="badge ${state}" role="status" aria-live="polite" data-state=${state}>
-        ${state === 'running' ? html`<span class="dot" aria-hidden="true"></span>` : stateIcons[state]()}
+        ${stateIcon(state)}
         <span class="label" aria-hidden="true">${status}</span>
         <span class="sr-only"
           >${ctx.t('mcp.card.announce', { tool: view.server ? `${name} (${view.server.id})` : name, status })}</span
@@ -50,7 +51,7 @@ export function renderHeader(ctx: CardRenderContext, view: HeaderView): Template
           : nothing
       }
       ${
-        view.onCancel !== undefined && (state === 'pending' || state === 'running')
+        view.onCancel !== undefined && (state === 'pending' || runs(state))
           ? html`<button type="button" part="cancel" class="cancel" data-action="cancel" @click=${view.onCancel}>
               ${ctx.t('mcp.card.cancel')}
             </button>`
@@ -58,6 +59,12 @@ export function renderHeader(ctx: CardRenderContext, view: HeaderView): Template
       }
     </div>
   </header>`;
+}
+
+/** The badge's icon: a running call's pulsing dot (a task waiting for input shows the waiting glass instead). */
+function stateIcon(state: ShownState): unknown {
+  if (state === 'running' || state === 'working') return html`<span class="dot" aria-hidden="true"></span>`;
+  return stateIcons[state === 'input_required' ? 'pending' : state]();
 }
 
 function renderIcon(tool: ToolCardTool | undefined): TemplateResult {

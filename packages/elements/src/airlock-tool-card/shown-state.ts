@@ -17,6 +17,11 @@ export function mustPassRunning(shown: InvocationState | undefined, next: Invoca
   return shown === 'pending' && (next === 'success' || next === 'error');
 }
 
+/** True while the call runs: `running`, or the `working` and `input_required` statuses of a call that is a task. */
+export function runs(state: ShownState): boolean {
+  return state === 'running' || state === 'working' || state === 'input_required';
+}
+
 /** The badge's word for a state: a cancelled call whose outcome is `permission_denied` reads "Denied". */
 export function shownState(state: InvocationState, outcome: string | null | undefined): ShownState {
   return state === 'cancelled' && outcome === 'permission_denied' ? 'denied' : state;

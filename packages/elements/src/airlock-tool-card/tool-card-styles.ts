@@ -97,7 +97,9 @@ export const toolCardStyles = css`
     font-weight: 600;
     color: var(--_muted);
   }
-  .badge.running {
+  .badge.running,
+  .badge.working,
+  .badge.input_required {
     border-color: var(--_primary);
     color: var(--_primary);
   }

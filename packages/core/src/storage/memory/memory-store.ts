@@ -17,6 +17,8 @@ import type {
 import { isTerminalState } from '../../invocations/invocation-state.js';
 import { retentionCandidates } from './memory-retention.js';
 import { MemoryCredentials } from './memory-credentials.js';
+import { matches } from './memory-audit-filter.js';
+import { MemoryTasks } from './memory-tasks.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -51,20 +53,6 @@ function scopeKey(scope: Scope): string {
   return JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
 }
 
-/** True when the event passes every filter the query gives (times inclusive); paging is the caller's. */
-function matches(e: AuditEvent, q: AuditQuery): boolean {
-  return (
-    (q.userId === undefined || e.userId === q.userId) &&
-    (q.workspaceId === undefined || e.workspaceId === q.workspaceId) &&
-    (q.type === undefined || e.type === q.type) &&
-    (q.serverId === undefined || e.serverId === q.serverId) &&
-    (q.tool === undefined || e.tool === q.tool) &&
-    (q.invocationId === undefined || e.invocationId === q.invocationId) &&
-    (q.since === undefined || e.at >= q.since) &&
-    (q.until === undefined || e.at <= q.until)
-  );
-}
-
 /**
  * A `HostStore` in the process's memory: the default of a host given no store, and the store of tests. Nothing
  * survives the process.
@@ -88,6 +76,8 @@ export class MemoryStore implements HostStore {
   /** How many events pruning took from the front of the chain. */
   #pruned = 0;
   readonly #credentials = new MemoryCredentials();
+  readonly #tasks = new MemoryTasks();
+  readonly #stateOf = (scope: Scope, id: string) => this.#find(scope, id)?.record.state;
 
   /**
    * Applies the writes in order, all or none: a refused write undoes the ones before it, audit events included. It
@@ -147,6 +137,9 @@ export class MemoryStore implements HostStore {
       case 'credential.put':
       case 'credential.delete':
         undo.push(this.#credentials.apply(w));
+        break;
+      case 'task.put':
+        undo.push(this.#tasks.put(w.task, this.#stateOf));
         break;
       default:
         throw unknownWrite(w);
@@ -325,6 +318,9 @@ export class MemoryStore implements HostStore {
   }
 
   getCredential: HostStore['getCredential'] = (key) => this.#call(() => this.#credentials.get(key));
+  getTask: HostStore['getTask'] = (scope, id) =>
+    this.#call(() => this.#tasks.get(scope, id, this.#find(scope, id) !== undefined));
+  listOpenTasks: HostStore['listOpenTasks'] = (filter) => this.#call(() => this.#tasks.listOpen(filter, this.#stateOf));
   listCredentials: HostStore['listCredentials'] = (filter) => this.#call(() => this.#credentials.list(filter));
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
@@ -369,6 +365,7 @@ export class MemoryStore implements HostStore {
     this.#decisions.clear();
     this.#decisionKeyOf.clear();
     this.#credentials.clear();
+    this.#tasks.clear();
     this.#events.length = 0;
     this.#pruned = 0;
     return Promise.resolve();

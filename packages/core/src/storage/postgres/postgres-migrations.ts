@@ -164,6 +164,27 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'task handles of calls that run as tasks',
+    // As SQLite's migration 5: one row per call that runs as a task, deleted with its call, its tenant the call's.
+    sql: `
+      CREATE TABLE invocation_tasks (
+        invocation_id TEXT PRIMARY KEY REFERENCES invocations (id) ON DELETE CASCADE,
+        server_id TEXT NOT NULL,
+        server_identity TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        era TEXT NOT NULL,
+        poll_interval_ms BIGINT,
+        status TEXT NOT NULL,
+        status_message TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX invocation_tasks_open ON invocation_tasks (created_at) WHERE status IN ('working', 'input_required');
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -22,6 +22,7 @@ import type { AuditRow, DecisionRow, InvocationRow, TransitionRow } from '../sql
 import { auditPage, closedError, pageSize } from '../store-checks.js';
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
 import { getCredential, listCredentials } from './postgres-credentials.js';
+import { getTask, listOpenTasks } from './postgres-tasks.js';
 import { DecisionWatch } from './postgres-decision-watch.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows, retentionRows } from './postgres-queries.js';
@@ -200,6 +201,11 @@ export class PostgresStore implements HostStore {
   listCredentials(filter: CredentialFilter): Promise<CredentialRecord[]> {
     return this.#read('list credentials', () => listCredentials(this.#pool, filter));
   }
+
+  getTask: HostStore['getTask'] = (scope, id) => this.#read('read the task', () => getTask(this.#pool, scope, id));
+
+  listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
+    this.#read('list open tasks', () => listOpenTasks(this.#pool, filter));
 
   /**
    * Tells `listener` of every committed change to a tenant's decisions, by any instance on the database (this one

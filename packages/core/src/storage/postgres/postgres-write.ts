@@ -17,6 +17,7 @@ import {
   unknownWrite,
 } from '../store-checks.js';
 import { applyCredentialWrite } from './postgres-credentials.js';
+import { putTask } from './postgres-tasks.js';
 import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-watch.js';
 import { NewCalls, insertRows } from './postgres-new-calls.js';
 import { SQL, resultValues, scopeValues, statement } from './postgres-statements.js';
@@ -90,6 +91,11 @@ export class PostgresBatch {
         case 'credential.put':
         case 'credential.delete':
           await applyCredentialWrite(this.#client, w);
+          break;
+        case 'task.put':
+          // The call may be one this batch creates: those are inserted first, so the handle can reference it.
+          await this.#newCalls.flush(this.#client);
+          await putTask(this.#client, w.task);
           break;
         default:
           throw unknownWrite(w);

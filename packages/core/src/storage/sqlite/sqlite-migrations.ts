@@ -125,6 +125,28 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX credentials_by_user ON credentials (user_id, server_identity);
     `,
   },
+  {
+    version: 5,
+    name: 'task handles of calls that run as tasks',
+    // One row per call that runs as a task, deleted with its call; its tenant is the call's. The partial index keeps
+    // the start-up read of open tasks (every tenant's) to the few rows still open.
+    sql: `
+      CREATE TABLE invocation_tasks (
+        invocation_id TEXT PRIMARY KEY REFERENCES invocations (id) ON DELETE CASCADE,
+        server_id TEXT NOT NULL,
+        server_identity TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        era TEXT NOT NULL,
+        poll_interval_ms INTEGER,
+        status TEXT NOT NULL,
+        status_message TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX invocation_tasks_open ON invocation_tasks (created_at) WHERE status IN ('working', 'input_required');
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -19,6 +19,7 @@ import type {
 } from '../../invocations/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { SqliteCredentials } from './sqlite-credentials.js';
+import { SqliteTasks } from './sqlite-tasks.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
 import {
@@ -106,6 +107,7 @@ export class SqliteStore implements HostStore {
   readonly #sql: SqliteStatements;
   readonly #auditQueries: SqliteAuditQueries;
   readonly #credentials: SqliteCredentials;
+  readonly #tasks: SqliteTasks;
   readonly #write: SqliteTransaction<[readonly StoreWrite[]], void>;
   #closed = false;
   readonly #idleCheckpointMs: number;
@@ -132,6 +134,7 @@ export class SqliteStore implements HostStore {
       this.#sql = prepareStatements(db);
       this.#auditQueries = new SqliteAuditQueries(db);
       this.#credentials = new SqliteCredentials(db);
+      this.#tasks = new SqliteTasks(db);
     } catch (error) {
       throw asStoreError('open the SQLite store', error);
     }
@@ -216,6 +219,9 @@ export class SqliteStore implements HostStore {
           case 'credential.delete':
             credentials.apply(w);
             break;
+          case 'task.put':
+            this.#tasks.put(w.task);
+            break;
           default:
             throw unknownWrite(w);
         }
@@ -266,6 +272,11 @@ export class SqliteStore implements HostStore {
 
   listCredentials: HostStore['listCredentials'] = (filter) =>
     this.#call('list credentials', () => this.#credentials.list(filter));
+
+  getTask: HostStore['getTask'] = (scope, id) => this.#call('read the task', () => this.#tasks.get(scope, id));
+
+  listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
+    this.#call('list open tasks', () => this.#tasks.listOpen(filter));
 
   /** Counts a committed write and schedules the WAL checkpoint for when writes pause (or runs it after many). */
   #wrote(): void {

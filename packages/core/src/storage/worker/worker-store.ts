@@ -18,6 +18,8 @@ const METHODS = [
   'listRetention',
   'getCredential',
   'listCredentials',
+  'getTask',
+  'listOpenTasks',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
 
@@ -118,6 +120,8 @@ export class WorkerStore implements HostStore {
   listRetention: HostStore['listRetention'] = (...args) => this.#call('listRetention', args);
   getCredential: HostStore['getCredential'] = (...args) => this.#call('getCredential', args);
   listCredentials: HostStore['listCredentials'] = (...args) => this.#call('listCredentials', args);
+  getTask: HostStore['getTask'] = (...args) => this.#call('getTask', args);
+  listOpenTasks: HostStore['listOpenTasks'] = (...args) => this.#call('listOpenTasks', args);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
   async close(): Promise<void> {

@@ -1,0 +1,32 @@
+import type { Scope } from '../scope.js';
+import type { TaskEra, TaskStatus } from '../servers/task-handle.js';
+
+/**
+ * The durable handle of a call that runs as a task, stored with its invocation: enough to follow the task again on
+ * the server's connection for the same tenant after the host restarts (its server, the server's identity so a
+ * reconfigured server is not asked about another's task, the task id, the protocol era, the poll interval) and to
+ * show it (its last status and message, when it began and last changed).
+ */
+export interface InvocationTask {
+  readonly invocationId: string;
+  readonly scope: Scope;
+  readonly serverId: string;
+  /** The server's identity (its command or URL, hashed), as permissions bind to it. */
+  readonly serverIdentity: string;
+  /** The tool's host name (namespaced). */
+  readonly tool: string;
+  readonly taskId: string;
+  readonly era: TaskEra;
+  /** The interval the server asked to be polled at, in milliseconds; null when it named none. */
+  readonly pollIntervalMs: number | null;
+  readonly status: TaskStatus;
+  readonly statusMessage: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** Which open tasks to list: every tenant's (a host resuming after a restart), or one user's or workspace's. */
+export interface OpenTaskFilter {
+  readonly userId?: string;
+  readonly workspaceId?: string;
+}

@@ -1,0 +1,69 @@
+import type { InvocationTask, OpenTaskFilter } from '../../invocations/invocation-task.js';
+import type { Scope } from '../../scope.js';
+import {
+  OPEN_TASK,
+  TASK_COLUMNS,
+  TASK_SELECT,
+  TASK_UPDATE,
+  taskFromRow,
+  taskParams,
+} from '../sqlite/sqlite-task-rows.js';
+import type { TaskRow } from '../sqlite/sqlite-task-rows.js';
+import { notFound } from '../store-checks.js';
+import { storedTask } from '../task-checks.js';
+import { PARSERS } from './postgres-statements.js';
+import type { PgClient, PgPool } from './postgres-store-config.js';
+
+// The task handles of a PostgresStore (migration 6): the put, run inside the batch's transaction after the calls the
+// batch creates are inserted, and the two reads. The SQL is SQLite's with numbered parameters.
+
+/** Stores the handle on the batch's connection; not_found when its call is not stored in its scope. */
+export async function putTask(client: PgClient, task: InvocationTask): Promise<void> {
+  const stored = storedTask(task);
+  const { userId, workspaceId, conversationId } = stored.scope;
+  const { rows } = await client.query({
+    name: 'airlock_task_call_exists',
+    text: 'SELECT 1 AS found FROM invocations WHERE id = $1 AND user_id = $2 AND workspace_id = $3 AND conversation_id = $4',
+    values: [stored.invocationId, userId, workspaceId, conversationId],
+  });
+  if (rows.length === 0) throw notFound(stored.invocationId);
+  await client.query({
+    name: 'airlock_task_put',
+    text:
+      `INSERT INTO invocation_tasks (${TASK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ` +
+      `ON CONFLICT (invocation_id) DO UPDATE SET ${TASK_UPDATE}`,
+    values: taskParams(stored),
+  });
+}
+
+/** The handle of a call in this scope. */
+export async function getTask(pool: PgPool, scope: Scope, invocationId: string): Promise<InvocationTask | undefined> {
+  const { rows } = await pool.query({
+    name: 'airlock_task_get',
+    text: `${TASK_SELECT} WHERE t.invocation_id = $1 AND i.user_id = $2 AND i.workspace_id = $3 AND i.conversation_id = $4`,
+    values: [invocationId, scope.userId, scope.workspaceId, scope.conversationId],
+    types: PARSERS,
+  });
+  const row = rows[0] as TaskRow | undefined;
+  return row === undefined ? undefined : taskFromRow(row);
+}
+
+/** Open handles, of every tenant or of one user or workspace, oldest first. */
+export async function listOpenTasks(pool: PgPool, filter: OpenTaskFilter): Promise<InvocationTask[]> {
+  const where = [OPEN_TASK];
+  const values: string[] = [];
+  for (const [column, value] of [
+    ['i.user_id', filter.userId],
+    ['i.workspace_id', filter.workspaceId],
+  ] as const) {
+    if (value === undefined) continue;
+    values.push(value);
+    where.push(`${column} = $${values.length}`);
+  }
+  const { rows } = await pool.query({
+    text: `${TASK_SELECT} WHERE ${where.join(' AND ')} ORDER BY t.created_at`,
+    values,
+    types: PARSERS,
+  });
+  return (rows as TaskRow[]).map(taskFromRow);
+}
