@@ -53,6 +53,17 @@ for (const store of ['sqlite', 'sqlite_worker']) {
   process.stdout.write(run.stdout);
 }
 
+// Issue 22's targets, each in a process of its own: wall time beside a bare client and the AI SDK's MCP client, and
+// 64 concurrent conversations (invoke-targets.js); CPU on the call thread and CPU of recording (host-cpu.js).
+for (const file of ['./invoke-targets.js', './host-cpu.js']) {
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.status !== 0) throw new Error(`${file} failed (exit ${run.status ?? run.signal})`);
+  process.stdout.write(run.stdout);
+}
+
 // The host's own path in one process: host.invoke of a native echo tool a rule allows, with SQLite history on the
 // call's thread, no pipe and no server process. What the host costs per call when nothing else competes for the core.
 {

@@ -1,0 +1,214 @@
+// Lines of npm run bench for targets 1 and 4 of issue 22, in a process of their own (run.js starts it).
+// Target 1: host.invoke (a tool allowed always, default durability 'grouped', history in a worker store) at most 1.10x
+// a bare client.callTool at the median, and at or below the lightest peer client (the AI SDK's MCP client), all three
+// on the same stdio echo server, in interleaved slices of 50 calls.
+// Target 4: 64 concurrent conversations calling echo through the host: calls per second at least 0.9x a bare client
+// issuing the same 64 concurrent calls, and p99 at most 1.25x bare's.
+// Each figure is given as the median of RUNS runs with the least and the most, beside the machine's core count.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createMCPClient } from '@ai-sdk/mcp';
+import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
+import { createHost } from '@airlock/core';
+import { WorkerStore } from '@airlock/core/worker';
+import { MACHINE, processCpuUs, quantile, spread } from './bench-stats.js';
+
+const env = process.env;
+const RUNS = Number(env.AIRLOCK_BENCH_RUNS ?? 5);
+/** Calls each side makes per run, in slices of SLICE, after WARMUP calls each before the first run. */
+const CALLS = Number(env.AIRLOCK_BENCH_CALLS ?? 1000);
+const WARMUP = Number(env.AIRLOCK_BENCH_WARMUP ?? 3000);
+const SLICE = 50;
+const CALLERS = 64;
+const CALLS_PER_CALLER = 50;
+
+// The echo server: server-everything's (as the issue measured) unless AIRLOCK_BENCH_SERVER=demo.
+const here = dirname(fileURLToPath(import.meta.url));
+const SERVERS = {
+  everything: {
+    args: [join(here, '../node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+    echo: (i) => ({ message: `hello ${i}` }),
+  },
+  demo: {
+    args: [join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js')],
+    echo: (i) => ({ text: `hello ${i}` }),
+  },
+};
+const serverName = env.AIRLOCK_BENCH_SERVER ?? 'everything';
+const server = SERVERS[serverName];
+if (server === undefined) throw new Error(`AIRLOCK_BENCH_SERVER must be one of ${Object.keys(SERVERS).join(', ')}`);
+
+async function openBare() {
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: server.args, stderr: 'ignore' }));
+  await client.listTools();
+  return {
+    name: 'bare',
+    call: (i) => client.callTool({ name: 'echo', arguments: server.echo(i) }),
+    settle: () => Promise.resolve(),
+    close: () => client.close(),
+  };
+}
+
+/** The AI SDK's MCP client, used as an application would: its tool set's `execute`. */
+async function openAiSdk() {
+  const client = await createMCPClient({
+    transport: new Experimental_StdioMCPTransport({ command: process.execPath, args: server.args, stderr: 'ignore' }),
+  });
+  const { echo } = await client.tools();
+  const options = { toolCallId: 'bench', messages: [] };
+  return {
+    name: 'ai_sdk',
+    call: (i) => echo.execute(server.echo(i), options),
+    settle: () => Promise.resolve(),
+    close: () => client.close(),
+  };
+}
+
+/** The host as the target states it: allow always, durability 'grouped', SQLite history in a worker. */
+async function openHost() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const store = new WorkerStore({
+    module: new URL('./store-worker.js', import.meta.url),
+    workerData: { path: join(dir, 'bench.db') },
+  });
+  const host = createHost({
+    servers: { mcpServers: { echo: { command: process.execPath, args: server.args } } },
+    store,
+    surface: { askPermission: () => Promise.resolve('deny_once') },
+  });
+  await host.servers.settled();
+  const scopes = Array.from({ length: CALLERS }, (_, c) => ({
+    userId: 'bench',
+    workspaceId: 'bench',
+    conversationId: `c${c}`,
+  }));
+  await host.permissions.decide({ scope: scopes[0], tool: 'echo__echo', decision: 'allow_always' });
+  return {
+    name: 'host',
+    call: async (i, caller = 0) => {
+      const r = await host.invoke({
+        scope: scopes[caller],
+        caller: { kind: 'model' },
+        tool: 'echo__echo',
+        args: server.echo(i),
+      });
+      if (r.outcome !== 'success') throw new Error(`bench call failed: ${r.text}`);
+    },
+    // A read stores everything queued first: the slice's history is written before the next side's slice starts.
+    settle: () => host.history.list({ scope: scopes[0], limit: 1 }),
+    close: async () => {
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const sides = [await openBare(), await openAiSdk(), await openHost()];
+let n = 0;
+for (let i = 0; i < WARMUP; i++) for (const side of sides) await side.call(n++);
+for (const side of sides) await side.settle();
+
+// Target 1: per run, each side's median over interleaved slices (the order of the sides turns every slice, so none
+// always follows the same one); CPU per call counts every thread, the store's worker and the settling included.
+const perRun = Object.fromEntries(sides.map((s) => [s.name, { medians: [], cpu: [] }]));
+for (let run = 0; run < RUNS; run++) {
+  const samples = Object.fromEntries(sides.map((s) => [s.name, []]));
+  const cpu = Object.fromEntries(sides.map((s) => [s.name, 0]));
+  for (let slice = 0; slice * SLICE < CALLS; slice++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(slice + k) % sides.length];
+      const before = processCpuUs();
+      for (let i = 0; i < SLICE; i++) {
+        const start = performance.now();
+        await side.call(n++);
+        samples[side.name].push(performance.now() - start);
+      }
+      await side.settle();
+      cpu[side.name] += processCpuUs() - before;
+    }
+  }
+  for (const side of sides) {
+    perRun[side.name].medians.push(quantile(samples[side.name], 0.5));
+    perRun[side.name].cpu.push(cpu[side.name] / samples[side.name].length);
+  }
+}
+const ratios = (a, b) => perRun[a].medians.map((m, r) => m / perRun[b].medians[r]);
+console.log(
+  JSON.stringify({
+    bench: 'target_1_wall_vs_peers',
+    server: serverName,
+    ...MACHINE,
+    runs: RUNS,
+    calls_per_side_per_run: CALLS,
+    warmup_calls: WARMUP,
+    store: 'sqlite_worker',
+    durability: 'grouped',
+    bare_median_ms: spread(perRun.bare.medians),
+    ai_sdk_median_ms: spread(perRun.ai_sdk.medians),
+    host_median_ms: spread(perRun.host.medians),
+    host_vs_bare: spread(ratios('host', 'bare')),
+    host_vs_ai_sdk: spread(ratios('host', 'ai_sdk')),
+    ai_sdk_vs_bare: spread(ratios('ai_sdk', 'bare')),
+    target_host_vs_bare: 1.1,
+    goal_host_vs_ai_sdk: 1,
+    cpu_us_per_call_all_threads: {
+      bare: spread(perRun.bare.cpu, 1),
+      ai_sdk: spread(perRun.ai_sdk.cpu, 1),
+      host: spread(perRun.host.cpu, 1),
+    },
+  }),
+);
+
+// Target 4: rounds of 64 callers of 50 calls each, bare and host alternating (which goes first turns each round).
+// Each caller is a conversation of its own on the host; bare's callers share its one client, as the host's share its
+// one connection to the server.
+async function concurrentRound(side) {
+  const latencies = [];
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CALLERS }, async (_, caller) => {
+      for (let i = 0; i < CALLS_PER_CALLER; i++) {
+        const t = performance.now();
+        await side.call(n++, caller);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  await side.settle();
+  return { perSecond: latencies.length / seconds, p99: quantile(latencies, 0.99) };
+}
+const [bare, , host] = sides;
+await concurrentRound(bare);
+await concurrentRound(host);
+const rounds = { bare: [], host: [] };
+for (let round = 0; round < RUNS; round++) {
+  for (const side of round % 2 === 0 ? [bare, host] : [host, bare]) rounds[side.name].push(await concurrentRound(side));
+}
+const pick = (name, key) => rounds[name].map((r) => r[key]);
+console.log(
+  JSON.stringify({
+    bench: 'target_4_concurrent_64',
+    server: serverName,
+    ...MACHINE,
+    rounds: RUNS,
+    callers: CALLERS,
+    calls_per_caller: CALLS_PER_CALLER,
+    bare_calls_per_s: spread(pick('bare', 'perSecond'), 0),
+    host_calls_per_s: spread(pick('host', 'perSecond'), 0),
+    bare_p99_ms: spread(pick('bare', 'p99')),
+    host_p99_ms: spread(pick('host', 'p99')),
+    throughput_vs_bare: spread(rounds.host.map((r, i) => r.perSecond / rounds.bare[i].perSecond)),
+    p99_vs_bare: spread(rounds.host.map((r, i) => r.p99 / rounds.bare[i].p99)),
+    target_throughput_vs_bare: 0.9,
+    target_p99_vs_bare: 1.25,
+  }),
+);
+
+for (const side of sides) await side.close();
