@@ -1,5 +1,6 @@
 import type { InvocationState } from './invocations/invocation-state.js';
 import type { ServerState } from './servers/server-state.js';
+import type { ServerLogLine } from './servers/server-log.js';
 import type { InvocationRecord } from './invocations/invocation-record.js';
 import type { ScreenPayload } from './invocations/bounded-result-types.js';
 import type { ToolProgress } from './tools/tool.js';
@@ -33,6 +34,11 @@ export interface HostEventMap {
   /** The tools changed: for everyone, or (with `tenant`) as one tenant sees them. */
   'tools.changed': { readonly serverId: string | null; readonly tenant?: string };
   /** The surface is being asked; a surface can show "checking permissions…" until it answers. */
+  /**
+   * A line a server wrote to stderr or sent as a log notification (the server's own words, which may hold secrets:
+   * a surface shows them to administrators only). `tenant` as for `server.state`.
+   */
+  'server.log': { readonly serverId: string; readonly tenant?: string; readonly line: ServerLogLine };
   'permission.requested': { readonly request: PermissionRequest };
   /** Every decision, whatever decided it (user prompt, stored decision, rule, no surface, prompt timeout). */
   'permission.decided': {

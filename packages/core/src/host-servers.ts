@@ -11,6 +11,8 @@ import type { ServerConnectionOptions } from './servers/server-connection-option
 import { serverInfo } from './servers/server-info.js';
 import type { ServerAbout, ServerInfo } from './servers/server-info.js';
 import { ServerPool } from './servers/server-pool.js';
+import type { ServerLogLine } from './servers/server-log.js';
+import { countListed } from './servers/server-counts.js';
 import { toolTarget } from './tools/tool.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 
@@ -29,6 +31,8 @@ export interface HostServersDeps {
   readonly httpOptions?: (config: ServerConfig, tenant: string | undefined) => Partial<ServerConnectionOptions>;
   /** Client capabilities beyond elicitation (the MCP Apps extension, where a surface shows views). */
   readonly extraCapabilities?: ClientCapabilities;
+  /** The servers an administrator switched off (from the store): not started. Servers start once it resolves. */
+  readonly switchedOff?: Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -48,9 +52,52 @@ export class HostServers {
       if (this.pools.has(server.id)) throw new HostError('config_invalid', `server "${server.id}" is configured twice`);
       this.pools.set(server.id, this.#pool(server));
     }
-    this.settled = Promise.all(
-      [...this.pools.values()].filter((p) => !p.config.disabled).map((p) => p.catalog.start()),
-    ).then(() => undefined);
+    // Counts of resources and prompts follow the server's own list_changed notifications.
+    deps.events.on('resources.changed', (e) => void (e.tenant === undefined && this.#learnCounts(e.serverId)));
+    deps.events.on('prompts.changed', (e) => void (e.tenant === undefined && this.#learnCounts(e.serverId)));
+    this.settled = (deps.switchedOff ?? Promise.resolve(new Set<string>())).then((off) => {
+      for (const id of off) {
+        const pool = this.pools.get(id);
+        if (pool !== undefined) this.pools.set(id, this.#pool({ ...pool.config, disabled: true }));
+      }
+      const starting = [...this.pools.values()].filter((p) => !p.config.disabled).map((p) => p.catalog.start());
+      return Promise.all(starting).then(() => undefined);
+    });
+  }
+
+  /**
+   * Switches a server off (`on` false: its connections close, its tools leave every listing, calls and reads are
+   * refused naming it) or on again (it connects afresh). Resolves once the change is made (on: once it is ready or
+   * has failed). What the config says stays; the host keeps the switch (host-switches.ts).
+   */
+  async setEnabled(serverId: string, on: boolean): Promise<void> {
+    const old = this.pool(serverId);
+    if (old.config.disabled === !on) return;
+    const next = this.#pool({ ...old.config, disabled: !on });
+    if (on) {
+      await old.close(); // a pool never started: closing it forgets nothing the new one will list
+      this.pools.set(serverId, next);
+      this.#deps.events.emit('tools.changed', { serverId });
+      await next.catalog.start();
+      return;
+    }
+    this.pools.set(serverId, next);
+    await old.close();
+    this.#about.delete(serverId);
+    this.#counts.delete(serverId);
+    this.#deps.events.emit('server.state', { serverId, state: 'closed' });
+    this.#deps.events.emit('tools.changed', { serverId });
+  }
+
+  /**
+   * The newest lines of a server's stderr and log notifications, of the connection the scope's calls go through (its
+   * own on a server per tenant, once open) or the shared one. The server's own words: they may hold secrets, so a
+   * surface shows them to administrators only.
+   */
+  logs(serverId: string, scope?: Scope, after?: number): ServerLogLine[] {
+    const pool = this.pool(serverId);
+    const connection = (scope === undefined ? undefined : pool.peek(scope)) ?? pool.catalog;
+    return connection.log.lines(after);
   }
 
   /** The tenant key of a scope on a server (undefined: one connection for all, or no such server). */
@@ -68,6 +115,7 @@ export class HostServers {
         isolation: pool.isolation,
         ...(pool.isolation === 'shared' || scope === undefined ? {} : { tenantConnection: own !== undefined }),
         about: this.#about.get(pool.config.id),
+        counts: this.#counts.get(pool.config.id),
         toolCount: this.#deps.registry
           .list({ audience: 'user', ...(scope === undefined ? {} : { scope }) })
           .filter((t) => toolTarget(t).serverId === pool.config.id).length,
@@ -92,6 +140,16 @@ export class HostServers {
       })
       .catch(() => undefined);
     if (about !== undefined) this.#about.set(id, about);
+    await this.#learnCounts(id);
+  }
+
+  /** How many resources and prompts each server offered when its shared or catalog connection last listed them. */
+  readonly #counts = new Map<string, { resources?: number; prompts?: number }>();
+
+  async #learnCounts(id: string): Promise<void> {
+    const pool = this.pools.get(id);
+    const counts = await pool?.catalog.withClient((client) => countListed(client)).catch(() => undefined);
+    if (counts !== undefined && this.pools.get(id) === pool) this.#counts.set(id, counts);
   }
 
   pool(serverId: string): ServerPool {
@@ -118,6 +176,7 @@ export class HostServers {
           if (state === 'needs_auth' && /^\s*bearer\b/i.test(pool.catalog.authChallenge ?? '')) pool.signInAsked();
           events.emit('server.state', { serverId: id, state, ...(error === undefined ? {} : { error }) });
         },
+        log: (line) => events.emit('server.log', { serverId: id, line }),
         tools: (definitions) => {
           pool.catalogListed(definitions);
           const warnings = registry.setServerTools(id, pool, definitions, undefined, pool.catalog.offersTasks);
@@ -132,6 +191,7 @@ export class HostServers {
           state: (state, error) =>
             events.emit('server.state', { serverId: id, tenant, state, ...(error === undefined ? {} : { error }) }),
           tools: (definitions) => pool.tenantListed(tenant, definitions),
+          log: (line) => events.emit('server.log', { serverId: id, tenant, line }),
           warning: (message) => events.emit('server.warning', { serverId: id, tenant, message }),
         }),
       listener: {

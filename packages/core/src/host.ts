@@ -21,12 +21,16 @@ import { assertScope } from './scope.js';
 import type { ServerConfig } from './servers/server-config.js';
 import { parseServersConfig } from './servers/server-config.js';
 import { HostServers } from './host-servers.js';
+import { hostServersApi } from './host-servers-api.js';
+import type { HostServersApi } from './host-servers-api.js';
+import { hostToolsApi } from './host-tools-api.js';
+import type { HostToolsApi } from './host-tools-api.js';
+import { ToolSwitches } from './tools/tool-switches.js';
 import { HostAuth } from './host-auth.js';
 import type { HostAuthApi } from './host-auth.js';
 import { HostResources } from './host-resources.js';
 import { AppViews } from './apps/app-views.js';
 import { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE } from './apps/app-view.js';
-import type { ServerInfo } from './servers/server-info.js';
 import type { InvocationRecord } from './invocations/invocation-record.js';
 import { MemoryStore } from './storage/memory/memory-store.js';
 import { HistoryReader } from './history/history-reader.js';
@@ -34,9 +38,7 @@ import type { HistoryEntry, ResultSlice } from './history/history-reader.js';
 import { HistoryWriter } from './history/history-writer.js';
 import type { ElicitationRequest } from './surface.js';
 import { ElicitationBroker } from './elicitation/elicitation-broker.js';
-import type { Audience, Tool } from './tools/tool.js';
 import { toolTarget } from './tools/tool.js';
-import type { NativeToolDefinition } from './tools/tool-registry.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import { attachToolSpans } from './telemetry/tool-spans.js';
 
@@ -48,21 +50,8 @@ import type { HostConfig } from './host-config.js';
 
 /** The one object an application holds. */
 export interface Host {
-  readonly servers: {
-    /**
-     * Every configured server; with a scope, as that tenant sees it: on a server with a connection per user or
-     * workspace, the state of the tenant's own connection (ready, needs sign-in, failed …) once it is open.
-     */
-    list(options?: { scope?: Scope }): ServerInfo[];
-    /** Resolves once every server's first connection attempt has finished (ready or failed). */
-    settled(): Promise<void>;
-    /** Connects afresh: the server's shared connection, or with a scope that tenant's own (opened if it is not). */
-    restart(serverId: string, options?: { scope?: Scope }): Promise<void>;
-  };
-  readonly tools: {
-    list(options: { audience: Audience; serverId?: string; scope?: Scope }): Tool[];
-    register(definition: NativeToolDefinition): Tool;
-  };
+  readonly servers: HostServersApi;
+  readonly tools: HostToolsApi;
   /**
    * Makes one call through the one path. Every fault a caller or the model can cause is an outcome of the result
    * (`tool_not_found`, `invalid_arguments`, `permission_denied`, a failure, a timeout), so the model can act on it;
@@ -134,7 +123,13 @@ export function createHost(config: HostConfig = {}): Host {
   const clock = config.clock ?? systemClock;
   const store = config.store ?? new MemoryStore();
   const events = new HostEvents();
-  const registry = new ToolRegistry({ tenantOf: (serverId, scope) => servers.tenantOf(serverId, scope) });
+  const registry = new ToolRegistry({
+    tenantOf: (serverId, scope) => servers.tenantOf(serverId, scope),
+    switches: {
+      hidden: (tool, scope) => switches.hidden(tool, scope),
+      unknown: (name) => switches.unknown(name),
+    },
+  });
   const serverConfigs = Array.isArray(config.servers)
     ? (config.servers as readonly ServerConfig[])
     : parseServersConfig(config.servers ?? {});
@@ -153,6 +148,8 @@ export function createHost(config: HostConfig = {}): Host {
   const rules: readonly PermissionRule[] =
     Array.isArray(rawRules) && rawRules.every(isParsedRule)
       ? rawRules
+  const onStoreError = (error: unknown) => events.emit('store.error', { message: String(error) });
+  const switches = new ToolSwitches({ store, writes, now: () => clock.now(), onError: onStoreError });
       : parseRules(rawRules ?? [], 'permissions.rules');
   const engine = new PermissionEngine({
     store,
@@ -263,6 +260,7 @@ export function createHost(config: HostConfig = {}): Host {
   const apps = new AppViews({
     enabled: config.apps?.views === true,
     ...(config.apps?.maxViewBytes === undefined ? {} : { maxBytes: config.apps.maxViewBytes }),
+    switchedOff: switches.loaded,
     tool: (name, scope) => registry.get(name, scope),
     audit: (audit) => writes.write({ kind: 'audit', audit }),
     now: () => clock.now(),
@@ -287,25 +285,8 @@ export function createHost(config: HostConfig = {}): Host {
   let closed = false;
 
   return {
-    servers: {
-      list: (options) => servers.list(options?.scope === undefined ? undefined : assertScope(options.scope)),
-      settled: () => firstConnections,
-      restart: (serverId, options) =>
-        servers.pool(serverId).restart(options?.scope === undefined ? undefined : assertScope(options.scope)),
-    },
-    tools: {
-      list: ({ audience, serverId, scope }) =>
-        registry.list({
-          audience,
-          ...(serverId === undefined ? {} : { serverId }),
-          ...(scope === undefined ? {} : { scope: assertScope(scope) }),
-        }),
-      register: (definition) => {
-        const tool = registry.registerNative(definition);
-        events.emit('tools.changed', { serverId: null });
-        return tool;
-      },
-    },
+    servers: hostServersApi(servers, switches, firstConnections),
+    tools: hostToolsApi(registry, switches, events),
     invoke: (options) => {
       if (closed) return Promise.reject(new HostError('closed', 'the host is closed'));
       return writes.acknowledge(pipeline.invoke(options));

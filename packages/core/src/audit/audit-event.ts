@@ -20,7 +20,11 @@ export type AuditEventType =
   /** An MCP Apps view's link the user consented to open: the view's server and tool, the host and the URL's hash. */
   | 'app.link_opened'
   /** A message an MCP Apps view sent into the conversation with the user's consent: its length and hash only. */
-  | 'app.message_sent';
+  | 'app.message_sent'
+  /** An administrator switched a server off or on (`data.enabled`); the event is the host's (empty user ids). */
+  | 'server.switched'
+  /** A tool hidden from the model or shown again (`data.hidden`, `data.level`: user or workspace), and by whom. */
+  | 'tool.switched';
 
 /** Where a permission decision came from. */
 export type DecisionOrigin =

@@ -10,6 +10,7 @@ import type { Scope } from '../scope.js';
 import type { ToolProgress } from '../tools/tool.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import type { ServerConfig } from './server-config.js';
+import type { ServerLogLine } from './server-log.js';
 import type { ServerState } from './server-state.js';
 
 /** What a `ServerConnection` is built with: the server, the host's clock and limits, and the host's hooks. */
@@ -43,6 +44,8 @@ export interface ConnectionListener {
   tools(tools: readonly McpToolDefinition[]): void;
   warning(message: string): void;
 }
+  /** A line of the server's stderr or a log notification it sent (see `ServerLog`). */
+  log?(line: ServerLogLine): void;
 
 /** Options of one `tools/call`. Timeouts are the pipeline's; the connection only forwards the signal. */
 export interface ConnectionCallOptions {

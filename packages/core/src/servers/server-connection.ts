@@ -28,6 +28,8 @@ import { StreamFault } from './stream-fault.js';
 import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
 import { retryClient } from './call-retry.js';
 import { callAsTask, offersTasks, runsAsTask } from './task-call.js';
+import { ReconnectSchedule } from './reconnect-schedule.js';
+import { ServerLog } from './server-log.js';
 
 export { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 export type { ConnectionLimits } from './connection-limits.js';
@@ -57,11 +59,12 @@ export class ServerConnection {
   #stdio: StdioTransport | undefined;
   /** What the last 401 asked for (`WWW-Authenticate`). */
   #challenge: string | undefined;
-  /** Cancels the reconnect that waits for its backoff, if one does. */
-  #cancelReconnect: (() => void) | undefined;
+  /** When the next reconnect runs, and how many were tried. */
+  readonly #reconnect: ReconnectSchedule;
+  /** The newest lines of the server's stderr and log notifications, across this connection's attempts. */
+  readonly log: ServerLog;
   /** A new session being started after a 404; every call that met the 404 waits for the same one. */
   #renewing: Promise<Client | undefined> | undefined;
-  #attempt = 0;
   /** The tools of the last listing, by name. */
   #tools = new Map<string, McpToolDefinition>();
   #generation = 0;
@@ -87,6 +90,8 @@ export class ServerConnection {
     this.identity = serverIdentity(options.config);
     this.#limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
     this.#clock = options.clock;
+    this.#reconnect = new ReconnectSchedule(options.clock, this.#limits);
+    this.log = new ServerLog({ now: () => options.clock.now(), onLine: (line) => options.listener.log?.(line) });
     this.#listener = options.listener;
     this.#clientName = options.clientInfo ?? { name: 'airlock', version: '0.1.0' };
   }
@@ -103,6 +108,11 @@ export class ServerConnection {
   /** The protocol version the server agreed to, once ready. */
   get protocolVersion(): string | undefined {
     return this.#client?.getNegotiatedProtocolVersion?.();
+  }
+
+  /** When the next reconnect attempt runs (wall time, ms), while one waits. */
+  get retryAt(): number | undefined {
+    return this.#reconnect.retryAt;
   }
 
   /** The `WWW-Authenticate` challenge of the last HTTP 401, while the server needs sign-in. */
@@ -153,6 +163,7 @@ export class ServerConnection {
       },
     });
     this.#configure(client);
+    this.log.listen(client);
     client.onerror = (error) => {
       if (generation !== this.#generation) return;
       const said =
@@ -184,7 +195,7 @@ export class ServerConnection {
         return;
       }
       this.#client = client;
-      this.#attempt = 0;
+      this.#reconnect.reset();
       this.#transportError = undefined;
       this.#listed(tools);
       this.#setState('ready');
@@ -210,7 +221,7 @@ export class ServerConnection {
         this.#setState('needs_auth', failure.message);
         return;
       }
-      const retrying = (reconnecting || this.#attempt > 0) && this.#attempt < this.#limits.reconnectAttempts;
+      const retrying = (reconnecting || this.#reconnect.attempt > 0) && this.#reconnect.canRetry;
       this.#setState(retrying ? 'degraded' : 'failed', this.#lastError);
       if (retrying) this.#scheduleReconnect();
     } finally {
@@ -231,6 +242,7 @@ export class ServerConnection {
       return opened.http.transport;
     }
     this.#stdio = opened.stdio;
+    this.log.follow(opened.stdio.stderr);
     return opened.stdio;
   }
 
@@ -258,21 +270,8 @@ export class ServerConnection {
   }
 
   #scheduleReconnect(): void {
-    if (this.#attempt >= this.#limits.reconnectAttempts) {
-      if (this.#state !== 'failed') this.#setState('failed', this.#lastError);
-      return;
-    }
-    const delay = Math.min(this.#limits.reconnectMaxDelayMs, this.#limits.reconnectBaseDelayMs * 2 ** this.#attempt);
-    this.#attempt += 1;
-    this.#cancelReconnect = this.#clock.setTimer(() => {
-      this.#cancelReconnect = undefined;
-      void this.#connect(true);
-    }, delay);
-  }
-
-  #stopReconnect(): void {
-    this.#cancelReconnect?.();
-    this.#cancelReconnect = undefined;
+    if (!this.#reconnect.schedule(() => void this.#connect(true)) && this.#state !== 'failed')
+      this.#setState('failed', this.#lastError);
   }
 
   /**
@@ -300,10 +299,10 @@ export class ServerConnection {
   /** Starts a fresh connection now (a user's "retry" on a failed server, or after signing in). */
   async restart(): Promise<void> {
     if (this.#state === 'closed') throw new HostError('closed', `server "${this.config.id}" is closed`);
-    this.#stopReconnect();
+    this.#reconnect.stop();
     const client = this.#client;
     this.#client = undefined;
-    this.#attempt = 0;
+    this.#reconnect.reset();
     this.#generation += 1;
     if (client !== undefined) await this.#end(client);
     await this.#connect(false);
@@ -373,7 +372,7 @@ export class ServerConnection {
 
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
-    this.#stopReconnect();
+    this.#reconnect.stop();
     this.#generation += 1;
     this.#setState('closed');
     const client = this.#client;

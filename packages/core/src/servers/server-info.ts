@@ -22,6 +22,10 @@ export interface ServerInfo {
   /** What the user sees as the server's origin: the command line or the URL. */
   readonly origin: string;
   readonly error?: string;
+  /** While `degraded`: when the next reconnect attempt runs (wall time, ms). A `failed` server does not retry. */
+  readonly retryAt?: number;
+  /** Switched off by an administrator (or `disabled` in the config): not started, its tools not listed. */
+  readonly disabled: boolean;
   /**
    * While the state is `needs_auth`: the `WWW-Authenticate` challenge of the server's 401, as sent (the scheme, and
    * for OAuth servers `resource_metadata` and `scope`, where a sign-in starts).
@@ -29,6 +33,9 @@ export interface ServerInfo {
   readonly authChallenge?: string;
   readonly protocolVersion?: string;
   readonly toolCount: number;
+  /** How many resources and prompts it offered when its shared or catalog connection last listed them. */
+  readonly resourceCount?: number;
+  readonly promptCount?: number;
   /** What the server said of itself when it last connected (its name, version, capabilities, instructions). */
   readonly about?: ServerAbout;
 }
@@ -55,6 +62,7 @@ export function serverInfo(options: {
   readonly tenantConnection?: boolean;
   readonly toolCount: number;
   readonly about?: ServerAbout | undefined;
+  readonly counts?: { readonly resources?: number; readonly prompts?: number } | undefined;
 }): ServerInfo {
   const c = options.connection;
   const protocolVersion = c.protocolVersion;
@@ -72,9 +80,13 @@ export function serverInfo(options: {
     identity: c.identity,
     origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),
     ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: c.lastError }),
+    ...(c.retryAt === undefined || c.state !== 'degraded' ? {} : { retryAt: c.retryAt }),
+    disabled: c.config.disabled,
     ...(c.state === 'needs_auth' && c.authChallenge !== undefined ? { authChallenge: c.authChallenge } : {}),
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     toolCount: options.toolCount,
+    ...(options.counts?.resources === undefined ? {} : { resourceCount: options.counts.resources }),
+    ...(options.counts?.prompts === undefined ? {} : { promptCount: options.counts.prompts }),
     ...(options.about === undefined ? {} : { about: options.about }),
   };
 }

@@ -9,6 +9,7 @@ import type { InvocationTask, OpenTaskFilter } from '../invocations/invocation-t
 import type { StoredDecision } from '../permissions/stored-decision.js';
 import type { Scope } from '../scope.js';
 import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from './credentials.js';
+import type { SwitchKey, SwitchRecord } from './switches.js';
 
 /** The tenant a permission decision belongs to: decisions are per user and workspace, not per conversation. */
 export interface DecisionTenant {
@@ -93,6 +94,10 @@ export type StoreWrite =
       readonly updatedAt: number;
       readonly audit?: AuditEventInput;
     }
+  /** Turns a switch off (a server for everyone, a tool hidden from the model), replacing the row with its key. */
+  | { readonly kind: 'switch.put'; readonly record: SwitchRecord; readonly audit: AuditEventInput }
+  /** Turns a switch on again: deletes the row with this key (none: nothing; the audit event is stored all the same). */
+  | { readonly kind: 'switch.delete'; readonly key: SwitchKey; readonly audit: AuditEventInput }
   /**
    * Deletes the credential with `key`, or every credential `match` takes (a user's for one server; an issuer's client
    * entries). Deleting what is absent deletes nothing; the audit event is stored all the same.
@@ -187,6 +192,8 @@ export interface HostStore {
   getCredential(key: CredentialKey): Promise<CredentialRecord | undefined>;
   /** Credentials whose key matches every field the filter gives (for `auth status`: a user's tokens). */
   listCredentials(filter: CredentialFilter): Promise<CredentialRecord[]>;
+  /** Every switch that is off (servers switched off, tools hidden from the model): a host loads them at start. */
+  listSwitches(): Promise<SwitchRecord[]>;
   /**
    * Given by stores that several hosts share (`PostgresStore`): calls `listener` when a tenant's decisions may have
    * changed in the store, whichever host changed them (`undefined`: any tenant's, e.g. after missed notifications),

@@ -136,6 +136,8 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'resource.read': true,
   'app.link_opened': true,
   'app.message_sent': true,
+  'server.switched': true,
+  'tool.switched': true,
 };
 
 const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };

@@ -37,6 +37,17 @@ export interface ToolCaller {
   ): Promise<CallToolResult>;
 }
 
+/**
+ * What the registry asks of the host's switches (tools/tool-switches.ts): a tool switched off for the model in a
+ * scope is neither listed to the model nor callable by it; a name of a server switched off is refused naming it.
+ */
+export interface RegistrySwitches {
+  /** Why the model may not see this tool in this scope (hidden for the user or the workspace), or undefined. */
+  hidden(tool: Tool, scope: Scope | undefined): string | undefined;
+  /** Why a name no listed tool has is unknown, when its server is switched off; undefined otherwise. */
+  unknown(name: string): string | undefined;
+}
+
 /** A registered tool with its compiled schema checks. */
 export interface RegisteredTool {
   readonly tool: Tool;
@@ -58,9 +69,13 @@ export class ToolRegistry {
   readonly #tenants = new Map<string, Map<string, Map<string, RegisteredTool>>>();
   /** The tenant key a scope has on a server (`undefined`: the server has one connection for all). */
   readonly #tenantOf: (serverId: string, scope: Scope) => string | undefined;
+  readonly #switches: RegistrySwitches | undefined;
 
-  constructor(options: { tenantOf?: (serverId: string, scope: Scope) => string | undefined } = {}) {
+  constructor(
+    options: { tenantOf?: (serverId: string, scope: Scope) => string | undefined; switches?: RegistrySwitches } = {},
+  ) {
     this.#tenantOf = options.tenantOf ?? (() => undefined);
+    this.#switches = options.switches;
   }
 
   /** Adds a native tool; throws `tool_name_collision` or `config_invalid` on a bad or taken name. */
@@ -200,16 +215,24 @@ export class ToolRegistry {
   list(options: { audience: Audience; serverId?: string; scope?: Scope }): Tool[] {
     const caller = callerFor(options.audience, options.serverId);
     const out: Tool[] = [];
-    for (const entry of this.#all(options.scope))
-      if (visibilityRefusal(entry.tool, caller) === null) out.push(entry.tool);
+    for (const entry of this.#all(options.scope)) {
+      if (visibilityRefusal(entry.tool, caller) !== null) continue;
+      if (caller.kind === 'model' && this.#switches?.hidden(entry.tool, options.scope) !== undefined) continue;
+      out.push(entry.tool);
+    }
     return out;
   }
 
   /** Finds a tool a caller may call; throws `tool_not_found` or `tool_not_visible` with a clear reason. */
   resolve(name: string, caller: Caller, scope?: Scope): RegisteredTool {
     const entry = this.#find(name, scope);
-    if (entry === undefined) throw new HostError('tool_not_found', `unknown tool ${name}`, { data: { tool: name } });
-    const refusal = visibilityRefusal(entry.tool, caller);
+    if (entry === undefined) {
+      const off = this.#switches?.unknown(name);
+      throw new HostError('tool_not_found', off ?? `unknown tool ${name}`, { data: { tool: name } });
+    }
+    const refusal =
+      visibilityRefusal(entry.tool, caller) ??
+      (caller.kind === 'model' ? (this.#switches?.hidden(entry.tool, scope) ?? null) : null);
     if (refusal !== null) throw new HostError('tool_not_visible', refusal, { data: { tool: name } });
     return entry;
   }

@@ -19,6 +19,7 @@ import { retentionCandidates } from './memory-retention.js';
 import { MemoryCredentials } from './memory-credentials.js';
 import { matches } from './memory-audit-filter.js';
 import { MemoryTasks } from './memory-tasks.js';
+import { MemorySwitches } from './memory-switches.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -77,6 +78,7 @@ export class MemoryStore implements HostStore {
   #pruned = 0;
   readonly #credentials = new MemoryCredentials();
   readonly #tasks = new MemoryTasks();
+  readonly #switches = new MemorySwitches();
   readonly #stateOf = (scope: Scope, id: string) => this.#find(scope, id)?.record.state;
 
   /**
@@ -137,6 +139,10 @@ export class MemoryStore implements HostStore {
       case 'credential.put':
       case 'credential.delete':
         undo.push(this.#credentials.apply(w));
+        break;
+      case 'switch.put':
+      case 'switch.delete':
+        undo.push(this.#switches.apply(w));
         break;
       case 'task.put':
         undo.push(this.#tasks.put(w.task, this.#stateOf));
@@ -322,6 +328,7 @@ export class MemoryStore implements HostStore {
     this.#call(() => this.#tasks.get(scope, id, this.#find(scope, id) !== undefined));
   listOpenTasks: HostStore['listOpenTasks'] = (filter) => this.#call(() => this.#tasks.listOpen(filter, this.#stateOf));
   listCredentials: HostStore['listCredentials'] = (filter) => this.#call(() => this.#credentials.list(filter));
+  listSwitches: HostStore['listSwitches'] = () => this.#call(() => this.#switches.list());
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
     return this.#call(() => {

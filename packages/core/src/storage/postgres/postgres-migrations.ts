@@ -185,6 +185,22 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX invocation_tasks_open ON invocation_tasks (created_at) WHERE status IN ('working', 'input_required');
     `,
   },
+  {
+    version: 7,
+    name: 'switches: servers switched off, tools hidden from the model',
+    // As SQLite's migration 6.
+    sql: `
+      CREATE TABLE switches (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        updated_by TEXT NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, server_id, tool)
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

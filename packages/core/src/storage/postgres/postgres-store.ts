@@ -23,6 +23,7 @@ import { auditPage, closedError, pageSize } from '../store-checks.js';
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { getTask, listOpenTasks } from './postgres-tasks.js';
+import { listSwitches } from './postgres-switches.js';
 import { DecisionWatch } from './postgres-decision-watch.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows, retentionRows } from './postgres-queries.js';
@@ -206,6 +207,8 @@ export class PostgresStore implements HostStore {
 
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#read('list open tasks', () => listOpenTasks(this.#pool, filter));
+
+  listSwitches: HostStore['listSwitches'] = () => this.#read('list switches', () => listSwitches(this.#pool));
 
   /**
    * Tells `listener` of every committed change to a tenant's decisions, by any instance on the database (this one

@@ -17,6 +17,7 @@ import {
   unknownWrite,
 } from '../store-checks.js';
 import { applyCredentialWrite } from './postgres-credentials.js';
+import { applySwitchWrite } from './postgres-switches.js';
 import { putTask } from './postgres-tasks.js';
 import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-watch.js';
 import { NewCalls, insertRows } from './postgres-new-calls.js';
@@ -96,6 +97,10 @@ export class PostgresBatch {
           // The call may be one this batch creates: those are inserted first, so the handle can reference it.
           await this.#newCalls.flush(this.#client);
           await putTask(this.#client, w.task);
+          break;
+        case 'switch.put':
+        case 'switch.delete':
+          await applySwitchWrite(this.#client, w);
           break;
         default:
           throw unknownWrite(w);

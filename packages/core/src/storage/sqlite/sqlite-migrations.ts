@@ -147,6 +147,23 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX invocation_tasks_open ON invocation_tasks (created_at) WHERE status IN ('working', 'input_required');
     `,
   },
+  {
+    version: 6,
+    name: 'switches: servers switched off, tools hidden from the model',
+    // A row exists only while something is off (storage/switches.ts): '' in user_id, workspace_id or tool tells the
+    // level (a server for everyone, a tool for a workspace, a tool for one user in a workspace).
+    sql: `
+      CREATE TABLE switches (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        updated_by TEXT NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, server_id, tool)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -19,6 +19,7 @@ import type {
 } from '../../invocations/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { SqliteCredentials } from './sqlite-credentials.js';
+import { SqliteSwitches } from './sqlite-switches.js';
 import { SqliteTasks } from './sqlite-tasks.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
@@ -108,6 +109,7 @@ export class SqliteStore implements HostStore {
   readonly #auditQueries: SqliteAuditQueries;
   readonly #credentials: SqliteCredentials;
   readonly #tasks: SqliteTasks;
+  readonly #switches: SqliteSwitches;
   readonly #write: SqliteTransaction<[readonly StoreWrite[]], void>;
   #closed = false;
   readonly #idleCheckpointMs: number;
@@ -135,6 +137,7 @@ export class SqliteStore implements HostStore {
       this.#auditQueries = new SqliteAuditQueries(db);
       this.#credentials = new SqliteCredentials(db);
       this.#tasks = new SqliteTasks(db);
+      this.#switches = new SqliteSwitches(db);
     } catch (error) {
       throw asStoreError('open the SQLite store', error);
     }
@@ -222,6 +225,10 @@ export class SqliteStore implements HostStore {
           case 'task.put':
             this.#tasks.put(w.task);
             break;
+          case 'switch.put':
+          case 'switch.delete':
+            this.#switches.apply(w);
+            break;
           default:
             throw unknownWrite(w);
         }
@@ -274,6 +281,8 @@ export class SqliteStore implements HostStore {
     this.#call('list credentials', () => this.#credentials.list(filter));
 
   getTask: HostStore['getTask'] = (scope, id) => this.#call('read the task', () => this.#tasks.get(scope, id));
+
+  listSwitches: HostStore['listSwitches'] = () => this.#call('list switches', () => this.#switches.list());
 
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#call('list open tasks', () => this.#tasks.listOpen(filter));

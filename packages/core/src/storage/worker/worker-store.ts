@@ -20,6 +20,7 @@ const METHODS = [
   'listCredentials',
   'getTask',
   'listOpenTasks',
+  'listSwitches',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
 
@@ -122,6 +123,7 @@ export class WorkerStore implements HostStore {
   listCredentials: HostStore['listCredentials'] = (...args) => this.#call('listCredentials', args);
   getTask: HostStore['getTask'] = (...args) => this.#call('getTask', args);
   listOpenTasks: HostStore['listOpenTasks'] = (...args) => this.#call('listOpenTasks', args);
+  listSwitches: HostStore['listSwitches'] = () => this.#call('listSwitches', []);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
   async close(): Promise<void> {
