@@ -42,6 +42,8 @@ export interface ConsoleEventMap {
   'server.state': HostEventMap['server.state'];
   /** Sent to every tenant: the tool catalog changed. */
   'tools.changed': NoData;
+  /** A resource someone follows changed on its server (a tenant's own connection: to that tenant only). */
+  'resource.updated': { readonly serverId: string; readonly uri: string };
   /** The session moved to another workspace: every tab of it reconnects there. */
   'session.workspace': { readonly workspaceId: string };
   /** The session signed out: the stream ends after this. */
@@ -71,6 +73,7 @@ export const CONSOLE_EVENT_NAMES = [
   'chat.line',
   'server.state',
   'tools.changed',
+  'resource.updated',
   'session.workspace',
   'session.ended',
 ] as const satisfies readonly ConsoleEventName[];

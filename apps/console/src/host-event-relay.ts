@@ -101,6 +101,11 @@ export class HostEventRelay {
       host.on('tools.changed', ({ tenant }) =>
         tenant === undefined ? this.#everyone('tools.changed', {}) : hub.sendWhere(tenant, 'tools.changed', {}),
       ),
+      host.on('resource.updated', ({ tenant, serverId, uri }) =>
+        tenant === undefined
+          ? this.#everyone('resource.updated', { serverId, uri })
+          : hub.sendWhere(tenant, 'resource.updated', { serverId, uri }),
+      ),
     ];
   }
 

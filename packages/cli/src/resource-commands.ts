@@ -1,4 +1,4 @@
-import type { Host, Listing, ResourceRead, Scope } from '@airlock/core';
+import type { Host, Listing, PromptScreenContent, ResourceRead, Scope, WholeRead } from '@airlock/core';
 import { EXIT_CODES } from './exit-codes.js';
 import type { Out } from './list-commands.js';
 
@@ -58,7 +58,10 @@ export async function resourcesCommand(
   return Math.max(told(resources, io), told(templates, io));
 }
 
-/** `airlock read SERVER URI [--full]`: the screen's view of a read (capped, binary described), or the whole. */
+/**
+ * `airlock read SERVER URI [--full]`: the screen's view of a read (capped, binary described), or the whole, fetched
+ * by the read's handle (the very read that was bounded, not a second one).
+ */
 export async function readCommand(
   host: Host,
   scope: Scope,
@@ -67,12 +70,19 @@ export async function readCommand(
   io: Out,
 ): Promise<number> {
   const [serverId = '', uri = ''] = rest;
-  const read = await host.resources.read({ scope, serverId, uri, caller: 'user', full: values.full });
+  const read = await host.resources.read({ scope, serverId, uri, caller: 'user' });
+  const contents =
+    values.full && read.handle !== undefined
+      ? host.resources.whole({ scope, handle: read.handle }).contents
+      : undefined;
+  if (values.full && contents === undefined) {
+    io.stderr.write(`airlock: the read of ${uri} is too large to keep whole; shown as bounded\n`);
+  }
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(read, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...read, ...(contents === undefined ? {} : { contents }) }, null, 2)}\n`);
     return 0;
   }
-  if (values.full) writeWhole(read, io);
+  if (contents !== undefined) writeWhole(contents, io);
   else writeScreen(read, io);
   return 0;
 }
@@ -92,8 +102,8 @@ function writeScreen(read: ResourceRead, io: Out): void {
   }
 }
 
-function writeWhole(read: ResourceRead, io: Out): void {
-  for (const c of read.contents ?? []) {
+function writeWhole(contents: WholeRead['contents'], io: Out): void {
+  for (const c of contents) {
     if ('text' in c && typeof c.text === 'string') {
       io.stdout.write(`${terminalText(c.text)}${c.text.endsWith('\n') ? '' : '\n'}`);
     } else io.stdout.write(`[binary ${c.uri}: ${c.mimeType ?? 'no type'}; use --json for its base64 data]\n`);
@@ -139,15 +149,24 @@ export async function promptCommand(
     return 0;
   }
   if (filled.description !== undefined) io.stdout.write(`${io.style.dim(terminalText(filled.description))}\n`);
-  for (const m of filled.messages) {
-    const c = m.content;
-    const text =
-      c.type === 'text'
-        ? c.text
-        : c.type === 'resource'
-          ? `[embedded resource ${c.resource.uri}]${'text' in c.resource ? `\n${c.resource.text}` : ''}`
-          : `[${c.type}${'mimeType' in c ? ` ${c.mimeType}` : ''}; not shown in a terminal]`;
-    io.stdout.write(`${io.style.strong(`${m.role}:`)} ${terminalText(text)}\n`);
+  // The screen's share: each message's text within the screen budget, media named, never the server's raw bytes.
+  for (const m of filled.screen) {
+    io.stdout.write(`${io.style.strong(`${m.role}:`)} ${terminalText(promptLine(m.content))}\n`);
   }
   return 0;
+}
+
+function promptLine(c: PromptScreenContent): string {
+  switch (c.kind) {
+    case 'text':
+      return c.truncated ? `${c.text}\n[${c.totalChars - c.text.length} more characters not shown]` : c.text;
+    case 'media':
+      return `[${c.type} ${c.mimeType}, ${c.bytes} bytes; not shown in a terminal]`;
+    case 'link':
+      return `[resource link ${c.uri} (${c.name})]`;
+    case 'resource':
+      return c.resource.kind === 'text'
+        ? `[embedded resource ${c.resource.uri}]\n${c.resource.text}`
+        : `[embedded resource ${c.resource.uri}: ${c.resource.mimeType ?? 'no type'}, ${c.resource.bytes} bytes]`;
+  }
 }

@@ -8,11 +8,14 @@ import type { HostServers } from './host-servers.js';
 import type { ServerPool } from './servers/server-pool.js';
 import type { HistoryWriter } from './history/history-writer.js';
 import type { BoundLimits } from './invocations/bound-result.js';
+import { boundPrompt } from './resources/bound-prompt.js';
 import { boundResource } from './resources/bound-resource.js';
 import { expandTemplate } from './resources/expand-template.js';
 import type { ReadGateDeps } from './resources/read-gate.js';
 import { gateRead } from './resources/read-gate.js';
 import { requestFailure } from './resources/request-failure.js';
+import type { WholeRead } from './resources/kept-reads.js';
+import { KeptReads } from './resources/kept-reads.js';
 import type {
   CompleteOptions,
   Completions,
@@ -57,6 +60,8 @@ export class HostResources {
   readonly #deps: HostResourcesDeps;
   /** Who subscribed to each URI on each connection: the server is told once, and told to stop after the last. */
   readonly #subscriptions = new Map<string, Subscription>();
+  /** The whole of recent reads, behind the handles their bounded payloads name. */
+  readonly #kept = new KeptReads();
 
   constructor(deps: HostResourcesDeps) {
     this.#deps = deps;
@@ -121,7 +126,9 @@ export class HostResources {
         .catch((error: unknown) => {
           throw requestFailure(serverId, what, error);
         });
-      const bounded = boundResource({ serverId, uri, result, limits: this.#deps.limits });
+      const handle = this.#kept.keep(scope, { serverId, uri, contents: result.contents });
+      const limits = this.#deps.limits;
+      const bounded = boundResource({ serverId, uri, result, limits, ...(handle === undefined ? {} : { handle }) });
       return { serverId, uri, ...bounded, ...(options.full === true ? { contents: result.contents } : {}) };
     } catch (error) {
       outcome = error instanceof HostError ? error.code : 'error';
@@ -129,6 +136,11 @@ export class HostResources {
     } finally {
       this.#audit(scope, serverId, uri, caller, outcome);
     }
+  }
+
+  /** The whole of a recent read, by the handle it gave (`airlock:read/...`); only in the tenant that read it. */
+  whole(options: { scope: Scope; handle: string }): WholeRead {
+    return this.#kept.whole(assertScope(options.scope), options.handle);
   }
 
   async subscribe(options: { scope: Scope; serverId: string; uri: string }): Promise<void> {
@@ -184,7 +196,7 @@ export class HostResources {
       .catch((error: unknown) => {
         throw requestFailure(serverId, what, error);
       });
-    return { ...result, serverId, name };
+    return { ...result, serverId, name, ...boundPrompt({ serverId, name, result, limits: this.#deps.limits }) };
   }
 
   /** The configured server's pool; a disabled server is refused by name (it has no connection to ask). */

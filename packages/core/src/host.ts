@@ -83,7 +83,10 @@ export interface Host {
   /** Sign-in to remote servers: each user's own, through the surface's `authorize`. Tokens are never shown. */
   readonly auth: HostAuthApi;
   /** Resources per tenant and server: listings (every page), reads bounded like results, subscriptions, completions. */
-  readonly resources: Pick<HostResources, 'list' | 'templates' | 'read' | 'subscribe' | 'unsubscribe' | 'complete'>;
+  readonly resources: Pick<
+    HostResources,
+    'list' | 'templates' | 'read' | 'whole' | 'subscribe' | 'unsubscribe' | 'complete'
+  >;
   /** Prompts per tenant and server: listings, a prompt filled with its arguments, argument completions. */
   readonly prompts: {
     list: HostResources['prompts'];
@@ -335,6 +338,7 @@ export function createHost(config: HostConfig = {}): Host {
       list: (options) => resources.list(options),
       templates: (options) => resources.templates(options),
       read: (options) => resources.read(options),
+      whole: (options) => resources.whole(options),
       subscribe: (options) => resources.subscribe(options),
       unsubscribe: (options) => resources.unsubscribe(options),
       complete: (options) => resources.complete(options),

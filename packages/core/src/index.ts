@@ -87,7 +87,10 @@ export { boundResult, DEFAULT_BOUND_LIMITS, fitText, resultHandle } from './invo
 export type { BoundLimits, ResultSource } from './invocations/bound-result.js';
 export { safeInlineBinary } from './resources/bound-resource.js';
 export type { BoundedRead, ResourceScreenContent } from './resources/bound-resource.js';
+export type { BoundedPrompt, PromptScreenContent } from './resources/bound-prompt.js';
 export { expandTemplate } from './resources/expand-template.js';
+export { DEFAULT_KEPT_READS } from './resources/kept-reads.js';
+export type { WholeRead } from './resources/kept-reads.js';
 export type * from './resources/resource-types.js';
 export type { AppView, AppViewCsp, AppViewPermission } from './apps/app-view.js';
 export { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE, DEFAULT_APP_VIEW_MAX_BYTES } from './apps/app-view.js';

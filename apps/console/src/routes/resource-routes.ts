@@ -1,16 +1,15 @@
-import type { Host } from '@airlock/core';
+import type { CompleteOptions, Host } from '@airlock/core';
+import type { Context } from 'hono';
 import { ApiError } from '../api-error.js';
 import type { ApiApp } from './api-app.js';
 import { readBody, scopeOf } from './request-input.js';
+import type { ApiEnv } from './api-app.js';
 
 /** What the resource routes work with. */
 export interface ResourceRoutesOptions {
   readonly app: ApiApp;
   readonly host: Host;
 }
-
-/** How much of one prompt message's text the page is given. */
-const PROMPT_TEXT_CHARS = 100_000;
 
 /**
  * What servers offer besides tools, as the signed-in user's connections see it: resources, templates and prompts
@@ -38,8 +37,40 @@ export function mountResourceRoutes({ app, host }: ResourceRoutesOptions): void 
       ...(typeof template === 'string' ? { template } : {}),
       ...(typeof values === 'object' && values !== null ? { values: values as Record<string, unknown> } : {}),
     });
-    // The screen's share only: the model's text and the whole contents stay on the server.
-    return c.json({ serverId: read.serverId, uri: read.uri, screen: read.screen, totalChars: read.totalChars });
+    // The screen's share, and the handle the whole read is kept behind (for "show all" and the full-size view).
+    return c.json({
+      serverId: read.serverId,
+      uri: read.uri,
+      screen: read.screen,
+      totalChars: read.totalChars,
+      ...(read.handle === undefined ? {} : { handle: read.handle }),
+    });
+  });
+  app.post('/api/resources/whole', async (c) => {
+    const { handle } = await readBody(c);
+    if (typeof handle !== 'string') throw new ApiError(400, 'invalid_request', 'handle must be a read handle');
+    return c.json(host.resources.whole({ scope: scopeOf(c), handle }));
+  });
+  app.post('/api/resources/subscribe', async (c) => {
+    await host.resources.subscribe({ scope: scopeOf(c), ...serverUri(await readBody(c)) });
+    return c.json({ ok: true });
+  });
+  app.post('/api/resources/unsubscribe', async (c) => {
+    await host.resources.unsubscribe({ scope: scopeOf(c), ...serverUri(await readBody(c)) });
+    return c.json({ ok: true });
+  });
+  // Suggestions for a template's variable or a prompt's argument, from the server (none when it offers none).
+  app.post('/api/resources/complete', async (c) => {
+    const body = await readBody(c);
+    const template = body['template'];
+    if (typeof template !== 'string') throw new ApiError(400, 'invalid_request', 'template must be a URI template');
+    return c.json(await host.resources.complete(completion(c, body, { type: 'ref/resource', uri: template })));
+  });
+  app.post('/api/prompts/complete', async (c) => {
+    const body = await readBody(c);
+    const prompt = body['prompt'];
+    if (typeof prompt !== 'string') throw new ApiError(400, 'invalid_request', 'prompt must name a prompt');
+    return c.json(await host.prompts.complete(completion(c, body, { type: 'ref/prompt', name: prompt })));
   });
   app.get('/api/prompts', async (c) => c.json(await host.prompts.list({ scope: scopeOf(c) })));
   app.post('/api/prompts/get', async (c) => {
@@ -58,16 +89,38 @@ export function mountResourceRoutes({ app, host }: ResourceRoutesOptions): void 
       serverId,
       name,
       ...(prompt.description === undefined ? {} : { description: prompt.description }),
-      messages: prompt.messages.map((message) => ({
-        role: message.role,
-        kind: message.content.type,
-        ...(message.content.type === 'text'
-          ? {
-              text: message.content.text.slice(0, PROMPT_TEXT_CHARS),
-              truncated: message.content.text.length > PROMPT_TEXT_CHARS,
-            }
-          : {}),
-      })),
+      // Bounded for the screen by the host (text capped, media only of a safe type within budget, else described).
+      messages: prompt.screen,
+      // What would go into the chat box: the messages' text within the model budget.
+      model: prompt.model,
     });
   });
+}
+
+/** The server and URI a subscription names, checked. */
+function serverUri(body: Record<string, unknown>): { serverId: string; uri: string } {
+  const { serverId, uri } = body;
+  if (typeof serverId !== 'string' || serverId === '' || typeof uri !== 'string' || uri === '') {
+    throw new ApiError(400, 'invalid_request', 'serverId and uri must name a server and its resource');
+  }
+  return { serverId, uri };
+}
+
+/** A completion request from its body: the server, the argument being typed and the others already filled. */
+function completion(c: Context<ApiEnv>, body: Record<string, unknown>, ref: CompleteOptions['ref']): CompleteOptions {
+  const { serverId, argument, context } = body;
+  const arg = argument as { name?: unknown; value?: unknown } | undefined;
+  if (typeof serverId !== 'string' || typeof arg?.name !== 'string' || typeof arg.value !== 'string') {
+    throw new ApiError(400, 'invalid_request', 'serverId and argument { name, value } must be given as text');
+  }
+  const others = Object.entries(typeof context === 'object' && context !== null ? context : {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return {
+    scope: scopeOf(c),
+    serverId,
+    ref,
+    argument: { name: arg.name, value: arg.value },
+    ...(others.length === 0 ? {} : { context: Object.fromEntries(others) }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Locale } from '@airlock/core/i18n';
+import { RESOURCE_MESSAGES } from './resource-messages.js';
 
 /**
  * The console page's own strings, in every locale the surfaces ship. The console owns its copy (core's catalog keeps
@@ -7,6 +8,7 @@ import type { Locale } from '@airlock/core/i18n';
  */
 export const CONSOLE_MESSAGES = {
   'en-US': {
+    ...RESOURCE_MESSAGES['en-US'],
     'console.loading': 'Loading the Airlock console…',
     'console.connecting': 'Connecting…',
     'console.unreachable': 'The console did not answer: {error}',
@@ -28,21 +30,6 @@ export const CONSOLE_MESSAGES = {
     'console.nav.permissions': 'Permissions',
     'console.nav.audit': 'Audit',
     'console.nav.resources': 'Resources',
-    'console.prompts.title': 'Prompts',
-    'console.prompts.show': 'Show',
-    'console.prompts.show_of': 'Show the prompt {name}',
-    'console.prompts.preview_title': 'Prompt preview',
-    'console.prompts.other_content': '{kind} content: not shown here.',
-    'console.resources.title': 'Resources',
-    'console.resources.empty': 'Your servers offer no resources.',
-    'console.resources.preview': 'Preview',
-    'console.resources.preview_of': 'Preview {name}',
-    'console.resources.preview_title': 'Preview',
-    'console.resources.templates': 'Templates',
-    'console.resources.opened': 'What you opened',
-    'console.resources.read': 'Read',
-    'console.resources.cut': 'Showing {shown} of {total} characters.',
-    'console.resources.binary': 'Binary content ({type}, {bytes} bytes): not shown.',
     'console.signed_in_as': 'Signed in as',
     'console.notify.enable': 'Notify me of questions',
     'console.notify.permission_title': 'Airlock: {tool} wants to run',
@@ -193,6 +180,7 @@ export const CONSOLE_MESSAGES = {
     'console.audit.outcome.auth_required': 'sign-in required',
   },
   'pt-BR': {
+    ...RESOURCE_MESSAGES['pt-BR'],
     'console.loading': 'Carregando o console do Airlock…',
     'console.connecting': 'Conectando…',
     'console.unreachable': 'O console não respondeu: {error}',
@@ -214,21 +202,6 @@ export const CONSOLE_MESSAGES = {
     'console.nav.permissions': 'Permissões',
     'console.nav.audit': 'Auditoria',
     'console.nav.resources': 'Recursos',
-    'console.prompts.title': 'Prompts',
-    'console.prompts.show': 'Mostrar',
-    'console.prompts.show_of': 'Mostrar o prompt {name}',
-    'console.prompts.preview_title': 'Visualização do prompt',
-    'console.prompts.other_content': 'Conteúdo {kind}: não exibido aqui.',
-    'console.resources.title': 'Recursos',
-    'console.resources.empty': 'Seus servidores não oferecem recursos.',
-    'console.resources.preview': 'Ver',
-    'console.resources.preview_of': 'Ver {name}',
-    'console.resources.preview_title': 'Visualização',
-    'console.resources.templates': 'Modelos',
-    'console.resources.opened': 'O que você abriu',
-    'console.resources.read': 'Ler',
-    'console.resources.cut': 'Mostrando {shown} de {total} caracteres.',
-    'console.resources.binary': 'Conteúdo binário ({type}, {bytes} bytes): não exibido.',
     'console.signed_in_as': 'Conectado como',
     'console.notify.enable': 'Avisar-me de perguntas',
     'console.notify.permission_title': 'Airlock: {tool} quer executar',

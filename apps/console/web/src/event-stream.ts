@@ -5,6 +5,7 @@ import { t } from './i18n.js';
 import type { PageStore } from './page-store.js';
 import { reduce } from './reduce.js';
 import { CONVERSATION } from './state.js';
+import { RESOURCE_UPDATED_EVENT } from './views/resource-preview.js';
 import type { PageState } from './state.js';
 import type { ConsoleEvent } from './types.js';
 
@@ -92,6 +93,10 @@ export class ConsoleEventStream {
       case 'tools.changed':
       case 'permissions.changed':
         void this.#effects.refresh();
+        return;
+      case 'resource.updated':
+        // The Resources page's preview of a followed resource reads it again.
+        window.dispatchEvent(new CustomEvent(RESOURCE_UPDATED_EVENT, { detail: event.data }));
         return;
       case 'session.workspace':
         this.connect();

@@ -104,6 +104,7 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
     case 'permissions.changed':
     case 'server.state':
     case 'tools.changed':
+    case 'resource.updated':
     case 'session.workspace':
     case 'session.ended':
       return state;

@@ -52,6 +52,8 @@ export interface BoundedRead {
   readonly screen: readonly ResourceScreenContent[];
   /** Characters of the whole serialized text the model payload was cut from. */
   readonly totalChars: number;
+  /** Where the whole read is kept (`host.resources.whole`); absent when the host did not keep it. */
+  readonly handle?: string;
 }
 
 /**
@@ -64,6 +66,8 @@ export function boundResource(options: {
   uri: string;
   result: ReadResourceResult;
   limits?: Partial<BoundLimits>;
+  /** The handle the whole read is kept behind: the cut notice names it. */
+  handle?: string;
 }): BoundedRead {
   const limits = { ...DEFAULT_BOUND_LIMITS, ...options.limits };
   const { serverId, uri, result } = options;
@@ -103,11 +107,15 @@ export function boundResource(options: {
     });
   }
   const whole = parts.join('\n\n');
-  // The host does not keep a read whole: the cut notice says to read the resource again (a sentence shorter than the
-  // one it replaces, so the budget holds), and the truncation's handle is the URI.
+  const { handle } = options;
+  const kept = handle === undefined ? {} : { handle };
+  // A read not kept whole: the cut notice says to read the resource again (a sentence shorter than the one it
+  // replaces, so the budget holds), and the truncation's handle is the URI.
   const named = `resource ${JSON.stringify(uri)} of server "${serverId}"`;
-  const fitted = fitText(whole, limits.modelChars, named);
-  if (fitted.truncation === undefined) return { model: { text: fitted.text }, screen, totalChars: whole.length };
+  const fitted = fitText(whole, limits.modelChars, handle ?? named);
+  if (fitted.truncation === undefined || handle !== undefined) {
+    return { model: fitted, screen, totalChars: whole.length, ...kept };
+  }
   const text = fitted.text.replace(
     `The whole result is kept behind handle ${named}.`,
     `Not kept by the host: read ${named} again.`,

@@ -6,6 +6,7 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { Scope } from '../scope.js';
+import type { BoundedPrompt } from './bound-prompt.js';
 import type { BoundedRead } from './bound-resource.js';
 
 /** A listed item with the server it came from. */
@@ -83,4 +84,9 @@ export interface GetPromptOptions {
   readonly signal?: AbortSignal;
 }
 
-export type PromptMessages = GetPromptResult & { readonly serverId: string; readonly name: string };
+/**
+ * A filled prompt: the server's result as it came (its `messages` whole, for an application that adds them to a
+ * conversation after the user reviewed them), and the same bounded: `model` within the model budget, `screen` per
+ * message within the screen's.
+ */
+export type PromptMessages = GetPromptResult & { readonly serverId: string; readonly name: string } & BoundedPrompt;

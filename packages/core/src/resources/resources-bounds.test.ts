@@ -60,12 +60,19 @@ describe('bounded reads', () => {
     const read = await host.resources.read({ scope: SCOPE, serverId: 'big', uri: 'big://2mb' });
     expect(read.totalChars).toBeGreaterThan(2 * 1024 * 1024);
     expect(read.model.text.length).toBeLessThanOrEqual(25_000);
-    expect(read.model.truncation).toMatchObject({ totalChars: read.totalChars, handle: 'big://2mb' });
+    expect(read.handle).toMatch(/^airlock:read\/[0-9a-f-]{36}$/);
+    expect(read.model.truncation).toMatchObject({ totalChars: read.totalChars, handle: read.handle });
     expect(read.model.text).toContain('of this result: characters ');
-    expect(read.model.text).toContain('Not kept by the host: read resource "big://2mb" of server "big" again.]');
+    expect(read.model.text).toContain(`The whole result is kept behind handle ${read.handle}.]`);
     expect(read.screen[0]).toMatchObject({ kind: 'text', totalChars: 2 * 1024 * 1024, truncated: true });
     expect((read.screen[0] as { text: string }).text.length).toBe(100_000);
     expect(read.contents).toBeUndefined();
+    // The whole, from the handle: the very read that was cut, not asked of the server again.
+    const whole = host.resources.whole({ scope: SCOPE, handle: read.handle! });
+    expect(whole).toMatchObject({ serverId: 'big', uri: 'big://2mb' });
+    expect((whole.contents[0] as { text: string }).text).toBe('a\n'.repeat(1024 * 1024));
+    const other: Scope = { ...SCOPE, userId: 'someone-else' };
+    expect(() => host!.resources.whole({ scope: other, handle: read.handle! })).toThrow(/no read behind airlock:read/);
   }, 30_000);
 
   it('describes an SVG blob rather than carrying it, and names an unknown URI', async () => {

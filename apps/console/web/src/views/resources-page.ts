@@ -1,9 +1,12 @@
 import { html, LitElement, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { ResourceScreenContent } from '@airlock/core';
+import type { Completions, PromptScreenContent } from '@airlock/core';
 import { api } from '../api-client.js';
 import { t } from '../i18n.js';
 import { routeQuery } from '../route.js';
+import { promptContentView } from './resource-content-view.js';
+import type { ResourcePreviewData } from './resource-preview.js';
+import './resource-preview.js';
 
 interface Listed {
   readonly serverId: string;
@@ -38,18 +41,7 @@ interface ListedPrompt {
 interface PromptPreview {
   readonly serverId: string;
   readonly name: string;
-  readonly messages: readonly {
-    readonly role: string;
-    readonly kind: string;
-    readonly text?: string;
-    readonly truncated?: boolean;
-  }[];
-}
-
-interface Preview {
-  readonly serverId: string;
-  readonly uri: string;
-  readonly screen: readonly ResourceScreenContent[];
+  readonly messages: readonly { readonly role: string; readonly content: PromptScreenContent }[];
 }
 
 /** The variables of an RFC 6570 template (`{id}`, `{?q,page}`), in order, each once. */
@@ -73,15 +65,23 @@ export class ConsoleResourcesPage extends LitElement {
     preview: { state: true },
     prompts: { state: true },
     promptPreview: { state: true },
+    suggestions: { state: true },
     error: { state: true },
   };
 
   declare resources: Listing<Listed> | undefined;
   declare templates: Listing<ListedTemplate> | undefined;
-  declare preview: Preview | undefined;
+  declare preview: ResourcePreviewData | undefined;
+  /** The server's completions for a template variable, by the id of the field's datalist. */
+  declare suggestions: ReadonlyMap<string, readonly string[]>;
   declare prompts: Listing<ListedPrompt> | undefined;
   declare promptPreview: PromptPreview | undefined;
   declare error: string | undefined;
+
+  constructor() {
+    super();
+    this.suggestions = new Map();
+  }
 
   protected override createRenderRoot(): HTMLElement {
     return this;
@@ -112,7 +112,7 @@ export class ConsoleResourcesPage extends LitElement {
   async #read(body: Record<string, unknown>): Promise<void> {
     this.error = undefined;
     try {
-      this.preview = await api<Preview>('POST', '/api/resources/read', body);
+      this.preview = await api<ResourcePreviewData>('POST', '/api/resources/read', body);
       void this.updateComplete.then(() =>
         this.querySelector('.resource-preview')?.scrollIntoView({ block: 'nearest' }),
       );
@@ -144,6 +144,28 @@ export class ConsoleResourcesPage extends LitElement {
     }
   }
 
+  /** Asks the server for completions of the variable being typed (none when it offers none), given the others. */
+  async #complete(event: Event, template: ListedTemplate, name: string, list: string): Promise<void> {
+    const form = (event.target as HTMLInputElement).form!;
+    const value = (k: string) => (form.elements.namedItem(k) as HTMLInputElement | null)?.value ?? '';
+    const context = Object.fromEntries(
+      templateVariables(template.uriTemplate)
+        .filter((k) => k !== name && value(k) !== '')
+        .map((k) => [k, value(k)]),
+    );
+    try {
+      const done = await api<Completions>('POST', '/api/resources/complete', {
+        serverId: template.serverId,
+        template: template.uriTemplate,
+        argument: { name, value: value(name) },
+        context,
+      });
+      this.suggestions = new Map(this.suggestions).set(list, done.values);
+    } catch {
+      // Suggestions are a help: a server that cannot give them leaves the field as it is.
+    }
+  }
+
   #readTemplate(event: SubmitEvent, template: ListedTemplate): void {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
@@ -164,7 +186,14 @@ export class ConsoleResourcesPage extends LitElement {
       ${failures.map((f) => html`<p class="hint">${f.serverId}: ${f.message}</p>`)}
       <div class="resource-lists">${this.#resourcesView()} ${this.#templatesView()} ${this.#promptsView()}</div>
       <div class="resource-previews" tabindex="0" role="region" aria-label=${t('console.resources.opened')}>
-        ${this.preview === undefined ? nothing : this.#previewView(this.preview)}
+        ${
+          this.preview === undefined
+            ? nothing
+            : html`<console-resource-preview
+                .preview=${this.preview}
+                @console-resource-read=${(e: CustomEvent<{ serverId: string; uri: string }>) => void this.#read(e.detail)}
+              ></console-resource-preview>`
+        }
         ${this.promptPreview === undefined ? nothing : this.#promptPreviewView(this.promptPreview)}
       </div>
     </main>`;
@@ -203,9 +232,22 @@ export class ConsoleResourcesPage extends LitElement {
             @submit=${(e: SubmitEvent) => this.#readTemplate(e, tpl)}
           >
             <strong>${tpl.title ?? tpl.name}</strong> <small class="hint">${tpl.serverId} · ${tpl.uriTemplate}</small>
-            ${templateVariables(tpl.uriTemplate).map(
-              (name) => html`<label>${name} <input name=${name} required /></label>`,
-            )}
+            ${templateVariables(tpl.uriTemplate).map((name, i) => {
+              const list = `complete-${tpl.serverId}-${templates.indexOf(tpl)}-${i}`;
+              return html`<label
+                >${name}
+                <input
+                  name=${name}
+                  required
+                  list=${list}
+                  autocomplete="off"
+                  @input=${(e: Event) => void this.#complete(e, tpl, name, list)}
+                />
+                <datalist id=${list} aria-label=${t('console.resources.suggestions')}>
+                  ${(this.suggestions.get(list) ?? []).map((v) => html`<option value=${v}></option>`)}
+                </datalist></label
+              >`;
+            })}
             <button type="submit">${t('console.resources.read')}</button>
           </form>`,
       )}`;
@@ -245,36 +287,8 @@ export class ConsoleResourcesPage extends LitElement {
         (m) =>
           html`<div class="prompt-message">
             <strong>${m.role}</strong>
-            ${
-              m.text === undefined
-                ? html`<p class="hint">${t('console.prompts.other_content', { kind: m.kind })}</p>`
-                : html`<pre class="resource-text">${m.text}</pre>`
-            }
+            ${promptContentView(m.content)}
           </div>`,
-      )}
-    </section>`;
-  }
-
-  #previewView(preview: Preview): TemplateResult {
-    return html`<section class="resource-preview" aria-label=${t('console.resources.preview_title')}>
-      <h3>${preview.uri} <small class="hint">${preview.serverId}</small></h3>
-      ${preview.screen.map((content) =>
-        content.kind === 'text'
-          ? html`<pre class="resource-text">${content.text}</pre>
-              ${
-                content.truncated
-                  ? html`<p class="hint">
-                      ${t('console.resources.cut', { shown: content.text.length, total: content.totalChars })}
-                    </p>`
-                  : nothing
-              }`
-          : content.render === 'inline' && content.mimeType?.startsWith('image/') === true
-            ? html`<img alt=${content.uri} src=${`data:${content.mimeType};base64,${content.data ?? ''}`} />`
-            : content.render === 'inline' && content.mimeType?.startsWith('audio/') === true
-              ? html`<audio controls src=${`data:${content.mimeType};base64,${content.data ?? ''}`}></audio>`
-              : html`<p class="hint">
-                  ${t('console.resources.binary', { type: content.mimeType ?? '?', bytes: content.bytes })}
-                </p>`,
       )}
     </section>`;
   }

@@ -1,0 +1,229 @@
+// What the Resources page does with a read, in a real Chromium against real servers over stdio: a cut text shown whole
+// and copied whole by its handle, a full-size view, updates followed (server-everything's subscriptions), suggestions
+// for a template's variable, a read a rule denies; and the XSS corpus through the resource and prompt renderers (a
+// hostile server's names, descriptions, URIs, texts and an SVG blob): nothing runs, all of it shown as text.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRules, parseServersConfig } from '@airlock/core';
+import { loadConsoleConfig, startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
+
+const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/**
+ * A hostile stdio server (newline-delimited JSON-RPC written by hand): every name, title, description, URI and text
+ * it gives is a payload of the corpus; its one read is every payload as text/html, and an SVG carrying script.
+ */
+const HOSTILE = `
+const payloads = ${JSON.stringify(XSS_PAYLOADS)};
+const all = payloads.join('\\n');
+const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__xss++"><script>window.__xss++</script></svg>').toString('base64');
+const rl = require('node:readline').createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+rl.on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const reply = (result) => send({ jsonrpc: '2.0', id: m.id, result });
+  if (m.method === 'initialize')
+    return reply({ protocolVersion: m.params.protocolVersion, capabilities: { resources: {}, prompts: {}, tools: {} }, serverInfo: { name: 'hostile', version: '1' } });
+  if (m.method === 'tools/list') return reply({ tools: [] });
+  if (m.method === 'resources/list')
+    return reply({ resources: [
+      { uri: 'x://all', name: 'all-payloads', title: payloads[0], description: all },
+      ...payloads.slice(0, 20).map((p, i) => ({ uri: 'x://' + i + '/' + p, name: p, description: p, mimeType: p })),
+    ] });
+  if (m.method === 'resources/templates/list')
+    return reply({ resourceTemplates: [{ uriTemplate: 'x://t/{id}', name: payloads[1], description: all }] });
+  if (m.method === 'resources/read')
+    return reply({ contents: [
+      { uri: m.params.uri, mimeType: 'text/html', text: all },
+      { uri: m.params.uri, mimeType: 'image/svg+xml', blob: svg },
+    ] });
+  if (m.method === 'prompts/list')
+    return reply({ prompts: [{ name: 'hostile', title: payloads[2], description: all, arguments: [{ name: 'topic', description: all }] }] });
+  if (m.method === 'prompts/get')
+    return reply({ description: all, messages: [
+      { role: 'user', content: { type: 'text', text: all + '\\n' + m.params.arguments.topic } },
+      { role: 'assistant', content: { type: 'resource', resource: { uri: 'x://embedded', mimeType: 'text/html', text: all } } },
+      { role: 'user', content: { type: 'image', mimeType: 'image/svg+xml', data: svg } },
+    ] });
+  send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } });
+});
+`;
+
+let dir: string;
+let running: RunningConsole;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'airlock-console-resource-actions-'));
+  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
+  running = await startConsole({
+    ...config,
+    // A small screen budget, so a document is cut on the screen and "show all" has something to show.
+    limits: { ...config.limits, screenChars: 200 },
+    rules: parseRules([
+      { kind: 'resource', server: 'demo', uri: 'demo://notes/**', effect: 'deny' },
+      { server: 'everything', tool: 'toggle-subscriber-updates', effect: 'allow' },
+    ]),
+    servers: parseServersConfig({
+      mcpServers: {
+        demo: { command: process.execPath, args: [DEMO_BIN] },
+        everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+        hostile: { command: process.execPath, args: ['-e', HOSTILE] },
+      },
+    }),
+  });
+  await running.host.servers.settled();
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await running?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function resourcesPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.addInitScript(() => ((window as unknown as { __xss: number }).__xss = 0));
+  await page.goto(running.url);
+  await page.getByLabel('Your name').fill('ana');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  await page.getByRole('link', { name: 'Resources' }).click();
+  await page.getByRole('heading', { name: 'Resources' }).waitFor();
+  return page;
+}
+
+const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
+
+describe('a read on the Resources page', () => {
+  it('shows a cut text whole, copies it whole and opens it full size, all from the read it made', async () => {
+    const page = await resourcesPage();
+    await page.locator(`li[data-resource="${ARCHITECTURE}"] button`).click();
+    const preview = page.locator('console-resource-preview');
+    await expect.poll(() => preview.locator('p.hint').first().textContent()).toMatch(/Showing 200 of \d+ characters/);
+    const total = Number(
+      /of (\d+) characters/.exec((await preview.locator('p.hint').first().textContent()) ?? '')?.[1],
+    );
+    expect(total).toBeGreaterThan(200);
+    await preview.getByRole('button', { name: 'Show all' }).click();
+    await expect
+      .poll(() =>
+        preview
+          .locator(':scope > section > pre')
+          .textContent()
+          .then((t) => t?.length),
+      )
+      .toBe(total);
+    await preview.getByRole('button', { name: 'Copy' }).click();
+    await preview.getByText('Copied.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied.length).toBe(total);
+    await preview.getByRole('button', { name: 'Full size' }).click();
+    const dialog = preview.locator('dialog.resource-full');
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    expect((await dialog.locator('pre').textContent())?.length).toBe(total);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
+  });
+
+  it("follows a resource's updates: the server's notice reads it again and says when", async () => {
+    const page = await resourcesPage();
+    const scope = { userId: 'ana', workspaceId: 'default', conversationId: 'default' };
+    const form = page.locator('form[data-template="demo://resource/dynamic/text/{resourceId}"]');
+    await form.getByLabel('resourceId').fill('1');
+    await form.getByRole('button', { name: 'Read' }).click();
+    const preview = page.locator('console-resource-preview');
+    await expect.poll(() => preview.locator('h3').first().textContent()).toContain('demo://resource/dynamic/text/1');
+    await preview.getByRole('button', { name: 'Follow updates' }).click();
+    await preview.getByRole('button', { name: 'Stop following' }).waitFor();
+    // server-everything sends updates for subscribed URIs every few seconds once this tool turns them on.
+    await running.host.invoke({
+      scope,
+      caller: { kind: 'user' },
+      tool: 'everything__toggle-subscriber-updates',
+      args: {},
+    });
+    await expect
+      .poll(() => preview.locator('.resource-updated').textContent(), { timeout: 20_000 })
+      .toMatch(/Updated by its server at/);
+  }, 40_000);
+
+  it("offers the server's suggestions for a template's variable", async () => {
+    const page = await resourcesPage();
+    const form = page.locator('form[data-template="demo://resource/dynamic/text/{resourceId}"]');
+    await form.getByLabel('resourceId').fill('3');
+    await expect
+      .poll(() => form.locator('datalist option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value)))
+      .toContain('3');
+  });
+
+  it('says a read a resource rule denies was refused, and nothing is shown', async () => {
+    const page = await resourcesPage();
+    await page.getByRole('button', { name: 'Preview Meeting notes' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/was refused: .*host rule/);
+    expect(await page.locator('console-resource-preview').count()).toBe(0);
+  });
+});
+
+describe('a hostile server on the Resources page', () => {
+  it('shows every payload of the XSS corpus as text in listings, previews, the full-size view and prompts; nothing runs', async () => {
+    const page = await resourcesPage();
+    // Every payload's markup stayed text: no element it could have made, no handler, no script URL in the page.
+    const made = () =>
+      page.evaluate(() => {
+        const main = document.querySelector('.resources-page')!;
+        const elements = [...main.querySelectorAll('*')];
+        return {
+          scripts: main.querySelectorAll('script, iframe, object, embed, svg, math, img, video, audio, style, link')
+            .length,
+          handlers: elements.filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+          scriptUrls: elements.filter((e) => [...e.attributes].some((a) => /^\s*javascript:/i.test(a.value))).length,
+        };
+      });
+    const listed = page.locator('li[data-resource="x://all"]');
+    await listed.waitFor();
+    await listed.getByRole('button').click();
+    const preview = page.locator('console-resource-preview');
+    await expect.poll(() => preview.locator('pre').first().textContent()).toContain(XSS_PAYLOADS[0]);
+    await preview.getByRole('button', { name: 'Show all' }).click();
+    await expect.poll(() => preview.locator(':scope > section > pre').textContent()).toContain(XSS_PAYLOADS.at(-1)!);
+    await preview.getByRole('button', { name: 'Full size' }).click();
+    // The SVG blob: described by type and size, never drawn.
+    await expect
+      .poll(() => preview.locator(':scope > section > .hint').allTextContents())
+      .toContainEqual(expect.stringMatching(/Binary content \(image\/svg\+xml, \d+ bytes\): not shown\./));
+    const dialog = preview.locator('dialog.resource-full');
+    await expect.poll(() => dialog.locator('pre').textContent()).toContain(XSS_PAYLOADS.at(-1)!);
+    expect(await made()).toEqual({ scripts: 0, handlers: 0, scriptUrls: 0 });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const form = page.locator('form[data-prompt="hostile"]');
+    await form.getByLabel('topic').fill(XSS_PAYLOADS[0]!);
+    await form.getByRole('button').click();
+    const prompt = page.locator('.prompt-preview');
+    await expect.poll(() => prompt.locator('pre').first().textContent()).toContain(XSS_PAYLOADS[0]);
+    await expect.poll(() => prompt.textContent()).toMatch(/Binary content \(image\/svg\+xml, \d+ bytes\)/);
+    expect(await made()).toEqual({ scripts: 0, handlers: 0, scriptUrls: 0 });
+    // A payload that ran anyway would have counted; a round trip to the console lets queued handlers run first.
+    await page.evaluate(() => fetch('/api/resources').then((r) => r.text()));
+    expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
+  }, 40_000);
+});
