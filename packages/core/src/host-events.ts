@@ -2,6 +2,7 @@ import type { InvocationState } from './invocations/invocation-state.js';
 import type { ServerState } from './servers/server-state.js';
 import type { ServerLogLine } from './servers/server-log.js';
 import type { InvocationRecord } from './invocations/invocation-record.js';
+import type { InvocationTask } from './invocations/invocation-task.js';
 import type { ScreenPayload } from './invocations/bounded-result-types.js';
 import type { ToolProgress } from './tools/tool.js';
 import type { DecisionOrigin } from './audit/audit-event.js';
@@ -19,6 +20,8 @@ export interface HostEventMap {
     readonly screen?: ScreenPayload;
   };
   'invocation.progress': { readonly invocation: InvocationRecord; readonly progress: ToolProgress };
+  /** A call's task handle as just stored: its status or message changed (host.tasks). */
+  'task.updated': { readonly task: InvocationTask };
   /**
    * A connection's state. `tenant` (e.g. `user:alice`) marks one tenant's own connection of a server per tenant: a
    * surface shows it to that tenant only. Without it, the state is the server's for everyone.

@@ -41,6 +41,8 @@ import { ElicitationBroker } from './elicitation/elicitation-broker.js';
 import { toolTarget } from './tools/tool.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import { attachToolSpans } from './telemetry/tool-spans.js';
+import { HostTasks } from './tasks/host-tasks.js';
+import type { HostTasksApi } from './tasks/host-tasks.js';
 
 export type { ServerInfo } from './servers/server-info.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS } from './host-config.js';
@@ -108,6 +110,8 @@ export interface Host {
     /** "Done, retry": the user says the URL flow they opened is finished (when the server does not say so itself). */
     complete(options: { scope: Scope; serverId: string; elicitationId: string }): boolean;
   };
+  /** Calls that run as tasks: open ones per tenant (resumed after a restart), a handle, cancel by id. */
+  readonly tasks: HostTasksApi;
   /** Adds a pre-call hook that runs before the permission gate; returns its removal. */
   addHook(hook: PreCallHook): () => void;
   on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void;
@@ -186,7 +190,17 @@ export function createHost(config: HostConfig = {}): Host {
       audit: (audit) => writes.write({ kind: 'audit', audit }),
     },
   });
-  const pipeline = new InvocationPipeline({
+  const tasks: HostTasks = new HostTasks({
+    store,
+    writes,
+    clock,
+    servers: () => servers,
+    registry,
+    pipeline: (): InvocationPipeline => pipeline,
+    told: (task) => events.emit('task.updated', { task }),
+  });
+  const pipeline: InvocationPipeline = new InvocationPipeline({
+    tasks,
     registry,
     writes,
     clock,
@@ -278,6 +292,8 @@ export function createHost(config: HostConfig = {}): Host {
   // After the caller has had a chance to listen: a rule naming an unknown server is reported at once.
   queueMicrotask(checkRules);
   void firstConnections.then(checkRules);
+  // Open tasks of calls made before a restart are followed again once the servers' first connections are settled.
+  void Promise.all([firstConnections, engine.synced]).then(() => (closed ? undefined : tasks.resume()));
   const audit = new AuditLog(store, writes, { clock, ...config.audit });
   const stopAnchoring = audit.startAnchoring((error) =>
     events.emit('server.warning', { serverId: 'audit', message: `could not anchor the audit chain: ${String(error)}` }),
@@ -362,6 +378,7 @@ export function createHost(config: HostConfig = {}): Host {
       complete: ({ scope, serverId, elicitationId }) =>
         broker.completeByUser(assertScope(scope), serverId, elicitationId),
     },
+    tasks: tasks.api(),
     addHook: (hook) => pipeline.addHook(hook),
     on: (name, listener) => events.on(name, listener),
     close: async () => {

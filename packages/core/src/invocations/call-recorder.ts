@@ -35,7 +35,7 @@ export interface CallHistory {
  * recording runs.
  */
 export class CallRecorder {
-  readonly id = randomUUID();
+  readonly id: string;
   readonly scope: Scope;
   readonly tool: Tool;
   readonly args: Record<string, unknown>;
@@ -56,7 +56,12 @@ export class CallRecorder {
     readonly options: InvokeOptions;
     readonly tool: Tool;
     readonly args: Record<string, unknown>;
+    /** A call recorded before (a task resumed after a restart): its record as stored and its last transition's seq. */
+    readonly resumed?: { readonly record: InvocationRecord; readonly seq: number };
   }) {
+    this.id = call.resumed?.record.id ?? randomUUID();
+    this.#record = call.resumed?.record;
+    this.#seq = call.resumed?.seq ?? 1;
     this.#history = call.history;
     this.scope = call.scope;
     this.#options = call.options;
@@ -65,7 +70,7 @@ export class CallRecorder {
     const target = toolTarget(call.tool);
     this.serverId = target.serverId;
     this.#originalName = target.originalName;
-    this.#createdAt = call.history.clock.now();
+    this.#createdAt = call.resumed?.record.createdAt ?? call.history.clock.now();
     this.#riskTier = call.history.riskTier(call.tool);
   }
 

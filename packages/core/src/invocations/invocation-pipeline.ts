@@ -1,7 +1,9 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import type { CallInFlight } from './call-in-flight.js';
 import type { RecordingQueue } from './recording-queue.js';
 import { assertScope } from '../scope.js';
+import type { Scope } from '../scope.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { admitCall, CallRefusal } from './admit-call.js';
@@ -14,12 +16,18 @@ import type { ControllerPool } from './controller-pool.js';
 import type { Deadlines } from './deadlines.js';
 import type { InvocationError, InvocationRecord } from './invocation-record.js';
 import type { InvocationOutcome } from './invocation-state.js';
+import { isRunningState } from './invocation-state.js';
 import type { InvokeOptions, ToolResult } from './invoke-options.js';
 import { PreCallChain } from './pre-call-chain.js';
 import type { PreCallHook, QuickGate } from './pre-call-chain.js';
 import { DEFAULT_TIMEOUT_LIMITS, NEVER_ABORTED, runWithTimeouts } from './run-with-timeouts.js';
 import type { TimeoutLimits } from './run-with-timeouts.js';
 import { refusedResult, settleFailure, settleResult } from './settle-result.js';
+import type { InvocationTask } from './invocation-task.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
+import type { ToolRunContext } from '../tools/tool.js';
+import { TaskRecorder } from './task-recorder.js';
+import type { TaskHistory } from './task-recorder.js';
 
 // The public names of the call path, where the package entry and the gate have always found them.
 export type { InvokeOptions, ToolResult } from './invoke-options.js';
@@ -48,6 +56,24 @@ export interface PipelineDeps {
   readonly bounds: Partial<BoundLimits>;
   readonly timeouts: Partial<TimeoutLimits>;
   readonly tools: ToolLimits;
+  /** Where calls that run as tasks record their handles, and how a caller cancels one by its id. */
+  readonly tasks?: PipelineTasks;
+}
+
+/** The task side of the call path (host.tasks). */
+export interface PipelineTasks extends TaskHistory {
+  /** A task call is running: `cancel` stops it (its task is cancelled). Returns what forgets it once it ends. */
+  running(invocationId: string, scope: Scope, cancel: () => void): () => void;
+}
+
+/** A call recorded before whose task is followed again (after a restart): its record, last seq and handle. */
+export interface ResumeOptions {
+  readonly record: InvocationRecord;
+  readonly seq: number;
+  readonly task: InvocationTask;
+  readonly entry: RegisteredTool;
+  /** Follows the task to its end, on the server's connection for the call's tenant. */
+  readonly follow: (context: ToolRunContext) => Promise<CallToolResult>;
 }
 
 /** Runs nothing: the recording of a call that was recorded as it went. */
@@ -136,24 +162,78 @@ export class InvocationPipeline {
       call.move('running', null, null);
     }
 
+    return this.#run(call, entry, {
+      signal,
+      settle,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+  }
+
+  /**
+   * Follows again the task of a call recorded before (a host restarted while it ran): its events flow as a live
+   * call's do, under what is left of its ceiling, and its end is recorded in history exactly as a call's end.
+   */
+  resume(options: ResumeOptions): Promise<ToolResult> {
+    const { record, entry } = options;
+    const call = new CallRecorder({
+      history: this.#history,
+      scope: record.scope,
+      options: { scope: record.scope, caller: record.caller, tool: record.tool },
+      tool: { ...entry.tool, run: (_args, context) => options.follow(context) },
+      args: record.args,
+      resumed: { record, seq: options.seq },
+    });
+    return this.#run(call, entry, { signal: NEVER_ABORTED, settle: RECORDED, task: options.task });
+  }
+
+  async #run(
+    call: CallRecorder,
+    entry: RegisteredTool,
+    run: {
+      readonly signal: AbortSignal;
+      readonly settle: () => void;
+      readonly timeoutMs?: number;
+      readonly task?: InvocationTask;
+    },
+  ): Promise<ToolResult> {
+    const { tool, scope } = call;
+    const settle = run.settle;
     const overrides = this.deps.tools[tool.name];
     const timeoutMs =
-      options.timeoutMs ?? overrides?.timeoutMs ?? this.deps.timeouts.timeoutMs ?? DEFAULT_TIMEOUT_LIMITS.timeoutMs;
-    const maxTotalMs =
+      run.timeoutMs ?? overrides?.timeoutMs ?? this.deps.timeouts.timeoutMs ?? DEFAULT_TIMEOUT_LIMITS.timeoutMs;
+    const ceiling =
       overrides?.maxTotalMs ??
-      (tool.taskSupport === 'required'
+      (tool.taskSupport === 'required' || run.task !== undefined
         ? (this.deps.timeouts.taskMaxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.taskMaxTotalMs)
         : (this.deps.timeouts.maxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.maxTotalMs));
+    // A resumed task has what is left of its ceiling, counted from when its call began.
+    const maxTotalMs =
+      run.task === undefined ? ceiling : Math.max(0, ceiling - (this.deps.clock.now() - call.invocation().createdAt));
+    const tasks = this.deps.tasks;
+    const task = tool.taskSupport === undefined && run.task === undefined ? undefined : tasks;
+    const recorder = task === undefined ? undefined : new TaskRecorder(call, task, run.task);
+    // A task call can be cancelled by its id (host.tasks.cancel), whoever started it.
+    const own = task === undefined ? undefined : new AbortController();
+    const signal = own === undefined ? run.signal : AbortSignal.any([run.signal, own.signal]);
+    const forget =
+      own === undefined || task === undefined ? undefined : task.running(call.id, scope, () => own.abort());
     /** The record once recorded: whoever reads it first runs the recording that was put off. */
     const recorded = (): InvocationRecord => {
       settle();
       return call.invocation();
     };
-    const run = await runWithTimeouts({
+    const ran = await runWithTimeouts({
       tool,
       args: call.args,
       scope,
       signal,
+      ...(recorder === undefined
+        ? {}
+        : {
+            onTask: (update: Parameters<TaskRecorder['update']>[0]) => {
+              if (isRunningState(recorded().state)) recorder.update(update);
+            },
+          }),
       around: (callSignal, hold, go) =>
         this.deps.around(
           {
@@ -171,19 +251,32 @@ export class InvocationPipeline {
       maxTotalMs,
       onProgress: (progress) => {
         const at = recorded();
-        if (at.state === 'running') this.deps.events.progress(at, progress);
+        if (isRunningState(at.state)) this.deps.events.progress(at, progress);
       },
       clock: this.deps.clock,
       deadlines: this.deps.deadlines,
       controllers: this.deps.controllers,
     });
     settle();
-    if (!run.ok) {
-      const failure = classifyFailure(run.error, run.aborted, tool, { timeoutMs, maxTotalMs });
+    forget?.();
+    const result = this.#settle(call, entry, ran, { timeoutMs, maxTotalMs }, overrides);
+    recorder?.end(result.state);
+    return result;
+  }
+
+  #settle(
+    call: CallRecorder,
+    entry: RegisteredTool,
+    ran: Awaited<ReturnType<typeof runWithTimeouts>>,
+    limits: { readonly timeoutMs: number; readonly maxTotalMs: number },
+    overrides: ToolLimits[string] | undefined,
+  ): ToolResult {
+    if (!ran.ok) {
+      const failure = classifyFailure(ran.error, ran.aborted, call.tool, limits);
       return this.#fail(call, failure.outcome, failure.error);
     }
     const bounds = overrides === undefined ? this.deps.bounds : { ...this.deps.bounds, ...overrides };
-    return settleResult({ call, entry, result: run.result, bounds, modelChars: this.#modelChars });
+    return settleResult({ call, entry, result: ran.result, bounds, modelChars: this.#modelChars });
   }
 
   #fail(call: CallRecorder, outcome: InvocationOutcome, error: InvocationError): ToolResult {

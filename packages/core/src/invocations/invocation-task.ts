@@ -1,5 +1,5 @@
 import type { Scope } from '../scope.js';
-import type { TaskEra, TaskStatus } from '../servers/task-handle.js';
+import type { TaskEra, TaskStatus } from '../tools/tool-task.js';
 
 /**
  * The durable handle of a call that runs as a task, stored with its invocation: enough to follow the task again on

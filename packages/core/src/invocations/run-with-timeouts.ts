@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import type { Tool, ToolProgress } from '../tools/tool.js';
+import type { TaskUpdate } from '../tools/tool-task.js';
 import type { ControllerPool } from './controller-pool.js';
 import type { Deadlines } from './deadlines.js';
 
@@ -47,6 +48,8 @@ export interface RunOptions {
   readonly timeoutMs: number;
   readonly maxTotalMs: number;
   readonly onProgress: (progress: ToolProgress) => void;
+  /** Told each move of the call's task, when the tool runs as one. */
+  readonly onTask?: (update: TaskUpdate) => void;
   readonly clock: Clock;
   readonly deadlines: Deadlines;
   readonly controllers: ControllerPool;
@@ -123,6 +126,13 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
           idleAt = clock.monotonic() + options.timeoutMs;
           options.onProgress(progress);
         },
+        ...(options.onTask === undefined
+          ? {}
+          : {
+              onTask: (update: TaskUpdate) => {
+                if (aborted === null) options.onTask?.(update);
+              },
+            }),
       }),
     );
   } catch (error) {

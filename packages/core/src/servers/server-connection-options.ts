@@ -12,6 +12,7 @@ import type { ConnectionLimits } from './connection-limits.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerLogLine } from './server-log.js';
 import type { ServerState } from './server-state.js';
+import type { TaskUpdate } from '../tools/tool-task.js';
 
 /** What a `ServerConnection` is built with: the server, the host's clock and limits, and the host's hooks. */
 export interface ServerConnectionOptions {
@@ -55,4 +56,6 @@ export interface ConnectionCallOptions {
   readonly definition: McpToolDefinition;
   /** Whose call it is (the pool passes it on). */
   readonly scope?: Scope;
+  /** Told each move of the call's task, when the tool runs as one (task-call.ts). */
+  readonly onTask?: (update: TaskUpdate) => void;
 }

@@ -2,33 +2,39 @@ import { specTypeSchemas } from '@modelcontextprotocol/client';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
+import type { ToolProgress } from '../tools/tool.js';
 import type { ConnectionCallOptions } from './server-connection-options.js';
+import type { TaskSnapshot, TaskUpdate } from '../tools/tool-task.js';
+import { TaskPoller } from './task-poller.js';
 import { NO_SDK_TIMEOUT_MS } from './tool-call-request.js';
 
-/** How often to ask a task's status when the server names no interval, and the bounds on what it names. */
-const DEFAULT_POLL_MS = 1_000;
-const MIN_POLL_MS = 250;
-const MAX_POLL_MS = 30_000;
 /** How long the server keeps a task's result after it ends (asked for; the server may choose less). */
 const TASK_TTL_MS = 60 * 60_000;
+/** JSON-RPC "invalid params": what a server answers `tasks/get` or `tasks/result` for a task id it does not know. */
+const INVALID_PARAMS = -32602;
 
-/** The task statuses of the 2025-11-25 protocol; the last three end it. */
-type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+/** The one poller of each client (a server connection): every task followed on it shares it. */
+const pollers = new WeakMap<Client, TaskPoller>();
 
-interface TaskState {
-  readonly taskId: string;
-  readonly status: TaskStatus;
-  readonly statusMessage?: string;
-  readonly pollInterval?: number;
+function pollerOf(client: Client, clock: Clock): TaskPoller {
+  let poller = pollers.get(client);
+  if (poller === undefined) {
+    poller = new TaskPoller({
+      clock,
+      get: async (taskId) =>
+        (await client.request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult, {
+          timeout: NO_SDK_TIMEOUT_MS,
+        })),
+    });
+    pollers.set(client, poller);
+  }
+  return poller;
 }
 
 /**
  * A call of a tool that runs as a task (2025-11-25, `execution.taskSupport` "required"): `tools/call` augmented with
- * `task` answers with a task handle; `tasks/result` is asked at once and answers when the task ends, carrying the
- * questions the task asks meanwhile (they reach the elicitation broker like any question of a call in flight); the
- * status is asked with `tasks/get` at the server's poll interval, on the host's clock, and each new status message is
- * reported as progress (which keeps the call's idle timeout from firing while the task works). Aborting the call sends
- * `tasks/cancel`. A task that fails or is cancelled by the server rejects naming the server, the tool and the task.
+ * `task` answers with a task handle (told through `onTask`, so the call path stores it), then the task is followed
+ * to its end (`followTask`).
  */
 export async function callAsTask(
   client: Client,
@@ -38,19 +44,57 @@ export async function callAsTask(
   options: ConnectionCallOptions,
   clock: Clock,
 ): Promise<CallToolResult> {
-  const request = { signal: options.signal, timeout: NO_SDK_TIMEOUT_MS };
   const created = await client.request(
     { method: 'tools/call', params: { name, arguments: args, task: { ttl: TASK_TTL_MS } } },
     specTypeSchemas.CreateTaskResult,
-    request,
+    { signal: options.signal, timeout: NO_SDK_TIMEOUT_MS },
   );
-  const task = created.task as TaskState;
-  const taskId = task.taskId;
+  const task = created.task as TaskSnapshot;
+  options.onTask?.({ era: '2025-11-25', task, created: true });
+  return followTask({
+    client,
+    clock,
+    serverId,
+    tool: name,
+    task,
+    signal: options.signal,
+    onProgress: options.onProgress,
+    ...(options.onTask === undefined ? {} : { onTask: options.onTask }),
+  });
+}
+
+/** What following a task needs: where it runs, which task, and whom to tell. */
+export interface FollowTaskOptions {
+  readonly client: Client;
+  readonly clock: Clock;
+  readonly serverId: string;
+  /** The tool's name on its server, for messages. */
+  readonly tool: string;
+  /** The task as last known: its id, status, message and the poll interval its server asked for. */
+  readonly task: TaskSnapshot;
+  /** Aborting cancels the task: `tasks/cancel` is sent. */
+  readonly signal: AbortSignal;
+  readonly onProgress: (progress: ToolProgress) => void;
+  readonly onTask?: (update: TaskUpdate) => void;
+}
+
+/**
+ * Follows a task to its end: `tasks/result` is asked at once and answers when the task ends, carrying the questions
+ * the task asks meanwhile (they reach the elicitation broker like any question of a call in flight); the status is
+ * asked with `tasks/get` by the connection's shared poller (task-poller.ts) at the server's interval, and each
+ * status is told through `onTask` and as progress (which keeps the call's idle timeout from firing while the task
+ * works). Aborting sends `tasks/cancel`. A task the server no longer knows (it answers -32602 to `tasks/get` or
+ * `tasks/result`) rejects `task_lost`; one that fails or is cancelled by the server rejects `task_failed`; both name
+ * the server, the tool and the task. Used by a live call and by a task resumed after a restart alike.
+ */
+export async function followTask(options: FollowTaskOptions): Promise<CallToolResult> {
+  const { client, serverId, tool, signal } = options;
+  const taskId = options.task.taskId;
   let step = 0;
   let lastMessage: string | undefined;
   // Every status the server answers is progress: a task that works quietly (the same message, or none) is alive,
   // and only the ceiling bounds it; the idle timeout is for a server that stopped answering.
-  const report = (state: TaskState) => {
+  const report = (state: TaskSnapshot) => {
     if (state.statusMessage !== undefined) lastMessage = state.statusMessage;
     step += 1;
     options.onProgress({
@@ -58,24 +102,21 @@ export async function callAsTask(
       message: lastMessage === undefined ? state.status : `${state.status}: ${lastMessage}`,
     });
   };
-  report(task);
-  let ended = false;
-  let cancelPoll: () => void = () => undefined;
-  const poll = (interval: number | undefined) => {
-    const wait = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, interval ?? DEFAULT_POLL_MS));
-    cancelPoll = clock.setTimer(() => {
-      void client
-        .request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult, request)
-        .then((state) => {
-          if (ended) return;
-          report(state);
-          poll((state as TaskState).pollInterval ?? interval);
-        })
-        // A failed status poll is not the task's failure: the result request says how the task ended.
-        .catch(() => (ended ? undefined : poll(interval)));
-    }, wait);
-  };
-  poll(task.pollInterval);
+  report(options.task);
+  let lost!: (error: unknown) => void;
+  const lostTask = new Promise<never>((_resolve, reject) => (lost = reject));
+  lostTask.catch(() => undefined);
+  const stop = pollerOf(client, options.clock).watch(taskId, options.task.pollInterval, {
+    state: (state) => {
+      options.onTask?.({ era: '2025-11-25', task: state, created: false });
+      report(state);
+    },
+    // A failed status poll is not the task's failure (the result request says how it ended), unless the server
+    // says it does not know the task at all.
+    failed: (error) => {
+      if (isUnknownTask(error)) lost(error);
+    },
+  });
   const onAbort = () => {
     void client
       .request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult, {
@@ -83,26 +124,41 @@ export async function callAsTask(
       })
       .catch(() => undefined);
   };
-  options.signal.addEventListener('abort', onAbort, { once: true });
+  signal.addEventListener('abort', onAbort, { once: true });
+  const ended = new AbortController();
   try {
-    const result = await client.request(
+    const result = client.request(
       { method: 'tasks/result', params: { taskId } },
       specTypeSchemas.GetTaskPayloadResult,
-      request,
+      {
+        signal: AbortSignal.any([signal, ended.signal]),
+        timeout: NO_SDK_TIMEOUT_MS,
+      },
     );
-    return result as CallToolResult;
+    return (await Promise.race([result, lostTask])) as CallToolResult;
   } catch (error) {
-    if (options.signal.aborted) throw error;
+    if (signal.aborted) throw error;
+    if (isUnknownTask(error)) {
+      throw new HostError('task_lost', `server "${serverId}" no longer knows the task ${taskId} of ${tool}`, {
+        data: { serverId, taskId },
+        cause: error,
+      });
+    }
     throw new HostError(
       'task_failed',
-      `server "${serverId}": the task ${taskId} of ${name} did not complete: ${(error as Error).message}`,
+      `server "${serverId}": the task ${taskId} of ${tool} did not complete: ${(error as Error).message}`,
       { data: { serverId, taskId }, cause: error },
     );
   } finally {
-    ended = true;
-    cancelPoll();
-    options.signal.removeEventListener('abort', onAbort);
+    ended.abort();
+    stop();
+    signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** True for the server's answer to a task id it does not know: JSON-RPC -32602, as both task specifications say. */
+function isUnknownTask(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === INVALID_PARAMS;
 }
 
 /** True when the server runs tool calls as tasks for this client: the 2025-11-25 era, with the tasks capability. */

@@ -191,6 +191,7 @@ export class ToolRegistry {
             onProgress: (progress) => context.onProgress(progress),
             definition: callDefinition,
             scope: context.scope,
+            ...(context.onTask === undefined ? {} : { onTask: context.onTask }),
           }),
       };
       try {

@@ -1,3 +1,4 @@
+import type { TaskUpdate } from './tool-task.js';
 import type { Scope } from '../scope.js';
 import type { CallToolResult, Icon, ToolAnnotations } from '@modelcontextprotocol/client';
 
@@ -28,6 +29,8 @@ export interface ToolRunContext {
   /** Whose call it is. */
   readonly scope: Scope;
   onProgress(progress: ToolProgress): void;
+  /** A tool that runs as a task tells each move of its task (its handle, then each status its server reports). */
+  onTask?(update: TaskUpdate): void;
 }
 
 /**

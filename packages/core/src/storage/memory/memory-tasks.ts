@@ -3,7 +3,7 @@ import type { Scope } from '../../scope.js';
 import type { InvocationTask, OpenTaskFilter } from '../../invocations/invocation-task.js';
 import { isTerminalState } from '../../invocations/invocation-state.js';
 import type { InvocationState } from '../../invocations/invocation-state.js';
-import { isTerminalTaskStatus } from '../../servers/task-handle.js';
+import { isTerminalTaskStatus } from '../../tools/tool-task.js';
 import { notFound } from '../store-checks.js';
 import { storedTask } from '../task-checks.js';
 

@@ -1,0 +1,183 @@
+import type { Clock } from '../clock.js';
+import { HostError } from '../errors/host-error.js';
+import type { HostServers } from '../host-servers.js';
+import type { InvocationPipeline, PipelineTasks } from '../invocations/invocation-pipeline.js';
+import type { InvocationRecord } from '../invocations/invocation-record.js';
+import type { InvocationTask } from '../invocations/invocation-task.js';
+import type { RecordingQueue } from '../invocations/recording-queue.js';
+import { sameScope } from '../scope.js';
+import type { Scope } from '../scope.js';
+import { followTask } from '../servers/task-call.js';
+import type { HostStore } from '../storage/host-store.js';
+import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolRunContext } from '../tools/tool.js';
+
+/** What an application does with tasks (`host.tasks`). */
+export interface HostTasksApi {
+  /**
+   * Open tasks (their call still running), oldest first: this user's in this workspace with a scope (every
+   * conversation), or every tenant's without one (an operator's read, such as `airlock tasks`).
+   */
+  list(options?: { readonly scope?: Scope }): Promise<InvocationTask[]>;
+  /** The task handle of one of the scope's calls, open or ended; undefined for another tenant's or a plain call. */
+  get(options: { readonly scope: Scope; readonly invocationId: string }): Promise<InvocationTask | undefined>;
+  /**
+   * Cancels a task this host follows, by its call's id, in the caller's own scope: `tasks/cancel` is sent and the
+   * call ends cancelled. False when no task of that scope with this id is followed here.
+   */
+  cancel(options: { readonly scope: Scope; readonly invocationId: string }): boolean;
+  /** Resolves once the open tasks found at start have been picked up again (each then runs to its end). */
+  resumed(): Promise<void>;
+}
+
+interface Followed {
+  readonly scope: Scope;
+  readonly cancel: () => void;
+}
+
+/**
+ * The host's tasks: where the call path stores handles and registers running task calls (so `cancel` reaches them),
+ * and the resumption at start: every open task found in the store is followed again on its server's connection for
+ * its tenant (`tasks/get`, then `tasks/result`), its card coming back live through the usual events and its end
+ * recorded exactly as a call's end. A task whose server is no longer configured, or is now another server (its
+ * identity changed), ends `task_lost` naming the server and the task; so does one the server no longer knows.
+ */
+export class HostTasks implements PipelineTasks {
+  readonly writes: RecordingQueue;
+  readonly clock: Clock;
+  readonly #store: HostStore;
+  readonly #servers: () => HostServers;
+  readonly #registry: ToolRegistry;
+  readonly #pipeline: () => InvocationPipeline;
+  readonly #told: (task: InvocationTask) => void;
+  readonly #followed = new Map<string, Followed>();
+  #resumed: Promise<void> = Promise.resolve();
+
+  constructor(options: {
+    readonly store: HostStore;
+    readonly writes: RecordingQueue;
+    readonly clock: Clock;
+    readonly servers: () => HostServers;
+    readonly registry: ToolRegistry;
+    readonly pipeline: () => InvocationPipeline;
+    readonly told: (task: InvocationTask) => void;
+  }) {
+    this.#store = options.store;
+    this.writes = options.writes;
+    this.clock = options.clock;
+    this.#servers = options.servers;
+    this.#registry = options.registry;
+    this.#pipeline = options.pipeline;
+    this.#told = options.told;
+  }
+
+  identity(serverId: string): string {
+    return this.#servers().pools.get(serverId)?.catalog.identity ?? serverId;
+  }
+
+  told(task: InvocationTask): void {
+    this.#told(task);
+  }
+
+  running(invocationId: string, scope: Scope, cancel: () => void): () => void {
+    const followed = { scope, cancel };
+    this.#followed.set(invocationId, followed);
+    return () => {
+      if (this.#followed.get(invocationId) === followed) this.#followed.delete(invocationId);
+    };
+  }
+
+  api(): HostTasksApi {
+    return {
+      list: (options) =>
+        this.#store.listOpenTasks(
+          options?.scope === undefined ? {} : { userId: options.scope.userId, workspaceId: options.scope.workspaceId },
+        ),
+      get: ({ scope, invocationId }) => this.#store.getTask(scope, invocationId),
+      cancel: ({ scope, invocationId }) => {
+        const followed = this.#followed.get(invocationId);
+        if (followed === undefined || !sameScope(followed.scope, scope)) return false;
+        followed.cancel();
+        return true;
+      },
+      resumed: () => this.#resumed,
+    };
+  }
+
+  /** Picks up every open task in the store that this host does not follow yet. Never rejects. */
+  resume(): Promise<void> {
+    this.#resumed = this.#resume().catch(() => undefined);
+    return this.#resumed;
+  }
+
+  async #resume(): Promise<void> {
+    const open = await this.#store.listOpenTasks({});
+    for (const task of open) {
+      if (this.#followed.has(task.invocationId)) continue;
+      const record = await this.#store.getInvocation(task.scope, task.invocationId);
+      if (record === undefined) continue;
+      const transitions = await this.#store.listTransitions(task.scope, task.invocationId);
+      const seq = transitions.reduce((last, t) => Math.max(last, t.seq), 1);
+      void this.#pipeline().resume({
+        record,
+        seq,
+        task,
+        entry: this.#entry(record),
+        follow: (context) => this.#follow(task, context),
+      });
+    }
+  }
+
+  /** The tool as its tenant sees it now, or (its server not listing it) the tool as the call recorded it. */
+  #entry(record: InvocationRecord): RegisteredTool {
+    try {
+      return this.#registry.resolve(record.tool, { kind: 'user' }, record.scope);
+    } catch {
+      return {
+        tool: {
+          name: record.tool,
+          inputSchema: { type: 'object' },
+          origin: { kind: 'mcp', serverId: record.serverId ?? '', originalName: record.originalName },
+          visibility: [],
+          taskSupport: 'required',
+          definitionHash: record.definitionHash,
+          run: () => Promise.reject(new Error('not listed')),
+        },
+        checkInput: () => ({ ok: true }),
+      };
+    }
+  }
+
+  #follow(task: InvocationTask, context: ToolRunContext) {
+    const lost = (why: string) =>
+      Promise.reject(
+        new HostError('task_lost', `server "${task.serverId}": the task ${task.taskId} ${why}`, {
+          data: { serverId: task.serverId, taskId: task.taskId },
+        }),
+      );
+    const pool = this.#servers().pools.get(task.serverId);
+    if (pool === undefined) return lost('cannot be followed: the server is no longer configured');
+    if (pool.catalog.identity !== task.serverIdentity) {
+      return lost('cannot be followed: the server configured under that name is another server now');
+    }
+    return pool.withConnection(task.scope, (connection) =>
+      connection.withClient((client) =>
+        followTask({
+          client,
+          clock: this.clock,
+          serverId: task.serverId,
+          tool: task.tool,
+          task: {
+            taskId: task.taskId,
+            status: task.status,
+            ...(task.statusMessage === null ? {} : { statusMessage: task.statusMessage }),
+            ...(task.pollIntervalMs === null ? {} : { pollInterval: task.pollIntervalMs }),
+          },
+          signal: context.signal,
+          onProgress: (progress) => context.onProgress(progress),
+          ...(context.onTask === undefined ? {} : { onTask: (update) => context.onTask?.(update) }),
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../host.js';
+import type { Host } from '../host.js';
+import type { InvocationTask } from '../invocations/invocation-task.js';
+import type { ServerConfig } from '../servers/server-config.js';
+import { SCOPE } from '../testing/demo-fixture.js';
+import { ScriptedSurface } from '../testing/scripted-surface.js';
+import { REPORT_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
+import type { TaskServer } from '../../../../test/support/tasks/task-server.js';
+
+// Tasks against a real 2025-11-25 task server over Streamable HTTP (test/support/tasks/task-server.ts), through the
+// one path: each status a transition row and a stored handle, cancel reaching the server, and many tasks polled by
+// one bounded poller per connection.
+
+let host: Host | undefined;
+let server: TaskServer | undefined;
+afterEach(async () => {
+  await host?.close();
+  await server?.close();
+  host = undefined;
+  server = undefined;
+});
+
+function reports(url: string): ServerConfig {
+  return { id: 'reports', transport: 'http', url, headers: {}, trusted: false, disabled: false };
+}
+
+function report(h: Host, topic: string, signal?: AbortSignal) {
+  return h.invoke({
+    scope: SCOPE,
+    caller: { kind: 'model' },
+    tool: `reports__${REPORT_TOOL}`,
+    args: { topic },
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+describe('tasks on a Streamable HTTP server', () => {
+  it('records the task status as a transition and stores the handle with the call until it completes', async () => {
+    server = await startTaskServer({ completeAfterPolls: 2 });
+    host = createHost({ servers: [reports(server.url)], surface: new ScriptedSurface('allow_once') });
+    await host.servers.settled();
+    const told: InvocationTask[] = [];
+    host.on('task.updated', ({ task }) => told.push(task));
+    const result = await report(host, 'tide pools');
+    expect(result.outcome).toBe('success');
+    expect(result.text).toContain('Report on tide pools');
+    const entry = await host.history.get({ scope: SCOPE, invocationId: result.invocationId });
+    expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'success']);
+    const stored = await host.tasks.get({ scope: SCOPE, invocationId: result.invocationId });
+    expect(stored).toMatchObject({
+      serverId: 'reports',
+      taskId: server.created[0],
+      era: '2025-11-25',
+      pollIntervalMs: 250,
+      status: 'completed',
+    });
+    expect(told.map((t) => t.statusMessage)).toContain('Writing the report');
+    expect(await host.tasks.list({ scope: SCOPE })).toEqual([]);
+    expect(
+      await host.tasks.get({ scope: { ...SCOPE, userId: 'someone-else' }, invocationId: result.invocationId }),
+    ).toBeUndefined();
+  });
+
+  it('sends tasks/cancel when the task is cancelled by its id, and the call ends cancelled', async () => {
+    server = await startTaskServer();
+    host = createHost({ servers: [reports(server.url)], surface: new ScriptedSurface('allow_once') });
+    await host.servers.settled();
+    const h = host;
+    const open = new Promise<InvocationTask>((resolve) => h.on('task.updated', ({ task }) => resolve(task)));
+    const running = report(h, 'kelp');
+    const task = await open;
+    expect(h.tasks.cancel({ scope: { ...SCOPE, userId: 'someone-else' }, invocationId: task.invocationId })).toBe(
+      false,
+    );
+    expect(h.tasks.cancel({ scope: SCOPE, invocationId: task.invocationId })).toBe(true);
+    expect((await running).outcome).toBe('cancelled');
+    expect(await server.taskCancelled()).toBe(task.taskId);
+  });
+
+  it('runs 100 tasks at once with at most 4 tasks/get in flight and a bounded number of polls per task', async () => {
+    server = await startTaskServer({ completeAfterPolls: 3, getLatencyMs: 20 });
+    host = createHost({ servers: [reports(server.url)], surface: new ScriptedSurface('allow_once') });
+    await host.servers.settled();
+    const h = host;
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => report(h, `topic ${i}`)));
+    expect(results.filter((r) => r.outcome === 'success')).toHaveLength(100);
+    expect(server.maxGetsInFlight()).toBeGreaterThan(1);
+    expect(server.maxGetsInFlight()).toBeLessThanOrEqual(4);
+    const polls = [...server.polls.values()];
+    expect(polls).toHaveLength(100);
+    expect(Math.max(...polls)).toBeLessThanOrEqual(4);
+  }, 30_000);
+});
