@@ -6,6 +6,7 @@ import './web-awesome.js';
 import { createActions } from './actions.js';
 import type { Actions } from './actions.js';
 import { api } from './api-client.js';
+import { drawOlderCards } from './card-window.js';
 import { ConsoleEventStream } from './event-stream.js';
 import { t } from './i18n.js';
 import { PageStore } from './page-store.js';
@@ -25,7 +26,23 @@ const store = new PageStore((state) => {
     void actions.loadAudit();
   }
   render(pageView(store.state, currentRoute(), actions), root);
+  if (state.cardsDrawn !== undefined) drawOlderCardsSoon();
 });
+
+/** Once the frame just drawn is painted, draws the next older cards (a snapshot draws its newest first). */
+let olderCardsWanted = false;
+function drawOlderCardsSoon(): void {
+  if (olderCardsWanted) return;
+  olderCardsWanted = true;
+  // A rAF callback runs before its frame is painted; a task queued from it runs after.
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      olderCardsWanted = false;
+      store.update(drawOlderCards);
+      store.render();
+    }),
+  );
+}
 const stream: ConsoleEventStream = new ConsoleEventStream({
   store,
   effects: {

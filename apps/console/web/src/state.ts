@@ -1,4 +1,5 @@
 import type { AuditEvent, ElicitationEnd, ElicitationRequest, PermissionRequest } from '@airlock/core';
+import { CARDS_PER_FRAME } from './card-window.js';
 import type { ConsoleMessageKey } from './console-messages.js';
 import type { Card, ChatLine, Snapshot } from './types.js';
 
@@ -34,6 +35,12 @@ export type Notice = string | { readonly key: ConsoleMessageKey; readonly params
 export interface PageState {
   readonly snapshot?: Snapshot;
   readonly cards: ReadonlyMap<string, Card>;
+  /**
+   * How many of the newest cards are drawn; unset, all of them. A page starts (and every snapshot starts it again)
+   * with the newest `CARDS_PER_FRAME`, and draws the older ones in the frames after (`card-window.ts`), so a long
+   * conversation shows its newest calls without waiting for all the others.
+   */
+  readonly cardsDrawn?: number;
   /** The whole text behind each cut result ("" while it is being fetched), so "copy" copies all of it. */
   readonly fullTexts: ReadonlyMap<string, string>;
   /** Cut results whose whole text retention removed, and when (the full-text route answered 410 result_expired). */
@@ -86,6 +93,7 @@ export interface ClosedQuestion {
 export function initialState(): PageState {
   return {
     cards: new Map(),
+    cardsDrawn: CARDS_PER_FRAME,
     fullTexts: new Map(),
     expiredResults: new Map(),
     permissionRequests: [],

@@ -3,6 +3,7 @@ import type { TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Actions } from '../actions.js';
 import { cardSlots } from '../card-slots.js';
+import { drawnSlots } from '../card-window.js';
 import { t } from '../i18n.js';
 import type { PageState } from '../state.js';
 import type { Snapshot } from '../types.js';
@@ -24,7 +25,7 @@ export function conversationView(state: PageState, snapshot: Snapshot, actions: 
         ${state.cards.size === 0 ? html`<p class="hint">${t('console.cards.empty')}</p>` : nothing}
         <ol class="cards">
           ${repeat(
-            cardSlots(state),
+            drawnSlots(cardSlots(state), state),
             (slot) => slot.slot,
             (slot) => cardView(state, snapshot, slot, actions),
           )}
