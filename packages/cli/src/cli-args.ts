@@ -4,7 +4,10 @@ export const USAGE = `airlock: an MCP host in your terminal. Every tool call is 
 
 Usage:
   airlock [--json]                 servers, and the tools the model would see
-  airlock servers [--json]         each server's state, transport, trust and tool count
+  airlock servers [--json]         each server's state (and why, and when it retries), trust, protocol, counts
+  airlock servers logs SERVER [--follow]   the server's stderr and log notifications (--follow: until Ctrl-C)
+  airlock servers disable|enable SERVER    switches a server off (not started, tools not listed) or on again
+  airlock tools hide|show SERVER/TOOL [--everyone]   hides a tool from the model for you (or everyone here)
   airlock tools [--audience model|app|user] [--server ID] [--json]
   airlock call SERVER/TOOL [--args JSON] [--allow] [--timeout MS] [--full] [--json]
   airlock resources [--server ID] [--json]   resources and resource templates the servers offer
@@ -63,6 +66,8 @@ const OPTIONS = {
   timeout: { type: 'string' },
   limit: { type: 'string' },
   full: { type: 'boolean', default: false },
+  follow: { type: 'boolean', default: false },
+  everyone: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -90,6 +95,8 @@ export const COMMANDS = [
 /** The actions a command takes as its next word. */
 export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   history: ['show'],
+  servers: ['logs', 'disable', 'enable'],
+  tools: ['hide', 'show'],
   permissions: ['list', 'revoke', 'explain'],
   audit: ['anchor'],
   auth: ['login', 'logout', 'status'],
@@ -140,10 +147,16 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
   const limit = () => positiveInteger(values.limit, '--limit', 'a positive integer');
   switch (command) {
     case 'overview':
-    case 'servers':
     case 'retention':
       return extra(0);
+    case 'servers':
+      if (rest[0] === undefined) return undefined;
+      if (!['logs', 'disable', 'enable'].includes(rest[0]))
+        return `unknown servers action ${rest[0]}: use logs, disable or enable`;
+      return rest[1] === undefined ? `servers ${rest[0]} needs a server id` : extra(2);
     case 'tools':
+      if (rest[0] === 'hide' || rest[0] === 'show') return checkTarget(rest[1], `tools ${rest[0]}`) ?? extra(2);
+      if (rest[0] !== undefined) return `unknown tools action ${rest[0]}: use hide or show`;
       return extra(0) ?? checkAudience(values.audience, values.server);
     case 'call':
       return (

@@ -192,7 +192,7 @@ describe('the command line is checked before any server starts', () => {
     [['tools', '--audience', 'robots'], '--audience must be model, app or user, not robots'],
     [['tools', '--audience', 'app'], '--audience app needs --server'],
     [['tools', '--no-such-flag'], "Unknown option '--no-such-flag'"],
-    [['servers', 'extra'], 'unexpected argument extra after servers'],
+    [['servers', 'extra'], 'unknown servers action extra: use logs, disable or enable'],
     [['history', 'show'], 'history show needs an invocation id'],
     [['history', '--limit', '0'], '--limit must be a positive integer, not 0'],
     [['permissions', 'explain'], 'permissions explain needs SERVER/TOOL'],

@@ -38,8 +38,8 @@ function tryHint(host: Host): string {
 }
 
 /** `airlock servers`: each server's state, transport, trust and tool count. */
-export function listServers(host: Host, json: boolean, io: Out): number {
-  const servers = host.servers.list();
+export function listServers(host: Host, json: boolean, io: Out, scope?: Scope): number {
+  const servers = host.servers.list(scope === undefined ? {} : { scope });
   if (json) io.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
   else for (const s of servers) io.stdout.write(serverLine(s, io.style));
   return servers.some((s) => s.state === 'failed') ? EXIT_CODES.transport_error : 0;
@@ -48,8 +48,21 @@ export function listServers(host: Host, json: boolean, io: Out): number {
 function serverLine(s: ServerInfo, style: Style): string {
   const version = s.protocolVersion === undefined ? '' : ` · protocol ${s.protocolVersion}`;
   const trust = s.trusted ? 'trusted' : 'untrusted';
-  const line = `  ${style.strong(s.id)} · ${style.server(s.state, s.state)} · ${s.transport} · ${trust} · ${s.toolCount} tools${version}\n`;
-  return s.error === undefined ? line : `${line}    ${style.server(s.error, s.state)}\n`;
+  const state = s.disabled ? style.server('switched off', 'disabled') : style.server(s.state, s.state);
+  const counts = [
+    `${s.toolCount} tools`,
+    ...(s.resourceCount === undefined ? [] : [`${s.resourceCount} resources`]),
+    ...(s.promptCount === undefined ? [] : [`${s.promptCount} prompts`]),
+  ].join(', ');
+  const line = `  ${style.strong(s.id)} · ${state} · ${s.transport} · ${trust} · ${counts}${version}\n`;
+  // Why it is not working, and whether it tries again: a degraded server retries at a time, a failed one does not.
+  const retry =
+    s.retryAt !== undefined
+      ? `    retrying at ${new Date(s.retryAt).toISOString()}\n`
+      : s.state === 'failed'
+        ? '    not retrying on its own: run the command again once it is fixed\n'
+        : '';
+  return s.error === undefined ? line : `${line}    ${style.server(s.error, s.state)}\n${retry}`;
 }
 
 /** `airlock tools`: the tools one audience sees (the arguments were checked before the host started). */
@@ -59,8 +72,14 @@ export function listTools(
   server: string | undefined,
   json: boolean,
   io: Out,
+  /** Whose switches apply (tools hidden from the model for this user or workspace). */
+  scope?: Scope,
 ): number {
-  const tools = host.tools.list({ audience, ...(server === undefined ? {} : { serverId: server }) });
+  const tools = host.tools.list({
+    audience,
+    ...(server === undefined ? {} : { serverId: server }),
+    ...(scope === undefined ? {} : { scope }),
+  });
   if (json) {
     io.stdout.write(`${JSON.stringify(tools.map(toolSummary), null, 2)}\n`);
     return 0;

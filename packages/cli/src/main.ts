@@ -18,6 +18,7 @@ import { runConsoleCommand } from './console-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { history, listServers, listTools, overview } from './list-commands.js';
 import { promptCommand, promptsCommand, readCommand, resourcesCommand } from './resource-commands.js';
+import { serverLogsCommand, serverSwitchCommand, toolSwitchCommand } from './server-commands.js';
 import { FixedSurface, TerminalSurface, terminalLocale } from './terminal-surface.js';
 
 export { USAGE } from './cli-args.js';
@@ -81,7 +82,18 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       ...(negotiation === undefined ? {} : { negotiation }),
     });
     const { servers, source, rules, expiryDays, retention, audit } = config;
-    const needsStore = ['call', 'read', 'history', 'permissions', 'audit', 'retention', 'auth'].includes(command);
+    // Servers and tools read the switches kept beside the history (servers switched off, tools hidden).
+    const needsStore = [
+      'call',
+      'read',
+      'history',
+      'permissions',
+      'audit',
+      'retention',
+      'auth',
+      'servers',
+      'tools',
+    ].includes(command);
     const path = storePath(values.store, config.storePath);
     const store: HostStore = needsStore ? new SqliteStore({ database: new Database(path) }) : new MemoryStore();
     // Sign-in to remote servers comes back to a one-use loopback listener (auth login only).
@@ -89,7 +101,9 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     const target =
       command === 'call' || command === 'read' || command === 'prompt'
         ? rest[0]
-        : (command === 'permissions' && rest[0] === 'explain') || (command === 'auth' && rest[0] !== 'status')
+        : (command === 'permissions' && rest[0] === 'explain') ||
+            (command === 'auth' && rest[0] !== 'status') ||
+            ((command === 'servers' || command === 'tools') && rest[0] !== undefined)
           ? rest[1]
           : undefined;
     const onlyServer =
@@ -142,9 +156,14 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       case 'overview':
         return overview(host, source, values.json, out);
       case 'servers':
-        return listServers(host, values.json, out);
+        if (rest[0] === 'logs') return await serverLogsCommand(host, rest[1] ?? '', values, out, interrupted());
+        if (rest[0] === 'disable' || rest[0] === 'enable')
+          return await serverSwitchCommand(host, rest[0], rest[1] ?? '', scope.userId, out);
+        return listServers(host, values.json, out, scope);
       case 'tools':
-        return listTools(host, (values.audience ?? 'model') as 'model', values.server, values.json, out);
+        if (rest[0] === 'hide' || rest[0] === 'show')
+          return await toolSwitchCommand(host, scope, rest[0], rest[1] ?? '', values.everyone, out);
+        return listTools(host, (values.audience ?? 'model') as 'model', values.server, values.json, out, scope);
       case 'resources':
         return await resourcesCommand(host, scope, values.server, values.json, out);
       case 'read':
@@ -175,6 +194,19 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     await host?.close();
     await loopback?.close();
   }
+}
+
+/** Aborts on the first Ctrl-C (SIGINT) or SIGTERM: `--follow` ends there and the host closes its servers. */
+function interrupted(): AbortSignal {
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  stop.signal.addEventListener('abort', () => {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+  });
+  return stop.signal;
 }
 
 /** The surface, also signing the user in to remote servers through `authorize`. */

@@ -61,7 +61,8 @@ export class HostServers {
         if (pool !== undefined) this.pools.set(id, this.#pool({ ...pool.config, disabled: true }));
       }
       const starting = [...this.pools.values()].filter((p) => !p.config.disabled).map((p) => p.catalog.start());
-      return Promise.all(starting).then(() => undefined);
+      // Settled includes what each ready server says of itself and its counts, so a one-shot listing shows them.
+      return Promise.all(starting).then(() => Promise.all([...this.#learning]).then(() => undefined));
     });
   }
 
@@ -143,6 +144,9 @@ export class HostServers {
     await this.#learnCounts(id);
   }
 
+  /** What is being learned of servers that just became ready (what they say of themselves, their counts). */
+  readonly #learning = new Set<Promise<void>>();
+
   /** How many resources and prompts each server offered when its shared or catalog connection last listed them. */
   readonly #counts = new Map<string, { resources?: number; prompts?: number }>();
 
@@ -172,7 +176,10 @@ export class HostServers {
       catalog: this.#connection(server, undefined, {
         state: (state, error) => {
           if (state === 'closed') registry.removeServer(id);
-          if (state === 'ready') void this.#learnAbout(id, pool);
+          if (state === 'ready') {
+            const learning = this.#learnAbout(id, pool).finally(() => this.#learning.delete(learning));
+            this.#learning.add(learning);
+          }
           if (state === 'needs_auth' && /^\s*bearer\b/i.test(pool.catalog.authChallenge ?? '')) pool.signInAsked();
           events.emit('server.state', { serverId: id, state, ...(error === undefined ? {} : { error }) });
         },

@@ -1,5 +1,6 @@
 import type { ServerIsolation } from './server-config.js';
 import type { ServerConnection } from './server-connection.js';
+import { neutraliseControls } from './server-log.js';
 import type { ServerState } from './server-state.js';
 
 /** A server as surfaces list it. */
@@ -79,7 +80,8 @@ export function serverInfo(options: {
     ...(options.tenantConnection === undefined ? {} : { tenantConnection: options.tenantConnection }),
     identity: c.identity,
     origin: c.config.transport === 'http' ? c.config.url : [c.config.command, ...c.config.args].join(' '),
-    ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: c.lastError }),
+    // The error may quote the server's stderr: its control characters are shown as codes, never obeyed.
+    ...(c.lastError === undefined || c.state === 'ready' ? {} : { error: neutraliseControls(c.lastError) }),
     ...(c.retryAt === undefined || c.state !== 'degraded' ? {} : { retryAt: c.retryAt }),
     disabled: c.config.disabled,
     ...(c.state === 'needs_auth' && c.authChallenge !== undefined ? { authChallenge: c.authChallenge } : {}),
