@@ -51,7 +51,9 @@ export class HostTasks implements PipelineTasks {
   readonly #pipeline: () => InvocationPipeline;
   readonly #told: (task: InvocationTask) => void;
   readonly #followed = new Map<string, Followed>();
-  #resumed: Promise<void> = Promise.resolve();
+  /** Settles once the resumption at start is done (or the host closed before it began). */
+  readonly #resumed: Promise<void>;
+  #resumedAtStart!: () => void;
 
   constructor(options: {
     readonly store: HostStore;
@@ -69,6 +71,7 @@ export class HostTasks implements PipelineTasks {
     this.#registry = options.registry;
     this.#pipeline = options.pipeline;
     this.#told = options.told;
+    this.#resumed = new Promise((done) => (this.#resumedAtStart = done));
   }
 
   identity(serverId: string): string {
@@ -105,9 +108,14 @@ export class HostTasks implements PipelineTasks {
   }
 
   /** Picks up every open task in the store that this host does not follow yet. Never rejects. */
-  resume(): Promise<void> {
-    this.#resumed = this.#resume().catch(() => undefined);
-    return this.#resumed;
+  async resume(): Promise<void> {
+    await this.#resume().catch(() => undefined);
+    this.#resumedAtStart();
+  }
+
+  /** The host closed before resuming: nothing is followed, and `resumed()` settles. */
+  skipResume(): void {
+    this.#resumedAtStart();
   }
 
   async #resume(): Promise<void> {

@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHost } from '../host.js';
+import type { Host } from '../host.js';
+import type { ServerConfig } from '../servers/server-config.js';
+import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { SCOPE } from '../testing/demo-fixture.js';
+import { ScriptedSurface } from '../testing/scripted-surface.js';
+import { REPORT_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
+import type { TaskServer } from '../../../../test/support/tasks/task-server.js';
+
+// A host restart in the middle of a task: a child Node process runs a host (the BUILT package, packages/core/dist:
+// run "npx tsc -b" first) on a SQLite file and starts a task on the test task server over Streamable HTTP; the test
+// kills it (SIGKILL) once the task's handle is committed, and a new host on the same file picks the task up. The task
+// lives in the server, which outlives the host; a server restarted meanwhile has forgotten it.
+
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist');
+const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
+
+function childScript(): string {
+  const url = (path: string) => JSON.stringify(pathToFileURL(path).href);
+  return `
+import Database from ${url(DRIVER)};
+import { createHost } from ${url(join(DIST, 'index.js'))};
+import { SqliteStore } from ${url(join(DIST, 'storage/sqlite/index.js'))};
+import { ScriptedSurface } from ${url(join(DIST, 'testing/index.js'))};
+const [file, serverUrl, scopeJson] = process.argv.slice(2);
+const scope = JSON.parse(scopeJson);
+const host = createHost({
+  servers: [{ id: 'reports', transport: 'http', url: serverUrl, headers: {}, trusted: false, disabled: false }],
+  store: new SqliteStore({ database: new Database(file) }),
+  surface: new ScriptedSurface('allow_once'),
+});
+await host.servers.settled();
+let told = false;
+host.on('task.updated', ({ task }) => {
+  if (told) return;
+  told = true;
+  // Reading history drains the writer: the handle is committed once this resolves.
+  void host.history.get({ scope, invocationId: task.invocationId }).then(() => console.log(JSON.stringify(task)));
+});
+void host.invoke({ scope, caller: { kind: 'model' }, tool: 'reports__${REPORT_TOOL}', args: { topic: 'tide pools' } });
+`;
+}
+
+interface Started {
+  readonly invocationId: string;
+  readonly taskId: string;
+}
+
+let dir: string;
+let server: TaskServer | undefined;
+let host: Host | undefined;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'airlock-tasks-'));
+});
+afterEach(async () => {
+  await host?.close();
+  await server?.close();
+  host = undefined;
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs a host in a child process until its task's handle is committed, then kills it (SIGKILL). */
+async function startTaskAndKillHost(file: string, url: string): Promise<Started> {
+  if (!existsSync(join(DIST, 'index.js'))) throw new Error(`${DIST} is missing: run "npx tsc -b" first`);
+  const script = join(dir, 'host.mjs');
+  await writeFile(script, childScript(), 'utf8');
+  const child = spawn(process.execPath, [script, file, url, JSON.stringify(SCOPE)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<NodeJS.Signals | null>((done) => child.on('close', (_code, signal) => done(signal)));
+  const line = await new Promise<string>((done, fail) => {
+    createInterface({ input: child.stdout }).once('line', done);
+    void exited.then(() => fail(new Error(`the host exited before its task started: ${stderr}`)));
+  });
+  child.kill('SIGKILL');
+  expect(await exited).toBe('SIGKILL');
+  return JSON.parse(line) as Started;
+}
+
+function reports(url: string): ServerConfig {
+  return { id: 'reports', transport: 'http', url, headers: {}, trusted: false, disabled: false };
+}
+
+describe('tasks across a host restart', () => {
+  it('picks up a task a killed host started: polling resumes and the result lands in history', async () => {
+    server = await startTaskServer();
+    const file = join(dir, 'airlock.db');
+    const started = await startTaskAndKillHost(file, server.url);
+    expect(server.created).toEqual([started.taskId]);
+
+    host = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+    });
+    const h = host;
+    const progress: string[] = [];
+    const polledAgain = server.polls.get(started.taskId) ?? 0;
+    const ended = new Promise<void>((done) =>
+      h.on('invocation.transition', ({ invocation }) => {
+        if (invocation.state === 'success' || invocation.state === 'error') done();
+      }),
+    );
+    // The task finishes once the new host has asked for its status again.
+    h.on('invocation.progress', ({ progress: p }) => {
+      progress.push(p.message ?? '');
+      if ((server?.polls.get(started.taskId) ?? 0) > polledAgain) server?.finish(started.taskId);
+    });
+    await h.tasks.resumed();
+    await ended;
+
+    const entry = await h.history.get({ scope: SCOPE, invocationId: started.invocationId });
+    expect(entry?.invocation).toMatchObject({ state: 'success', outcome: 'success' });
+    expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'success']);
+    expect(entry?.result?.model.text).toContain('Report on tide pools');
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(await h.tasks.get({ scope: SCOPE, invocationId: started.invocationId })).toMatchObject({
+      taskId: started.taskId,
+      status: 'completed',
+    });
+    expect(await h.tasks.list()).toEqual([]);
+    const audit = await h.audit.query({
+      scope: SCOPE,
+      invocationId: started.invocationId,
+      type: 'invocation.transition',
+    });
+    expect(audit.map((e) => (e.data as { to?: string }).to)).toEqual(['pending', 'running', 'working', 'success']);
+  }, 30_000);
+
+  it('ends a task its restarted server has forgotten with task_lost, naming the server and the task', async () => {
+    server = await startTaskServer();
+    const file = join(dir, 'airlock.db');
+    const started = await startTaskAndKillHost(file, server.url);
+    const port = server.port;
+    await server.close();
+    server = await startTaskServer({ port });
+
+    host = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+    });
+    const h = host;
+    const ended = new Promise<void>((done) =>
+      h.on('invocation.transition', ({ invocation }) => {
+        if (invocation.state === 'error') done();
+      }),
+    );
+    await h.tasks.resumed();
+    await ended;
+    const entry = await h.history.get({ scope: SCOPE, invocationId: started.invocationId });
+    expect(entry?.invocation.error?.code).toBe('task_lost');
+    expect(entry?.invocation.error?.message).toContain(`server "reports" no longer knows the task ${started.taskId}`);
+    expect(await h.tasks.list({ scope: SCOPE })).toEqual([]);
+  }, 30_000);
+});
