@@ -4,7 +4,7 @@ import type { Scope } from './scope.js';
 import { assertScope } from './scope.js';
 import type { ServerInfo } from './servers/server-info.js';
 import type { ServerLogLine } from './servers/server-log.js';
-import type { ToolSwitches } from './tools/tool-switches.js';
+import type { ToolSwitches } from './host-switches.js';
 
 /** `host.servers`: the configured servers, as each tenant sees them, and what an administrator does with them. */
 export interface HostServersApi {

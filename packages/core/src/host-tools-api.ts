@@ -4,7 +4,7 @@ import type { Scope } from './scope.js';
 import { assertScope } from './scope.js';
 import type { Audience, Tool } from './tools/tool.js';
 import type { NativeToolDefinition, ToolRegistry } from './tools/tool-registry.js';
-import type { ToolSwitch, ToolSwitchLevel, ToolSwitches } from './tools/tool-switches.js';
+import type { ToolSwitch, ToolSwitchLevel, ToolSwitches } from './host-switches.js';
 
 /** What `host.tools.setHidden` takes. */
 export interface ToolHideOptions {

@@ -25,7 +25,7 @@ import { hostServersApi } from './host-servers-api.js';
 import type { HostServersApi } from './host-servers-api.js';
 import { hostToolsApi } from './host-tools-api.js';
 import type { HostToolsApi } from './host-tools-api.js';
-import { ToolSwitches } from './tools/tool-switches.js';
+import { ToolSwitches } from './host-switches.js';
 import { HostAuth } from './host-auth.js';
 import type { HostAuthApi } from './host-auth.js';
 import { HostResources } from './host-resources.js';
@@ -148,6 +148,8 @@ export function createHost(config: HostConfig = {}): Host {
     ...(config.durability === undefined ? {} : { durability: config.durability }),
   });
   const history = new HistoryReader({ store, writes });
+  const onStoreError = (error: unknown) => events.emit('store.error', { message: String(error) });
+  const switches = new ToolSwitches({ store, writes, now: () => clock.now(), onError: onStoreError });
   // Built below, once the broker it answers questions through exists; read only when calls and questions come.
   // eslint-disable-next-line prefer-const
   let servers: HostServers;
@@ -155,8 +157,6 @@ export function createHost(config: HostConfig = {}): Host {
   const rules: readonly PermissionRule[] =
     Array.isArray(rawRules) && rawRules.every(isParsedRule)
       ? rawRules
-  const onStoreError = (error: unknown) => events.emit('store.error', { message: String(error) });
-  const switches = new ToolSwitches({ store, writes, now: () => clock.now(), onError: onStoreError });
       : parseRules(rawRules ?? [], 'permissions.rules');
   const engine = new PermissionEngine({
     store,
@@ -260,6 +260,7 @@ export function createHost(config: HostConfig = {}): Host {
     broker,
     events,
     catalogReady: () => checkRules(),
+    switchedOff: switches.loaded,
     ...(config.apps?.views === true
       ? { extraCapabilities: { extensions: { [APP_EXTENSION_ID]: { mimeTypes: [APP_VIEW_MIME_TYPE] } } } }
       : {}),
@@ -277,7 +278,6 @@ export function createHost(config: HostConfig = {}): Host {
   const apps = new AppViews({
     enabled: config.apps?.views === true,
     ...(config.apps?.maxViewBytes === undefined ? {} : { maxBytes: config.apps.maxViewBytes }),
-    switchedOff: switches.loaded,
     tool: (name, scope) => registry.get(name, scope),
     audit: (audit) => writes.write({ kind: 'audit', audit }),
     now: () => clock.now(),

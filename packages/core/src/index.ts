@@ -7,7 +7,7 @@ export type { ServerAbout } from './servers/server-info.js';
 export type { ServerLogLine } from './servers/server-log.js';
 export type { HostServersApi } from './host-servers-api.js';
 export type { HostToolsApi, ToolHideOptions } from './host-tools-api.js';
-export type { ToolSwitch, ToolSwitchLevel } from './tools/tool-switches.js';
+export type { ToolSwitch, ToolSwitchLevel } from './host-switches.js';
 export type { SwitchKey, SwitchLevel, SwitchRecord } from './storage/switches.js';
 export type { TelemetryConfig } from './telemetry/tool-spans.js';
 export { LOG_REDACT_PATHS, logHostEvents } from './telemetry/host-log.js';

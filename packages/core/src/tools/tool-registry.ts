@@ -38,7 +38,7 @@ export interface ToolCaller {
 }
 
 /**
- * What the registry asks of the host's switches (tools/tool-switches.ts): a tool switched off for the model in a
+ * What the registry asks of the host's switches (host-switches.ts): a tool switched off for the model in a
  * scope is neither listed to the model nor callable by it; a name of a server switched off is refused naming it.
  */
 export interface RegistrySwitches {
