@@ -2,7 +2,7 @@
 // and copied whole by its handle, a full-size view, updates followed (server-everything's subscriptions), suggestions
 // for a template's variable, a read a rule denies; and the XSS corpus through the resource and prompt renderers (a
 // hostile server's names, descriptions, URIs, texts and an SVG blob): nothing runs, all of it shown as text.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /**
  * A hostile stdio server (newline-delimited JSON-RPC written by hand): every name, title, description, URI and text
@@ -59,12 +60,16 @@ rl.on('line', (line) => {
 `;
 
 let dir: string;
+let files: string;
 let running: RunningConsole;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'airlock-console-resource-actions-'));
+  files = join(dir, 'files');
+  await mkdir(files);
+  await writeFile(join(files, 'notes.txt'), 'first line\n');
   const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
   running = await startConsole({
     ...config,
@@ -79,6 +84,8 @@ beforeAll(async () => {
         demo: { command: process.execPath, args: [DEMO_BIN] },
         everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
         hostile: { command: process.execPath, args: ['-e', HOSTILE] },
+        // Files as tools only, in a directory of the test's own: no resources, no prompts.
+        files: { command: process.execPath, args: [FILESYSTEM_BIN, files] },
       },
     }),
   });
@@ -181,6 +188,25 @@ describe('a read on the Resources page', () => {
     await page.getByRole('button', { name: 'Preview Meeting notes' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/was refused: .*host rule/);
     expect(await page.locator('console-resource-preview').count()).toBe(0);
+  });
+});
+
+describe('server-filesystem on the Resources page', () => {
+  it('lists nothing of it and names no failure; a read of one of its files says it offers no resources', async () => {
+    const page = await resourcesPage();
+    await page.locator('li[data-resource="x://all"]').waitFor();
+    expect(await page.locator('.resources-page').textContent()).not.toMatch(/files:|file:\/\//);
+    const answer = await page.evaluate(
+      (uri) =>
+        fetch('/api/resources/read', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ serverId: 'files', uri }),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: { message: string } } })),
+      `file://${join(files, 'notes.txt')}`,
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toContain('server "files" offers no resources');
   });
 });
 

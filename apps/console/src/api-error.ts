@@ -27,6 +27,8 @@ const STATUS: Partial<Record<HostErrorCode, ApiStatus>> = {
   invalid_scope: 400,
   // A rule, a stored decision or the user refused a resource read: nothing was sent to the server.
   permission_denied: 403,
+  // The server declares no such capability (resources or prompts): nothing was sent to it.
+  not_supported: 400,
   store_error: 503,
   closed: 503,
 };

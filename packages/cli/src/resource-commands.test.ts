@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { terminalText } from './resource-commands.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../dist/bin.js');
 const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = resolve(here, '../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /** A fresh directory with server-everything configured and its own history file. */
 function workspace() {
@@ -83,6 +84,47 @@ describe('airlock resources, read, prompts and prompt against server-everything'
       expect(result.stderr).toContain(error);
     }
   });
+});
+
+describe('airlock against server-filesystem in a temporary directory', () => {
+  it('lists no resources or prompts, refuses a read by name, and reads its files through its tools', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-fs-cli-'));
+    const files = join(dir, 'files');
+    mkdirSync(files);
+    writeFileSync(join(files, 'notes.txt'), 'first line\nsecond line\n');
+    const config = join(dir, 'airlock.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { files: { command: process.execPath, args: [FILESYSTEM, files] } } }),
+    );
+    const ws = ['--config', config, '--store', join(dir, 'airlock.db')];
+    const listed = await run(['resources', '--server', 'files', ...ws]);
+    expect(listed).toMatchObject({ code: 0, stdout: 'resources\n  (none)\n\nresource templates\n  (none)\n' });
+    expect((await run(['prompts', '--server', 'files', ...ws])).stdout).toBe('  (none)\n');
+    const read = await run(['read', 'files', `file://${join(files, 'notes.txt')}`, ...ws]);
+    expect(read.code).not.toBe(0);
+    expect(read.stderr).toContain('server "files" offers no resources (it declares no "resources" capability)');
+    const args = JSON.stringify({ path: join(files, 'notes.txt') });
+    const called = await run(['call', 'files/read_text_file', '--args', args, '--allow', ...ws]);
+    expect(called.code).toBe(0);
+    expect(called.stdout).toMatch(/first line\n\s*second line/);
+  }, 60_000);
+});
+
+describe('airlock read --full', () => {
+  it("prints the whole of a read, fetched by the read's handle", async () => {
+    const ws = workspace();
+    const cut = await run(['read', 'everything', 'demo://resource/static/document/architecture.md', ...ws]);
+    const whole = await run(['read', 'everything', 'demo://resource/static/document/architecture.md', '--full', ...ws]);
+    expect(whole.code).toBe(0);
+    expect(whole.stdout.startsWith(cut.stdout.slice(0, 200))).toBe(true);
+    const json = JSON.parse(
+      (await run(['read', 'everything', 'demo://resource/static/document/architecture.md', '--full', '--json', ...ws]))
+        .stdout,
+    ) as { handle: string; contents: { text: string }[] };
+    expect(json.handle).toMatch(/^airlock:read\//);
+    expect(whole.stdout).toBe(`${json.contents[0]!.text}${json.contents[0]!.text.endsWith('\n') ? '' : '\n'}`);
+  }, 60_000);
 });
 
 describe('terminalText', () => {

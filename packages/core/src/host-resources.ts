@@ -119,9 +119,10 @@ export class HostResources {
       await gateRead(this.#deps.gate, { scope, caller, serverId, uri, ...signalOf(options.signal) });
       const result = await pool
         .withConnection(scope, (connection) =>
-          connection.withClient((client) =>
-            client.readResource({ uri }, { cacheMode: 'bypass', ...signalOf(options.signal) }),
-          ),
+          connection.withClient((client) => {
+            offers(client, serverId, 'resources', what);
+            return client.readResource({ uri }, { cacheMode: 'bypass', ...signalOf(options.signal) });
+          }),
         )
         .catch((error: unknown) => {
           throw requestFailure(serverId, what, error);
@@ -191,7 +192,10 @@ export class HostResources {
     const what = `prompt "${name}"`;
     const result = await this.#pool(serverId)
       .withConnection(scope, (connection) =>
-        connection.withClient((client) => client.getPrompt({ name, arguments: args }, signalOf(options.signal))),
+        connection.withClient((client) => {
+          offers(client, serverId, 'prompts', what);
+          return client.getPrompt({ name, arguments: args }, signalOf(options.signal));
+        }),
       )
       .catch((error: unknown) => {
         throw requestFailure(serverId, what, error);
@@ -329,6 +333,16 @@ export class HostResources {
  * eviction on `list_changed` is not relied on (the host owns those notifications, to tell surfaces).
  */
 const FRESH = { cacheMode: 'refresh' } as const;
+
+/** Refuses a request to a server that declares no such capability (a server that offers its files as tools only). */
+function offers(client: Client, serverId: string, capability: 'resources' | 'prompts', what: string): void {
+  if (client.getServerCapabilities()?.[capability] !== undefined) return;
+  throw new HostError(
+    'not_supported',
+    `server "${serverId}" offers no ${capability} (it declares no "${capability}" capability); ${what} was not sent`,
+    { data: { serverId, what } },
+  );
+}
 
 function signalOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal };
