@@ -68,6 +68,11 @@ export interface HostConfig {
    */
   readonly retention?: RetentionConfig;
   /**
+   * Tasks. `resume` (default true): at start, follow again the open tasks of calls made before a restart (a one-shot
+   * command that only reads, such as the CLI's, passes false; the tasks stay open for the next host).
+   */
+  readonly tasks?: { readonly resume?: boolean };
+  /**
    * OpenTelemetry spans for every tool call (`execute_tool`, with permission and elicitation children), through the
    * global tracer provider or the `tracer` given. Arguments stay off the spans unless `recordArguments` is true.
    */

@@ -293,7 +293,9 @@ export function createHost(config: HostConfig = {}): Host {
   queueMicrotask(checkRules);
   void firstConnections.then(checkRules);
   // Open tasks of calls made before a restart are followed again once the servers' first connections are settled.
-  void Promise.all([firstConnections, engine.synced]).then(() => (closed ? tasks.skipResume() : tasks.resume()));
+  void Promise.all([firstConnections, engine.synced]).then(() =>
+    closed || config.tasks?.resume === false ? tasks.skipResume() : tasks.resume(),
+  );
   const audit = new AuditLog(store, writes, { clock, ...config.audit });
   const stopAnchoring = audit.startAnchoring((error) =>
     events.emit('server.warning', { serverId: 'audit', message: `could not anchor the audit chain: ${String(error)}` }),
@@ -384,6 +386,7 @@ export function createHost(config: HostConfig = {}): Host {
     close: async () => {
       if (closed) return;
       closed = true;
+      tasks.close();
       stopAnchoring();
       await retention.stop();
       await servers.close();

@@ -8,7 +8,7 @@ import type { Tool } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { admitCall, CallRefusal } from './admit-call.js';
 import type { BoundLimits } from './bound-result.js';
-import { DEFAULT_BOUND_LIMITS } from './bound-result.js';
+import { DEFAULT_BOUND_LIMITS, resultHandle } from './bound-result.js';
 import { CallRecorder } from './call-recorder.js';
 import type { CallHistory, PipelineEvents } from './call-recorder.js';
 import { classifyFailure } from './classify-failure.js';
@@ -64,6 +64,8 @@ export interface PipelineDeps {
 export interface PipelineTasks extends TaskHistory {
   /** A task call is running: `cancel` stops it (its task is cancelled). Returns what forgets it once it ends. */
   running(invocationId: string, scope: Scope, cancel: () => void): () => void;
+  /** True once the host is closing: a task call that fails then was cut off by the close, not ended by its server. */
+  closing(): boolean;
 }
 
 /** A call recorded before whose task is followed again (after a restart): its record, last seq and handle. */
@@ -259,6 +261,11 @@ export class InvocationPipeline {
     });
     settle();
     forget?.();
+    // A host that closes cuts its task calls off: the task goes on in the server, so its call stays open in history
+    // (the next host resumes it) and the caller is told so, nothing recorded.
+    if (!ran.ok && ran.aborted !== 'cancelled' && recorder?.task !== undefined && task?.closing() === true) {
+      return detached(call, recorder.task.taskId);
+    }
     const result = this.#settle(call, entry, ran, { timeoutMs, maxTotalMs }, overrides);
     recorder?.end(result.state);
     return result;
@@ -282,6 +289,26 @@ export class InvocationPipeline {
   #fail(call: CallRecorder, outcome: InvocationOutcome, error: InvocationError): ToolResult {
     return settleFailure({ call, outcome, error, modelChars: this.#modelChars });
   }
+}
+
+/** What the caller of a task call cut off by the host's close gets: the call stays open in history. */
+function detached(call: CallRecorder, taskId: string): ToolResult {
+  const text =
+    `[transport_error: tool "${call.tool.name}"] the host closed while task ${taskId} ran; the task goes on in the ` +
+    'server and is followed again when a host opens this history';
+  const error = { code: 'host_closed', message: text };
+  return {
+    invocationId: call.id,
+    tool: call.tool.name,
+    serverId: call.serverId,
+    state: call.invocation().state,
+    outcome: 'transport_error',
+    isError: true,
+    content: [{ type: 'text', text }],
+    text,
+    handle: resultHandle(call.id),
+    error,
+  };
 }
 
 function denied(reason: string): InvocationError {

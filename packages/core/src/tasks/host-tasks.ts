@@ -51,6 +51,7 @@ export class HostTasks implements PipelineTasks {
   readonly #pipeline: () => InvocationPipeline;
   readonly #told: (task: InvocationTask) => void;
   readonly #followed = new Map<string, Followed>();
+  #closing = false;
   /** Settles once the resumption at start is done (or the host closed before it began). */
   readonly #resumed: Promise<void>;
   #resumedAtStart!: () => void;
@@ -72,6 +73,15 @@ export class HostTasks implements PipelineTasks {
     this.#pipeline = options.pipeline;
     this.#told = options.told;
     this.#resumed = new Promise((done) => (this.#resumedAtStart = done));
+  }
+
+  closing(): boolean {
+    return this.#closing;
+  }
+
+  /** The host is closing: task calls cut off from now on stay open in history (see `PipelineTasks.closing`). */
+  close(): void {
+    this.#closing = true;
   }
 
   identity(serverId: string): string {
@@ -122,6 +132,8 @@ export class HostTasks implements PipelineTasks {
     const open = await this.#store.listOpenTasks({});
     for (const task of open) {
       if (this.#followed.has(task.invocationId)) continue;
+      // A server this host does not run now (switched off here) keeps its tasks open for a host that does.
+      if (this.#servers().pools.get(task.serverId)?.config.disabled === true) continue;
       const record = await this.#store.getInvocation(task.scope, task.invocationId);
       if (record === undefined) continue;
       const transitions = await this.#store.listTransitions(task.scope, task.invocationId);

@@ -140,6 +140,44 @@ describe('tasks across a host restart', () => {
     expect(audit.map((e) => (e.data as { to?: string }).to)).toEqual(['pending', 'running', 'working', 'success']);
   }, 30_000);
 
+  it('leaves a task open when its host closes mid-task, and the next host on the store finishes it', async () => {
+    server = await startTaskServer();
+    const file = join(dir, 'airlock.db');
+    const first = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+    });
+    await first.servers.settled();
+    const handle = new Promise<string>((done) => first.on('task.updated', ({ task }) => done(task.invocationId)));
+    const cut = first.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: `reports__${REPORT_TOOL}`,
+      args: { topic: 'kelp' },
+    });
+    const invocationId = await handle;
+    await first.close();
+    expect((await cut).error?.code).toBe('host_closed');
+
+    server.finish();
+    host = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+    });
+    const h = host;
+    const ended = new Promise<void>((done) =>
+      h.on('invocation.transition', ({ invocation }) => {
+        if (invocation.state === 'success') done();
+      }),
+    );
+    await ended;
+    const entry = await h.history.get({ scope: SCOPE, invocationId });
+    expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'success']);
+    expect(entry?.result?.model.text).toContain('Report on kelp');
+  });
+
   it('ends a task its restarted server has forgotten with task_lost, naming the server and the task', async () => {
     server = await startTaskServer();
     const file = join(dir, 'airlock.db');
