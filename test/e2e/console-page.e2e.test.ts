@@ -253,6 +253,22 @@ describe('the console page in Chromium', () => {
     expect(await axe(page)).toEqual([]);
   });
 
+  it('opens a long conversation newest first and ends with every card drawn, oldest on top', async () => {
+    const scope = { userId: 'lia', workspaceId: 'default', conversationId: 'main' };
+    await running.host.permissions.decide({ scope, tool: 'demo__echo', decision: 'allow_always' });
+    const ids: string[] = [];
+    for (let i = 0; i < 45; i++) {
+      const call = { scope, caller: { kind: 'user' as const }, tool: 'demo__echo', args: { text: `call ${i}` } };
+      ids.push((await running.host.invoke(call)).invocationId);
+    }
+    const page = await newPage();
+    await signIn(page, 'lia');
+    // The page draws the newest cards first and the older ones in the frames after: all of them in the end.
+    await page.waitForFunction((n) => document.querySelectorAll('li[data-slot]').length === n, ids.length);
+    const drawn = await page.$$eval('li[data-slot]', (items) => items.map((li) => li.getAttribute('data-slot')));
+    expect(drawn).toEqual(ids);
+  });
+
   it.skipIf(SHOTS === undefined)('writes screenshots at 1280 and 390 px in English and pt-BR', async () => {
     mkdirSync(SHOTS!, { recursive: true });
     for (const [locale, pt] of [
