@@ -16,6 +16,7 @@ Usage:
   airlock prompt SERVER NAME [--args JSON]   a prompt filled with its arguments (text values)
   airlock history [--limit N] [--json]   the calls made from this CLI, newest first
   airlock history show ID [--full] one call: its transitions and the result as the model got it
+  airlock tasks [--json]           calls whose tasks are still open, per user and workspace
   airlock permissions list [--json]      stored decisions (allow always / deny always) in this workspace
   airlock permissions revoke ID | --server ID
   airlock permissions explain SERVER/TOOL [--args JSON]   which rule or decision decides, and why
@@ -84,6 +85,7 @@ export const COMMANDS = [
   'prompts',
   'prompt',
   'history',
+  'tasks',
   'permissions',
   'audit',
   'retention',
@@ -179,6 +181,8 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
       if (rest[0] === undefined) return limit();
       if (rest[0] !== 'show') return `unknown history action ${rest[0]}: use show ID`;
       return rest[1] === undefined ? 'history show needs an invocation id (or its first characters)' : extra(2);
+    case 'tasks':
+      return extra(0);
     case 'permissions':
       return checkPermissions(rest, values);
     case 'audit':

@@ -7,6 +7,7 @@ import { authCommand } from './auth-command.js';
 import { cliVault } from './cli-vault.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { call } from './call-command.js';
+import { tasksCommand } from './tasks-command.js';
 import { parseCommandLine, USAGE } from './cli-args.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
 import { createCliLogger } from './cli-logger.js';
@@ -87,6 +88,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       'call',
       'read',
       'history',
+      'tasks',
       'permissions',
       'audit',
       'retention',
@@ -119,6 +121,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     // Servers a command does not need stay configured but are not started (rules naming them still make sense).
     const needsServers =
       command !== 'history' &&
+      command !== 'tasks' &&
       command !== 'audit' &&
       command !== 'retention' &&
       !(command === 'permissions' && rest[0] !== 'explain');
@@ -144,6 +147,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       // `airlock retention`, never as a sweep of every command; the anchor file to `airlock audit anchor`, never on a
       // schedule.
       retention: { ...retention, schedule: false },
+      // Nor does it follow tasks left open by another run: they stay open for a console (or a call) to end.
+      tasks: { resume: false },
       ...(audit?.anchorFile === undefined ? {} : { audit: { anchorFile: audit.anchorFile } }),
     });
     logHostEvents(host, createCliLogger({ verbose: values.verbose, destination: io.stderr }));
@@ -174,6 +179,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         return await promptCommand(host, scope, rest, values, out);
       case 'history':
         return await history(host, scope, rest, values, out);
+      case 'tasks':
+        return await tasksCommand(host, values.json, out);
       case 'permissions':
         return await permissionsCommand(host, scope, rest, values, out);
       case 'audit':

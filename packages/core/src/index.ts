@@ -109,6 +109,9 @@ export type {
   ResultRecord,
   TransitionRecord,
 } from './invocations/invocation-record.js';
+export type { InvocationTask, OpenTaskFilter } from './invocations/invocation-task.js';
+export type { TaskEra, TaskSnapshot, TaskStatus, TaskUpdate } from './tools/tool-task.js';
+export type { HostTasksApi } from './tasks/host-tasks.js';
 export { MemoryStore } from './storage/memory/memory-store.js';
 export { AuditLog, PRUNE_BATCH } from './audit/audit-log.js';
 export type {
