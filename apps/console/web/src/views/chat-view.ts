@@ -4,6 +4,7 @@ import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { PageState } from '../state.js';
 import type { Snapshot } from '../types.js';
+import './prompt-picker.js';
 
 /** The chat box: the conversation's lines and a message box, or how to configure a model when there is none. */
 export function chatView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
@@ -15,6 +16,7 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
         <span class="count">${t('console.chat.not_configured_short')}</span>
       </summary>
       <p class="hint">${t('console.chat.not_configured')}</p>
+      <console-prompt-picker></console-prompt-picker>
     </details>`;
   }
   return html`<section class="panel" aria-labelledby="chat-title">
@@ -37,5 +39,6 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
       <wa-button type="submit" variant="brand">${t('console.chat.send')}</wa-button>
       ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
     </form>
+    <console-prompt-picker for="chat-message"></console-prompt-picker>
   </section>`;
 }
