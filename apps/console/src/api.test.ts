@@ -285,7 +285,12 @@ describe('the API refuses what it cannot or must not answer', () => {
       401,
       'unauthorized',
     );
-    expect((await staying.get('/api/session')).body).toEqual({ userId: name, workspaceId: 'default', model: false });
+    expect((await staying.get('/api/session')).body).toEqual({
+      userId: name,
+      workspaceId: 'default',
+      admin: true,
+      model: false,
+    });
   });
 
   it('answers bad names and bad requests with 400 invalid_request', async () => {

@@ -19,6 +19,7 @@ import { mountServerAuthRoutes } from './routes/server-auth-routes.js';
 import { mountResourceRoutes } from './routes/resource-routes.js';
 import type { ConsoleSignIn } from './console-sign-in.js';
 import { mountCatalogRoutes } from './routes/catalog-routes.js';
+import { mountServerPanelRoutes } from './routes/server-panel-routes.js';
 import { mountChatRoutes } from './routes/chat-routes.js';
 import { mountElicitationRoutes } from './routes/elicitation-routes.js';
 import { mountEventStreamRoutes } from './routes/event-stream-routes.js';
@@ -100,6 +101,7 @@ export function createApi(parts: ApiParts): ApiApp {
   mountSessionRoutes({ app, host, sessions, hub, authMode: parts.authMode, modelConfigured: chat !== undefined });
   mountEventStreamRoutes({ app, hub, pageData });
   mountCatalogRoutes({ app, host, pageData });
+  mountServerPanelRoutes({ app, host, pageData });
   mountInvocationRoutes({ app, pageData, running });
   mountPermissionRoutes({ app, host, surface, hub });
   mountElicitationRoutes({ app, host, surface, relay });

@@ -205,6 +205,29 @@ describe('loadConsoleConfig', () => {
     expect(loadError(noId).message).toContain('console.users[0].id must be 1-64 letters');
   });
 
+  it('reads which token users are administrators, and names the field when admin is not true or false', async () => {
+    const path = await withKeys({
+      console: {
+        auth: 'token',
+        users: [
+          { id: 'root', tokenSha256: sha256('r'), admin: true },
+          { id: 'ana', tokenSha256: sha256('a'), admin: false },
+          { id: 'bia', tokenSha256: sha256('b') },
+        ],
+      },
+    });
+    const users = loadConsoleConfig({ config: path, store: ':memory:' }, {}).users;
+    expect(users.map((u) => [u.id, u.admin === true])).toEqual([
+      ['root', true],
+      ['ana', false],
+      ['bia', false],
+    ]);
+    const bad = await withKeys({
+      console: { auth: 'token', users: [{ id: 'ana', tokenSha256: sha256('a'), admin: 'yes' }] },
+    });
+    expect(loadError(bad).message).toBe(`${bad}: console.users[0].admin must be true or false`);
+  });
+
   it('refuses model.apiKey in the file, without repeating the key', async () => {
     const secret = 'sk-do-not-keep-me-in-files';
     const path = await withKeys({ model: { baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: secret } });
@@ -368,9 +391,19 @@ describe('token sign-in through the running console', () => {
   it("signs in with the right token as that token's user", async () => {
     const alice = await ConsoleClient.signIn(running.url, { token: aliceToken });
     expect(alice.userId).toBe('alice');
-    expect((await alice.get('/api/session')).body).toEqual({ userId: 'alice', workspaceId: 'default', model: false });
+    expect((await alice.get('/api/session')).body).toEqual({
+      userId: 'alice',
+      workspaceId: 'default',
+      admin: false,
+      model: false,
+    });
     const named = await ConsoleClient.signIn(running.url, { token: aliceToken, userId: 'alice', workspaceId: 'w2' });
-    expect((await named.get('/api/session')).body).toEqual({ userId: 'alice', workspaceId: 'w2', model: false });
+    expect((await named.get('/api/session')).body).toEqual({
+      userId: 'alice',
+      workspaceId: 'w2',
+      admin: false,
+      model: false,
+    });
     const bob = await ConsoleClient.signIn(running.url, { token: bobToken });
     expect((await bob.get('/api/session')).body).toMatchObject({ userId: 'bob' });
     // Signing out ends that session only.

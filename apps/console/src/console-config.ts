@@ -24,6 +24,11 @@ export type AuthMode = 'local' | 'token';
 export interface ConsoleUser {
   readonly id: string;
   readonly tokenSha256: string;
+  /**
+   * An administrator (`"admin": true`): sees servers' command lines, URLs and stderr, switches servers off and on,
+   * and hides a tool from the model for the whole workspace. With local sign-in the one person is the administrator.
+   */
+  readonly admin?: boolean;
 }
 
 /** An OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio) that drives the chat box. */
@@ -180,14 +185,17 @@ function readConsole(
   const rawUsers = section['users'] ?? [];
   if (!Array.isArray(rawUsers)) fail(source, 'console.users', 'must be an array of {"id", "tokenSha256"}');
   const users = rawUsers.map((user: unknown, i): ConsoleUser => {
-    const u = user as { id?: unknown; tokenSha256?: unknown } | null;
+    const u = user as { id?: unknown; tokenSha256?: unknown; admin?: unknown } | null;
     if (typeof u?.id !== 'string' || !NAME.test(u.id)) {
       fail(source, `console.users[${i}].id`, 'must be 1-64 letters, digits, ".", "_", "@" or "-"');
     }
     if (typeof u.tokenSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(u.tokenSha256)) {
       fail(source, `console.users[${i}].tokenSha256`, 'must be the sha256 of the token, 64 lowercase hex digits');
     }
-    return { id: u.id, tokenSha256: u.tokenSha256 };
+    if (u.admin !== undefined && typeof u.admin !== 'boolean') {
+      fail(source, `console.users[${i}].admin`, 'must be true or false');
+    }
+    return { id: u.id, tokenSha256: u.tokenSha256, ...(u.admin === true ? { admin: true } : {}) };
   });
   if (auth === 'local' && !LOOPBACK_HOSTS.has(host)) {
     fail(

@@ -8,6 +8,7 @@ import type {
   HostEventMap,
   PermissionDecision,
   PermissionRequest,
+  ServerLogLine,
   ToolProgress,
 } from '@airlock/core';
 import type { Card, ChatLine, Snapshot } from './wire.js';
@@ -40,6 +41,8 @@ export interface ConsoleEventMap {
   'chat.line': ChatLine;
   /** Sent to every tenant: server states are the same for all. */
   'server.state': HostEventMap['server.state'];
+  /** A line a server wrote to stderr or sent as a log notification: to administrators' tabs only. */
+  'server.log': { readonly serverId: string; readonly line: ServerLogLine };
   /** Sent to every tenant: the tool catalog changed. */
   'tools.changed': NoData;
   /** A resource someone follows changed on its server (a tenant's own connection: to that tenant only). */
@@ -72,6 +75,7 @@ export const CONSOLE_EVENT_NAMES = [
   'elicitation.completed',
   'chat.line',
   'server.state',
+  'server.log',
   'tools.changed',
   'resource.updated',
   'session.workspace',

@@ -98,6 +98,8 @@ export class HostEventRelay {
       host.on('server.state', ({ tenant, ...event }) =>
         tenant === undefined ? this.#everyone('server.state', event) : hub.sendWhere(tenant, 'server.state', event),
       ),
+      // What a server writes may hold secrets: administrators' tabs only (of the connection's tenant, if it has one).
+      host.on('server.log', ({ tenant, serverId, line }) => hub.sendToAdmins(tenant, 'server.log', { serverId, line })),
       host.on('tools.changed', ({ tenant }) =>
         tenant === undefined ? this.#everyone('tools.changed', {}) : hub.sendWhere(tenant, 'tools.changed', {}),
       ),

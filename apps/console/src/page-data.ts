@@ -94,10 +94,10 @@ export class PageData {
   }
 
   /**
-   * The servers as this tenant sees them (its own connection's state on a server per user or workspace): no command
-   * line or URL (they can hold secrets), no identity hash.
+   * The servers as this tenant sees them (its own connection's state on a server per user or workspace), no identity
+   * hash; the command line or URL (they can hold secrets) to administrators only.
    */
-  servers(scope: Scope): ServerView[] {
+  servers(scope: Scope, admin = false): ServerView[] {
     return this.#host.servers.list({ scope }).map((s) => ({
       id: s.id,
       state: s.state,
@@ -106,7 +106,12 @@ export class PageData {
       isolation: s.isolation,
       signsIn: s.signsIn,
       toolCount: s.toolCount,
+      disabled: s.disabled,
+      ...(admin ? { origin: s.origin } : {}),
       ...(s.error === undefined ? {} : { error: s.error }),
+      ...(s.retryAt === undefined ? {} : { retryAt: s.retryAt }),
+      ...(s.resourceCount === undefined ? {} : { resourceCount: s.resourceCount }),
+      ...(s.promptCount === undefined ? {} : { promptCount: s.promptCount }),
       ...(s.authChallenge === undefined ? {} : { authChallenge: s.authChallenge }),
       ...(s.protocolVersion === undefined ? {} : { protocolVersion: s.protocolVersion }),
       ...(s.about === undefined ? {} : { about: s.about }),
@@ -114,15 +119,15 @@ export class PageData {
   }
 
   /** What a tab opens with: everything it needs to draw the page and every question waiting for this tenant. */
-  async snapshot(tenant: Tenant, conversationId: string): Promise<Snapshot> {
+  async snapshot(tenant: Tenant, conversationId: string, admin = false): Promise<Snapshot> {
     const scope: Scope = { ...tenant, conversationId };
     // The user's own connections to the servers they signed in to (gone after a restart of the console) open in the
     // background; the tab hears when each is ready.
     void this.#host.auth.resume({ scope }).catch(() => undefined);
     return {
-      session: { userId: tenant.userId, workspaceId: tenant.workspaceId },
+      session: { userId: tenant.userId, workspaceId: tenant.workspaceId, admin },
       conversationId,
-      servers: this.servers(scope),
+      servers: this.servers(scope, admin),
       modelTools: this.toolEntries(scope, 'model'),
       userTools: this.toolEntries(scope, 'user'),
       decisions: this.#host.permissions.list({ scope }),

@@ -82,6 +82,16 @@ export class Sessions {
     }
   }
 
+  /**
+   * Whether the session's user is an administrator: with local sign-in (one person on their own machine, loopback
+   * only) always; with tokens, a user the config marks `"admin": true`, looked up by user id on every request, so a
+   * restart with a changed config takes effect at once.
+   */
+  isAdmin(session: Pick<Session, 'userId'>): boolean {
+    if (this.mode === 'local') return true;
+    return this.users.some((u) => u.id === session.userId && u.admin === true);
+  }
+
   async signOut(id: string): Promise<void> {
     this.#sessions.delete(id);
     await this.store?.remove(id);

@@ -5,6 +5,8 @@ import type { Session } from './sessions.js';
 /** One open page: its session (so a workspace switch moves it at once) and how to reach its event stream. */
 export interface Tab {
   readonly session: Session;
+  /** Whether the session's user is an administrator: only their tabs hear what servers write (`sendToAdmins`). */
+  readonly admin?: boolean;
   send<E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E]): void;
   /** Ends the tab's event stream (its session ended). */
   close(): void;
@@ -40,6 +42,21 @@ export class TabHub {
   /** Sends to the tabs of the tenant of one server connection (`user:ID` or `workspace:ID`, as the host names it). */
   sendWhere<E extends ConsoleEventName>(connectionTenant: string, event: E, data: ConsoleEventMap[E]): void {
     for (const tab of this.#tabs) if (tenantMatches(connectionTenant, tab.session)) tab.send(event, data);
+  }
+
+  /**
+   * Sends to administrators' tabs only: of every tenant for a shared connection (`connectionTenant` undefined), else
+   * of the connection's tenant (what a server writes may hold secrets; tenants never see it).
+   */
+  sendToAdmins<E extends ConsoleEventName>(
+    connectionTenant: string | undefined,
+    event: E,
+    data: ConsoleEventMap[E],
+  ): void {
+    for (const tab of this.#tabs) {
+      if (tab.admin !== true) continue;
+      if (connectionTenant === undefined || tenantMatches(connectionTenant, tab.session)) tab.send(event, data);
+    }
   }
 
   /** Sends what is the same for every tenant (server states, the tool catalog changed). */

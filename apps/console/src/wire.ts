@@ -11,7 +11,7 @@ import type {
   ToolProgress,
 } from '@airlock/core';
 
-/** A server as every tenant sees it: its state, never its command line or URL. */
+/** A server as a tenant sees it: its state; its command line or URL (`origin`) only when they are an administrator. */
 export type ServerView = Pick<
   ServerInfo,
   | 'id'
@@ -20,12 +20,17 @@ export type ServerView = Pick<
   | 'trusted'
   | 'toolCount'
   | 'error'
+  | 'retryAt'
+  | 'disabled'
+  | 'resourceCount'
+  | 'promptCount'
   | 'protocolVersion'
   | 'isolation'
   | 'signsIn'
   | 'authChallenge'
   | 'about'
->;
+> &
+  Partial<Pick<ServerInfo, 'origin'>>;
 
 /** One card as the page draws it: the call, its screen payload once finished, its latest progress. */
 export interface Card {
@@ -52,7 +57,8 @@ export interface ChatLine {
 
 /** The first event of every tab's stream: everything the page draws, and every question waiting for its tenant. */
 export interface Snapshot {
-  readonly session: { readonly userId: string; readonly workspaceId: string };
+  /** Who the tab is signed in as; `admin`: an administrator (server logs, switches, command lines). */
+  readonly session: { readonly userId: string; readonly workspaceId: string; readonly admin: boolean };
   readonly conversationId: string;
   readonly servers: ServerView[];
   readonly modelTools: ToolEntry[];

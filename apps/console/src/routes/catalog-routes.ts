@@ -12,11 +12,11 @@ export interface CatalogRoutesOptions {
 }
 
 /**
- * What there is to call: the servers (their state, never their command line) and the tools an audience sees, each
- * with its risk and stored decision. A page refetches these when the stream says they changed.
+ * What there is to call: the servers (their state; their command line or URL to administrators only) and the tools
+ * an audience sees, each with its risk and stored decision. A page refetches these when the stream says they changed.
  */
 export function mountCatalogRoutes({ app, host, pageData }: CatalogRoutesOptions): void {
-  app.get('/api/servers', (c) => c.json(pageData.servers(scopeOf(c))));
+  app.get('/api/servers', (c) => c.json(pageData.servers(scopeOf(c), c.get('admin'))));
   // A server that is not working for this user is connected afresh: their own connection on a server per user, the
   // shared one otherwise (only while it is down, so one tenant cannot interrupt a working server for the others).
   app.post('/api/servers/:id/restart', async (c) => {
@@ -28,7 +28,7 @@ export function mountCatalogRoutes({ app, host, pageData }: CatalogRoutesOptions
       throw new ApiError(409, 'server_working', `server "${id}" is ${server.state}; it is not reconnected`);
     }
     await host.servers.restart(id, { scope });
-    return c.json(pageData.servers(scope).find((s) => s.id === id));
+    return c.json(pageData.servers(scope, c.get('admin')).find((s) => s.id === id));
   });
   app.get('/api/tools', (c) => {
     const audience = c.req.query('audience') ?? 'model';

@@ -33,6 +33,7 @@ function message<E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E])
 export function mountEventStreamRoutes({ app, hub, pageData }: EventStreamRoutesOptions): void {
   app.get('/api/events', (c) => {
     const session = c.get('session');
+    const admin = c.get('admin');
     const conversationId = queryConversation(c);
     return streamSSE(c, async (stream) => {
       const queued: SSEMessage[] = [];
@@ -57,7 +58,7 @@ export function mountEventStreamRoutes({ app, hub, pageData }: EventStreamRoutes
       };
       const send = <E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E]) => write(message(event, data));
       stream.onAbort(end);
-      const remove = hub.add({ session, send, close: end });
+      const remove = hub.add({ session, admin, send, close: end });
       // A comment now and then, so a connection that died quietly (a sleeping laptop) is noticed and dropped.
       const heartbeat = setInterval(() => {
         written = written.then(() => stream.write(': ping\n\n')).then(() => undefined, end);
@@ -65,7 +66,7 @@ export function mountEventStreamRoutes({ app, hub, pageData }: EventStreamRoutes
       try {
         let state: Snapshot;
         try {
-          state = await pageData.snapshot(session, conversationId);
+          state = await pageData.snapshot(session, conversationId, admin);
         } catch (error) {
           const failure = toApiError(error);
           await stream.writeSSE(message('failure', { code: failure.code, message: failure.message }));

@@ -51,12 +51,13 @@ export function mountSessionRoutes({
     const session = await sessions.get(getCookie(c as Context, SESSION_COOKIE));
     if (session === undefined) throw new ApiError(401, 'unauthorized', 'sign in first (POST /api/session)');
     c.set('session', session);
+    c.set('admin', sessions.isAdmin(session));
     await next();
   });
 
   app.get('/api/session', (c) => {
     const s = c.get('session');
-    return c.json({ userId: s.userId, workspaceId: s.workspaceId, model: modelConfigured });
+    return c.json({ userId: s.userId, workspaceId: s.workspaceId, admin: c.get('admin'), model: modelConfigured });
   });
   app.delete('/api/session', async (c) => {
     const id = c.get('session').id;

@@ -32,7 +32,7 @@ function card(n: number): Card {
 /** A tab's `state` event carrying `count` cards, oldest first (as the console sends them). */
 function opened(count: number): ConsoleEvent {
   const data: Snapshot = {
-    session: { userId: 'ana', workspaceId: 'default' },
+    session: { userId: 'ana', workspaceId: 'default', admin: true },
     conversationId: CONVERSATION,
     servers: [],
     modelTools: [],

@@ -63,7 +63,7 @@ const line = (id: number, conversationId = CONVERSATION): ChatLine => ({
 
 function snapshot(fields: Partial<Snapshot> = {}): Snapshot {
   return {
-    session: { userId: 'ana', workspaceId: 'default' },
+    session: { userId: 'ana', workspaceId: 'default', admin: true },
     conversationId: CONVERSATION,
     servers: [],
     modelTools: [],
@@ -101,7 +101,7 @@ describe('reduce', () => {
   it("keeps the launcher's tool when the same person reconnects, and drops it when another signs in", () => {
     const chosen: PageState = { ...after(opened()), launcherTool: 'demo__echo' };
     expect(reduce(chosen, opened()).launcherTool).toBe('demo__echo');
-    const other = opened({ session: { userId: 'bruno', workspaceId: 'default' } });
+    const other = opened({ session: { userId: 'bruno', workspaceId: 'default', admin: true } });
     expect(reduce(chosen, other).launcherTool).toBeUndefined();
   });
 

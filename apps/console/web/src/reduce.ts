@@ -103,6 +103,7 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
     // What these change is refetched or reconnected by the event stream; the state itself stays.
     case 'permissions.changed':
     case 'server.state':
+    case 'server.log':
     case 'tools.changed':
     case 'resource.updated':
     case 'session.workspace':

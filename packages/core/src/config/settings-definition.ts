@@ -89,6 +89,12 @@ export const CONSOLE_KEYS: Readonly<Record<string, KeySchema>> = {
           pattern: '^[0-9a-f]{64}$',
           description: "The sha256 of the user's token, 64 lowercase hex digits (the token itself is never stored).",
         },
+        admin: {
+          type: 'boolean',
+          description:
+            "An administrator: sees servers' command lines, URLs and stderr, switches servers off and on, and hides " +
+            'a tool from the model for the whole workspace. Default false (with auth "local" the one user is one).',
+        },
       },
       required: ['id', 'tokenSha256'],
       additionalProperties: false,
