@@ -35,6 +35,19 @@ export interface HostLimits
 }
 
 /** What `createHost` takes. Only `servers` matters for a first run; the rest has defaults. */
+/** What a host does with tasks. */
+export interface TasksConfig {
+  /**
+   * At start, follow again the open tasks of calls made before a restart. Default true; a one-shot command (the
+   * CLI's) passes false, and the tasks stay open for the next host.
+   */
+  readonly resume?: boolean;
+  /** List `airlock__task_status` to the model: how a task it started without waiting stands. Default false. */
+  readonly statusTool?: boolean;
+  /** Host tool names of `optional` task tools to run as tasks unless the caller says otherwise (`asTask`). */
+  readonly runAsTask?: readonly string[];
+}
+
 export interface HostConfig {
   /** Parsed `ServerConfig`s, or the raw `mcpServers` JSON object. */
   readonly servers?: readonly ServerConfig[] | Record<string, unknown>;
@@ -67,11 +80,8 @@ export interface HostConfig {
    * `airlock retention`, pass the defaults when their config says nothing.
    */
   readonly retention?: RetentionConfig;
-  /**
-   * Tasks. `resume` (default true): at start, follow again the open tasks of calls made before a restart (a one-shot
-   * command that only reads, such as the CLI's, passes false; the tasks stay open for the next host).
-   */
-  readonly tasks?: { readonly resume?: boolean };
+  /** Tasks: see `TasksConfig`. */
+  readonly tasks?: TasksConfig;
   /**
    * OpenTelemetry spans for every tool call (`execute_tool`, with permission and elicitation children), through the
    * global tracer provider or the `tracer` given. Arguments stay off the spans unless `recordArguments` is true.

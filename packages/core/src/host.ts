@@ -198,6 +198,7 @@ export function createHost(config: HostConfig = {}): Host {
     registry,
     pipeline: (): InvocationPipeline => pipeline,
     told: (task) => events.emit('task.updated', { task }),
+    ...(config.tasks === undefined ? {} : { settings: config.tasks }),
   });
   const pipeline: InvocationPipeline = new InvocationPipeline({
     tasks,

@@ -11,6 +11,8 @@ import { ProtocolError, Server, WebStandardStreamableHTTPServerTransport } from 
 
 /** The task tool: a report on a topic, always run as a task. */
 export const REPORT_TOOL = 'slow_report';
+/** The same report, as a task only when the client asks (`taskSupport: "optional"`); at once otherwise. */
+export const OPTIONAL_TOOL = 'quick_report';
 
 type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -108,7 +110,7 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   // The v2 SDK server validates every tools/call result as a CallToolResult and keeps no tasks, so a task-augmented
   // tools/call is answered here, before the SDK sees it: a JSON response with the task handle (CreateTaskResult).
   function createTask(request: { id: unknown; params?: { name?: string; arguments?: Record<string, unknown> } }) {
-    if (request.params?.name !== REPORT_TOOL) {
+    if (request.params?.name !== REPORT_TOOL && request.params?.name !== OPTIONAL_TOOL) {
       return {
         jsonrpc: '2.0',
         id: request.id,
@@ -148,11 +150,21 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
           inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
           execution: { taskSupport: 'required' },
         },
+        {
+          name: OPTIONAL_TOOL,
+          description: 'Writes a report on a topic; a task when the client asks for one',
+          inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
+          execution: { taskSupport: 'optional' },
+        },
       ],
     }));
     // A tools/call without `task` (the task-augmented ones are answered by `createTask`, before the SDK sees them).
     server.setRequestHandler('tools/call', (request) => {
-      throw new ProtocolError(-32601, `${request.params.name} requires task augmentation`);
+      if (request.params.name !== OPTIONAL_TOOL) {
+        throw new ProtocolError(-32601, `${request.params.name} requires task augmentation`);
+      }
+      const topic = JSON.stringify(request.params.arguments?.['topic'] ?? '');
+      return { content: [{ type: 'text', text: `Quick report on ${JSON.parse(topic) as string}.` }] };
     });
     server.setRequestHandler('tasks/get', async (request) => {
       inFlight += 1;

@@ -66,6 +66,8 @@ export interface PipelineTasks extends TaskHistory {
   running(invocationId: string, scope: Scope, cancel: () => void): () => void;
   /** True once the host is closing: a task call that fails then was cut off by the close, not ended by its server. */
   closing(): boolean;
+  /** True when the host's settings run this `optional` task tool as a task (`tasks.runAsTask`). */
+  runsAsTask(tool: string): boolean;
 }
 
 /** A call recorded before whose task is followed again (after a restart): its record, last seq and handle. */
@@ -168,6 +170,7 @@ export class InvocationPipeline {
       signal,
       settle,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      asTask: tool.taskSupport === 'optional' && (options.asTask ?? this.deps.tasks?.runsAsTask(tool.name) ?? false),
     });
   }
 
@@ -196,6 +199,7 @@ export class InvocationPipeline {
       readonly settle: () => void;
       readonly timeoutMs?: number;
       readonly task?: InvocationTask;
+      readonly asTask?: boolean;
     },
   ): Promise<ToolResult> {
     const { tool, scope } = call;
@@ -205,7 +209,7 @@ export class InvocationPipeline {
       run.timeoutMs ?? overrides?.timeoutMs ?? this.deps.timeouts.timeoutMs ?? DEFAULT_TIMEOUT_LIMITS.timeoutMs;
     const ceiling =
       overrides?.maxTotalMs ??
-      (tool.taskSupport === 'required' || run.task !== undefined
+      (tool.taskSupport === 'required' || run.asTask === true || run.task !== undefined
         ? (this.deps.timeouts.taskMaxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.taskMaxTotalMs)
         : (this.deps.timeouts.maxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.maxTotalMs));
     // A resumed task has what is left of its ceiling, counted from when its call began.
@@ -229,6 +233,7 @@ export class InvocationPipeline {
       args: call.args,
       scope,
       signal,
+      ...(run.asTask === true ? { asTask: true } : {}),
       ...(recorder === undefined
         ? {}
         : {

@@ -22,6 +22,11 @@ export interface InvokeOptions {
    * A call refused before it is recorded (`tool_not_found`, `invalid_arguments`) never calls it.
    */
   readonly onRecorded?: (invocation: InvocationRecord) => void;
+  /**
+   * Run a tool whose `execution.taskSupport` is `optional` as a task (a tool that requires it always is). Default:
+   * the host's `tasks.runAsTask` setting for the tool.
+   */
+  readonly asTask?: boolean;
 }
 
 /**

@@ -50,6 +50,8 @@ export interface RunOptions {
   readonly onProgress: (progress: ToolProgress) => void;
   /** Told each move of the call's task, when the tool runs as one. */
   readonly onTask?: (update: TaskUpdate) => void;
+  /** Run an `optional` task tool as a task. */
+  readonly asTask?: boolean;
   readonly clock: Clock;
   readonly deadlines: Deadlines;
   readonly controllers: ControllerPool;
@@ -126,6 +128,7 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
           idleAt = clock.monotonic() + options.timeoutMs;
           options.onProgress(progress);
         },
+        ...(options.asTask === true ? { asTask: true } : {}),
         ...(options.onTask === undefined
           ? {}
           : {

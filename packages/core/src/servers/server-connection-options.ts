@@ -58,4 +58,6 @@ export interface ConnectionCallOptions {
   readonly scope?: Scope;
   /** Told each move of the call's task, when the tool runs as one (task-call.ts). */
   readonly onTask?: (update: TaskUpdate) => void;
+  /** Run a tool whose `taskSupport` is `optional` as a task. */
+  readonly asTask?: boolean;
 }

@@ -322,7 +322,7 @@ export class ServerConnection {
     if (client === undefined || this.#state !== 'ready')
       return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
     const send = (on: Client): Promise<CallToolResult> =>
-      runsAsTask(on, options.definition)
+      runsAsTask(on, options)
         ? callAsTask(on, this.config.id, name, args, options, this.#clock)
         : sendToolCall(on, name, args, options);
     return send(client).catch(async (error: unknown) => {

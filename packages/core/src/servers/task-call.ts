@@ -22,9 +22,9 @@ function pollerOf(client: Client, clock: Clock): TaskPoller {
     poller = new TaskPoller({
       clock,
       get: async (taskId) =>
-        (await client.request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult, {
+        await client.request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult, {
           timeout: NO_SDK_TIMEOUT_MS,
-        })),
+        }),
     });
     pollers.set(client, poller);
   }
@@ -168,7 +168,8 @@ export function offersTasks(client: Client): boolean {
   );
 }
 
-/** True when a call of this tool must run as a task on this client. */
-export function runsAsTask(client: Client, definition: ConnectionCallOptions['definition']): boolean {
-  return definition.execution?.taskSupport === 'required' && offersTasks(client);
+/** True when a call runs as a task on this client: the tool requires it, or allows it and the call asks for it. */
+export function runsAsTask(client: Client, call: Pick<ConnectionCallOptions, 'definition' | 'asTask'>): boolean {
+  const support = call.definition.execution?.taskSupport;
+  return (support === 'required' || (support === 'optional' && call.asTask === true)) && offersTasks(client);
 }

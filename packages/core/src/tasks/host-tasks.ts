@@ -11,6 +11,9 @@ import { followTask } from '../servers/task-call.js';
 import type { HostStore } from '../storage/host-store.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolRunContext } from '../tools/tool.js';
+import type { TasksConfig } from '../host-config.js';
+import type { InvokeOptions, ToolResult } from '../invocations/invoke-options.js';
+import { taskStatusTool } from './task-status-tool.js';
 
 /** What an application does with tasks (`host.tasks`). */
 export interface HostTasksApi {
@@ -28,6 +31,12 @@ export interface HostTasksApi {
   cancel(options: { readonly scope: Scope; readonly invocationId: string }): boolean;
   /** Resolves once the open tasks found at start have been picked up again (each then runs to its end). */
   resumed(): Promise<void>;
+  /**
+   * Makes a call without waiting for a task's end: resolves with the task's handle as soon as the server answers
+   * with it (the call goes on, recorded as any call; ask `get`, or the model `airlock__task_status`), or with the
+   * call's result when it ended without becoming a task (refused, denied, a plain tool, a failure).
+   */
+  start(options: InvokeOptions): Promise<{ readonly task: InvocationTask } | { readonly result: ToolResult }>;
 }
 
 interface Followed {
@@ -46,11 +55,15 @@ export class HostTasks implements PipelineTasks {
   readonly writes: RecordingQueue;
   readonly clock: Clock;
   readonly #store: HostStore;
+  readonly #drain: () => Promise<void>;
   readonly #servers: () => HostServers;
   readonly #registry: ToolRegistry;
   readonly #pipeline: () => InvocationPipeline;
   readonly #told: (task: InvocationTask) => void;
   readonly #followed = new Map<string, Followed>();
+  readonly #runAsTask: ReadonlySet<string>;
+  /** Callers of `start` waiting for their call's task handle, by invocation id. */
+  readonly #starting = new Map<string, (task: InvocationTask) => void>();
   #closing = false;
   /** Settles once the resumption at start is done (or the host closed before it began). */
   readonly #resumed: Promise<void>;
@@ -58,20 +71,28 @@ export class HostTasks implements PipelineTasks {
 
   constructor(options: {
     readonly store: HostStore;
-    readonly writes: RecordingQueue;
+    /** The history writer: reads drain it first, so they never show less than callers were told. */
+    readonly writes: RecordingQueue & { drain(): Promise<void> };
     readonly clock: Clock;
     readonly servers: () => HostServers;
     readonly registry: ToolRegistry;
     readonly pipeline: () => InvocationPipeline;
     readonly told: (task: InvocationTask) => void;
+    readonly settings?: TasksConfig;
   }) {
     this.#store = options.store;
+    this.#drain = () => options.writes.drain();
     this.writes = options.writes;
     this.clock = options.clock;
     this.#servers = options.servers;
     this.#registry = options.registry;
     this.#pipeline = options.pipeline;
     this.#told = options.told;
+    this.#runAsTask = new Set(options.settings?.runAsTask ?? []);
+    if (options.settings?.statusTool === true) {
+      const drain = () => options.writes.drain();
+      options.registry.registerNative(taskStatusTool(options.store, drain), { host: true });
+    }
     this.#resumed = new Promise((done) => (this.#resumedAtStart = done));
   }
 
@@ -89,7 +110,37 @@ export class HostTasks implements PipelineTasks {
   }
 
   told(task: InvocationTask): void {
+    this.#starting.get(task.invocationId)?.(task);
     this.#told(task);
+  }
+
+  runsAsTask(tool: string): boolean {
+    return this.#runAsTask.has(tool);
+  }
+
+  #start(options: InvokeOptions): Promise<{ readonly task: InvocationTask } | { readonly result: ToolResult }> {
+    return new Promise((resolve, reject) => {
+      let id: string | undefined;
+      const call = this.#pipeline().invoke({
+        ...options,
+        onRecorded: (record) => {
+          id = record.id;
+          this.#starting.set(record.id, (task) => {
+            this.#starting.delete(record.id);
+            resolve({ task });
+          });
+          options.onRecorded?.(record);
+        },
+      });
+      void call.then(
+        (result) => {
+          if (id !== undefined) this.#starting.delete(id);
+          resolve({ result });
+        },
+        // A programmer's error (no scope, a closed host, a history that stopped): as host.invoke rejects.
+        reject,
+      );
+    });
   }
 
   running(invocationId: string, scope: Scope, cancel: () => void): () => void {
@@ -102,11 +153,16 @@ export class HostTasks implements PipelineTasks {
 
   api(): HostTasksApi {
     return {
-      list: (options) =>
-        this.#store.listOpenTasks(
+      list: async (options) => {
+        await this.#drain();
+        return this.#store.listOpenTasks(
           options?.scope === undefined ? {} : { userId: options.scope.userId, workspaceId: options.scope.workspaceId },
-        ),
-      get: ({ scope, invocationId }) => this.#store.getTask(scope, invocationId),
+        );
+      },
+      get: async ({ scope, invocationId }) => {
+        await this.#drain();
+        return this.#store.getTask(scope, invocationId);
+      },
       cancel: ({ scope, invocationId }) => {
         const followed = this.#followed.get(invocationId);
         if (followed === undefined || !sameScope(followed.scope, scope)) return false;
@@ -114,6 +170,7 @@ export class HostTasks implements PipelineTasks {
         return true;
       },
       resumed: () => this.#resumed,
+      start: (options) => this.#start(options),
     };
   }
 

@@ -5,7 +5,7 @@ import type { InvocationTask } from '../invocations/invocation-task.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
-import { REPORT_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
+import { OPTIONAL_TOOL, REPORT_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
 import type { TaskServer } from '../../../../test/support/tasks/task-server.js';
 
 // Tasks against a real 2025-11-25 task server over Streamable HTTP (test/support/tasks/task-server.ts), through the
@@ -91,4 +91,82 @@ describe('tasks on a Streamable HTTP server', () => {
     expect(polls).toHaveLength(100);
     expect(Math.max(...polls)).toBeLessThanOrEqual(4);
   }, 30_000);
+
+  it('starts a task without waiting, and the model asks airlock__task_status how it stands, in its own tenant only', async () => {
+    server = await startTaskServer();
+    const plain = createHost({ servers: [reports(server.url)], surface: new ScriptedSurface('allow_once') });
+    expect(plain.tools.list({ audience: 'model' }).map((t) => t.name)).not.toContain('airlock__task_status');
+    await plain.close();
+    host = createHost({
+      servers: [reports(server.url)],
+      surface: new ScriptedSurface('allow_once'),
+      tasks: { statusTool: true },
+    });
+    await host.servers.settled();
+    const h = host;
+    expect(h.tools.list({ audience: 'model' }).map((t) => t.name)).toContain('airlock__task_status');
+    const started = await h.tasks.start({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: `reports__${REPORT_TOOL}`,
+      args: { topic: 'reefs' },
+    });
+    if (!('task' in started)) throw new Error(`expected a task, got ${started.result.text}`);
+    const { invocationId } = started.task;
+    const status = async (scope = SCOPE) =>
+      (await h.invoke({ scope, caller: { kind: 'model' }, tool: 'airlock__task_status', args: { invocationId } })).text;
+    expect(await status()).toContain('"status":"working"');
+    expect(await status({ ...SCOPE, userId: 'someone-else' })).toContain(`no task with invocation id ${invocationId}`);
+    const ended = new Promise<void>((done) =>
+      h.on('invocation.transition', ({ invocation }) => {
+        if (invocation.id === invocationId && invocation.state === 'success') done();
+      }),
+    );
+    server.finish();
+    await ended;
+    await h.history.get({ scope: SCOPE, invocationId });
+    const final = await status();
+    expect(final).toContain('"outcome":"success"');
+    expect(final).toContain('Report on reefs');
+  });
+
+  it('runs an optional task tool at once, or as a task when the caller or a per-tool setting asks', async () => {
+    server = await startTaskServer({ completeAfterPolls: 1 });
+    host = createHost({ servers: [reports(server.url)], surface: new ScriptedSurface('allow_once') });
+    await host.servers.settled();
+    const h = host;
+    const optional = (asTask?: boolean) =>
+      h.invoke({
+        scope: SCOPE,
+        caller: { kind: 'model' },
+        tool: `reports__${OPTIONAL_TOOL}`,
+        args: { topic: 'tides' },
+        ...(asTask === undefined ? {} : { asTask }),
+      });
+    const states = async (invocationId: string) =>
+      (await h.history.get({ scope: SCOPE, invocationId }))?.transitions.map((t) => t.to);
+    const atOnce = await optional();
+    expect(atOnce.text).toContain('Quick report on tides');
+    expect(await states(atOnce.invocationId)).toEqual(['pending', 'running', 'success']);
+    const asked = await optional(true);
+    expect(asked.text).toContain('Report on tides');
+    expect(await states(asked.invocationId)).toEqual(['pending', 'running', 'working', 'success']);
+    expect(server.created).toHaveLength(1);
+    await h.close();
+
+    host = createHost({
+      servers: [reports(server.url)],
+      surface: new ScriptedSurface('allow_once'),
+      tasks: { runAsTask: [`reports__${OPTIONAL_TOOL}`] },
+    });
+    await host.servers.settled();
+    const byConfig = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: `reports__${OPTIONAL_TOOL}`,
+      args: { topic: 'tides' },
+    });
+    expect(byConfig.text).toContain('Report on tides');
+    expect(server.created).toHaveLength(2);
+  });
 });

@@ -3,6 +3,7 @@ import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import { visibilityRefusal } from './visibility-policy.js';
 import type { Audience, Caller, JsonSchema, Tool, ToolRunContext, ToolUnavailable } from './tool.js';
+import type { TaskUpdate } from './tool-task.js';
 import { definitionHash } from './definition-hash.js';
 import { isRecommendedToolName, namespacedToolName } from './tool-name.js';
 import { audiencesOf, readToolUiMeta } from './tool-visibility.js';
@@ -79,8 +80,10 @@ export class ToolRegistry {
   }
 
   /** Adds a native tool; throws `tool_name_collision` or `config_invalid` on a bad or taken name. */
-  registerNative(definition: NativeToolDefinition): Tool {
-    if (!NATIVE_NAME.test(definition.name) || definition.name.includes('__')) {
+  registerNative(definition: NativeToolDefinition, options?: { readonly host?: true }): Tool {
+    // "__" separates a server from its tool; the host alone names its own tools `airlock__...`.
+    const hostName = options?.host === true && definition.name.startsWith('airlock__');
+    if (!NATIVE_NAME.test(definition.name) || (definition.name.includes('__') && !hostName)) {
       throw new HostError(
         'config_invalid',
         `native tool name "${definition.name}" must be 1-64 letters, digits, "_" or "-", without "__"`,
@@ -191,7 +194,8 @@ export class ToolRegistry {
             onProgress: (progress) => context.onProgress(progress),
             definition: callDefinition,
             scope: context.scope,
-            ...(context.onTask === undefined ? {} : { onTask: context.onTask }),
+            ...(context.onTask === undefined ? {} : { onTask: (update: TaskUpdate) => context.onTask?.(update) }),
+            ...(context.asTask === true ? { asTask: true } : {}),
           }),
       };
       try {

@@ -31,6 +31,8 @@ export interface ToolRunContext {
   onProgress(progress: ToolProgress): void;
   /** A tool that runs as a task tells each move of its task (its handle, then each status its server reports). */
   onTask?(update: TaskUpdate): void;
+  /** Run a tool whose `taskSupport` is `optional` as a task (the caller or a per-tool setting asked). */
+  readonly asTask?: boolean;
 }
 
 /**
