@@ -233,6 +233,28 @@ describe('<airlock-tool-card> arguments', () => {
 });
 
 describe('<airlock-tool-card> states', () => {
+  it('shows a task call working with its status message, then needing input', async () => {
+    const page = await mount({ invocation: invocation({ state: 'running' }), tool: TOOL });
+    const badge = part(page, '[part=badge]');
+    await update(page, {
+      invocation: invocation({ state: 'working' }),
+      progress: { progress: 2, message: 'working: Gathering sources' },
+    });
+    await expect(badge.locator('.label').textContent()).resolves.toBe('Working…');
+    await expect(badge.getAttribute('data-state')).resolves.toBe('working');
+    await expect(badge.locator('.dot').count()).resolves.toBe(1);
+    await expect(part(page, '[part=progress] .note').textContent()).resolves.toBe('working: Gathering sources');
+
+    await update(page, {
+      invocation: invocation({ state: 'input_required' }),
+      progress: { progress: 3, message: 'input_required: Which python?' },
+    });
+    await expect(badge.locator('.label').textContent()).resolves.toBe('Needs input');
+    await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files (files): Needs input');
+    await expect(badge.locator('.dot').count()).resolves.toBe(0);
+    await expect(part(page, '[part=progress] .note').textContent()).resolves.toBe('input_required: Which python?');
+  });
+
   it('shows each badge in turn as a call goes pending, running, success, and opens the result', async () => {
     const page = await mount({ invocation: invocation(), tool: TOOL, server: { id: 'files', trusted: true } });
     const badge = part(page, '[part=badge]');
