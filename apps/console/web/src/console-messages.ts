@@ -1,5 +1,6 @@
 import type { Locale } from '@airlock/core/i18n';
 import { RESOURCE_MESSAGES } from './resource-messages.js';
+import { SERVER_PANEL_MESSAGES } from './server-panel-messages.js';
 
 /**
  * The console page's own strings, in every locale the surfaces ship. The console owns its copy (core's catalog keeps
@@ -9,6 +10,7 @@ import { RESOURCE_MESSAGES } from './resource-messages.js';
 export const CONSOLE_MESSAGES = {
   'en-US': {
     ...RESOURCE_MESSAGES['en-US'],
+    ...SERVER_PANEL_MESSAGES['en-US'],
     'console.loading': 'Loading the Airlock console…',
     'console.connecting': 'Connecting…',
     'console.unreachable': 'The console did not answer: {error}',
@@ -137,10 +139,10 @@ export const CONSOLE_MESSAGES = {
     'console.tools.none_match': 'No tool matches “{query}”.',
     'console.state.pending': 'waiting',
     'console.state.running': 'running',
-    'console.state.success': 'done',
-    'console.state.error': 'error',
     'console.state.working': 'working',
     'console.state.input_required': 'needs input',
+    'console.state.success': 'done',
+    'console.state.error': 'error',
     'console.state.cancelled': 'cancelled',
     'console.audit.kind.permission.decision': 'Permission decision',
     'console.audit.kind.invocation.transition': 'Call state',
@@ -183,6 +185,7 @@ export const CONSOLE_MESSAGES = {
   },
   'pt-BR': {
     ...RESOURCE_MESSAGES['pt-BR'],
+    ...SERVER_PANEL_MESSAGES['pt-BR'],
     'console.loading': 'Carregando o console do Airlock…',
     'console.connecting': 'Conectando…',
     'console.unreachable': 'O console não respondeu: {error}',
@@ -311,11 +314,11 @@ export const CONSOLE_MESSAGES = {
     'console.tools.none_match': 'Nenhuma ferramenta corresponde a “{query}”.',
     'console.state.pending': 'aguardando',
     'console.state.running': 'executando',
+    'console.state.working': 'trabalhando',
+    'console.state.input_required': 'aguardando resposta',
     'console.state.success': 'concluída',
     'console.state.error': 'erro',
     'console.state.cancelled': 'cancelada',
-    'console.state.working': 'trabalhando',
-    'console.state.input_required': 'aguardando resposta',
     'console.audit.kind.permission.decision': 'Decisão de permissão',
     'console.audit.kind.invocation.transition': 'Estado da chamada',
     'console.audit.kind.elicitation': 'Pergunta',

@@ -6,6 +6,7 @@ import type { PageStore } from './page-store.js';
 import { reduce } from './reduce.js';
 import { CONVERSATION } from './state.js';
 import { RESOURCE_UPDATED_EVENT } from './views/resource-preview.js';
+import { SERVER_LOG_EVENT } from './views/server-panel.js';
 import type { PageState } from './state.js';
 import type { ConsoleEvent } from './types.js';
 
@@ -97,6 +98,10 @@ export class ConsoleEventStream {
       case 'resource.updated':
         // The Resources page's preview of a followed resource reads it again.
         window.dispatchEvent(new CustomEvent(RESOURCE_UPDATED_EVENT, { detail: event.data }));
+        return;
+      case 'server.log':
+        // The server panel's log tail (administrators' tabs only: the console sends it to no one else).
+        window.dispatchEvent(new CustomEvent(SERVER_LOG_EVENT, { detail: event.data }));
         return;
       case 'session.workspace':
         this.connect();

@@ -5,6 +5,7 @@ import type { Actions } from '../actions.js';
 import { plural, t } from '../i18n.js';
 import type { PageState } from '../state.js';
 import type { Snapshot, ToolEntry } from '../types.js';
+import './server-panel.js';
 
 /** True when a tool's name, title, server or description holds every word of the query (case-insensitive). */
 export function toolMatches(entry: ToolEntry, query: string): boolean {
@@ -44,36 +45,12 @@ export function sideView(state: PageState, snapshot: Snapshot, actions: Actions)
                   tools: plural('console.count.tools', s.toolCount),
                 })}</span
               >
-              ${s.error ? html`<span class="error">${s.error}</span>` : nothing}
               ${
-                s.state === 'failed' || s.state === 'degraded' || s.state === 'closed'
+                !s.disabled && (s.state === 'failed' || s.state === 'degraded' || s.state === 'closed')
                   ? html`<button type="button" data-reconnect=${s.id} @click=${() => actions.reconnectServer(s.id)}>
                       ${t('console.servers.reconnect', { server: s.id })}
                     </button>`
                   : nothing
-              }
-              ${
-                s.about === undefined
-                  ? nothing
-                  : html`<details class="server-about">
-                      <summary>${t('console.servers.about', { server: s.id })}</summary>
-                      <dl>
-                        <dt>${t('console.servers.about_version')}</dt>
-                        <dd>
-                          ${[s.about.name, s.about.version].filter((v) => v !== undefined).join(' ') || '—'}${
-                            s.protocolVersion === undefined ? '' : ` · ${s.protocolVersion}`
-                          }
-                        </dd>
-                        <dt>${t('console.servers.about_capabilities')}</dt>
-                        <dd>${s.about.capabilities.join(', ') || '—'}</dd>
-                        ${
-                          s.about.instructions === undefined
-                            ? nothing
-                            : html`<dt>${t('console.servers.about_instructions')}</dt>
-                                <dd><pre class="server-instructions">${s.about.instructions}</pre></dd>`
-                        }
-                      </dl>
-                    </details>`
               }
               ${
                 s.signsIn && s.state === 'needs_auth'
@@ -94,6 +71,12 @@ export function sideView(state: PageState, snapshot: Snapshot, actions: Actions)
                     </button>`
                   : nothing
               }
+              <console-server-panel
+                .server=${s}
+                ?admin=${snapshot.session.admin}
+                .workspace=${snapshot.session.workspaceId}
+                .tools=${snapshot.userTools.filter((e) => e.tool.origin.kind === 'mcp' && e.tool.origin.serverId === s.id)}
+              ></console-server-panel>
             </li>`,
         )}
       </ul>

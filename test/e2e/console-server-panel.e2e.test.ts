@@ -1,0 +1,185 @@
+// The servers panel of the console in a real Chromium, signed in with tokens ("root" an administrator, "ana" not),
+// against the demo server, server-everything and a hostile server over stdio: a tool switched off for the model
+// leaves the model's list (asked of the host); an administrator reads server-everything's stderr in the panel and
+// sees new lines as they come; the XSS corpus in a server's instructions and stderr shows as text and never runs; a
+// user who is not an administrator sees neither the log nor the switch that turns a server off; the panel passes axe.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseServersConfig } from '@airlock/core';
+import { loadConsoleConfig, startConsole } from '@airlock/console';
+import type { RunningConsole } from '@airlock/console';
+import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
+
+const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * A hostile stdio server (newline-delimited JSON-RPC written by hand): every payload of the corpus on stderr at start
+ * and as a log notification once initialized, all of them as its instructions, one tool.
+ */
+const HOSTILE = `
+const payloads = ${JSON.stringify(XSS_PAYLOADS)};
+for (const p of payloads) process.stderr.write(p + '\\n');
+const rl = require('node:readline').createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+rl.on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.method === 'notifications/initialized')
+    return send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: payloads[1], data: payloads[0] } });
+  if (m.id === undefined) return;
+  const reply = (result) => send({ jsonrpc: '2.0', id: m.id, result });
+  if (m.method === 'initialize')
+    return reply({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: payloads[2], version: '1' }, instructions: payloads.join('\\n') });
+  if (m.method === 'tools/list')
+    return reply({ tools: [{ name: 'noop', title: payloads[3], inputSchema: { type: 'object' } }] });
+  send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } });
+});
+`;
+
+let dir: string;
+let running: RunningConsole;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'airlock-console-server-panel-'));
+  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
+  running = await startConsole({
+    ...config,
+    auth: 'token',
+    users: [
+      { id: 'root', tokenSha256: sha256('root-token'), admin: true },
+      { id: 'ana', tokenSha256: sha256('ana-token') },
+    ],
+    servers: parseServersConfig({
+      mcpServers: {
+        demo: { command: process.execPath, args: [DEMO_BIN] },
+        everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+        hostile: { command: process.execPath, args: ['-e', HOSTILE] },
+      },
+    }),
+  });
+  await running.host.servers.settled();
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await running?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A signed-in page (the test adds axe, which the console's CSP would refuse), with `window.__xss` counting. */
+async function signedIn(token: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.addInitScript(() => ((window as unknown as { __xss: number }).__xss = 0));
+  await page.goto(running.url);
+  await page.getByLabel('Your token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  return page;
+}
+
+/** The panel of one server, opened. */
+async function openPanel(page: Page, serverId: string): Promise<Locator> {
+  const item = page.locator(`li[data-server="${serverId}"]`);
+  await item.locator('details.server-about > summary').click();
+  return item;
+}
+
+const modelSees = (userId: string): string[] =>
+  running.host.tools
+    .list({ audience: 'model', scope: { userId, workspaceId: 'default', conversationId: 'main' } })
+    .map((t) => t.name);
+
+describe('the server panel', () => {
+  it("switches a tool off for the model: it leaves the model's list, and comes back", async () => {
+    const page = await signedIn('ana-token');
+    const demo = await openPanel(page, 'demo');
+    const offer = demo.getByRole('switch', { name: 'Offer Echo to the model' });
+    await expect.poll(() => offer.isEnabled()).toBe(true);
+    expect(await offer.isChecked()).toBe(true);
+    await offer.click();
+    await expect.poll(() => modelSees('ana')).not.toContain('demo__echo');
+    expect(modelSees('root')).toContain('demo__echo');
+    // The page's own list of what the model sees follows.
+    await expect
+      .poll(() => page.locator('airlock-tool-list').evaluate((el) => el.shadowRoot?.textContent ?? ''))
+      .not.toContain('demo__echo');
+    await expect.poll(() => offer.isChecked()).toBe(false);
+    await offer.click();
+    await expect.poll(() => modelSees('ana')).toContain('demo__echo');
+  });
+
+  it("shows an administrator server-everything's stderr, its command line, and new lines as they come", async () => {
+    const page = await signedIn('root-token');
+    const everything = await openPanel(page, 'everything');
+    const log = everything.locator('pre.server-log');
+    await expect.poll(() => log.textContent()).toContain('Starting default (STDIO) server...');
+    expect(await everything.locator('code.server-origin').textContent()).toContain(EVERYTHING_BIN);
+    const before = (await log.textContent())!.split('Starting default').length;
+    // A fresh start writes the banner again; the open panel shows it without a reload.
+    await running.host.servers.restart('everything');
+    await expect.poll(async () => (await log.textContent())!.split('Starting default').length).toBe(before + 1);
+    expect(await everything.getByRole('button', { name: 'Switch everything off' }).isVisible()).toBe(true);
+  });
+
+  it("shows the markup in a server's instructions, stderr and log notifications as text; nothing runs", async () => {
+    const page = await signedIn('root-token');
+    const hostile = await openPanel(page, 'hostile');
+    await expect.poll(() => hostile.locator('pre.server-log').textContent()).toContain(XSS_PAYLOADS.at(-1)!);
+    const log = (await hostile.locator('pre.server-log').textContent())!;
+    expect(log).toContain(XSS_PAYLOADS[0]);
+    expect(log).toMatch(/log error .*<script>window.__xss\+\+<\/script>/);
+    const instructions = (await hostile.locator('pre.server-instructions').textContent())!;
+    for (const payload of XSS_PAYLOADS) expect(instructions).toContain(payload.replace(/\r/g, ''));
+    expect(await hostile.locator('script, iframe, img, svg, object, embed').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
+  });
+
+  it('shows a user who is not an administrator no log, no command line and no switch for the server', async () => {
+    const page = await signedIn('ana-token');
+    const everything = await openPanel(page, 'everything');
+    await expect.poll(() => everything.locator('[data-counts]').textContent()).toMatch(/\d+ tools, \d+ resources/);
+    expect(await everything.locator('pre.server-log, .server-log-part, code.server-origin').count()).toBe(0);
+    expect(await everything.locator('[data-server-switch]').count()).toBe(0);
+    expect(await everything.locator('input[data-level="workspace"]').count()).toBe(0);
+    expect(await page.content()).not.toContain('Starting default (STDIO) server');
+  });
+
+  it('states each fact of a server and passes axe with the panels open', async () => {
+    const page = await signedIn('root-token');
+    const everything = await openPanel(page, 'everything');
+    await openPanel(page, 'demo');
+    expect(await everything.locator('.trust-chip').textContent()).toBe('Untrusted server');
+    expect(await everything.locator('[data-protocol]').textContent()).toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(await everything.locator('[data-capabilities]').textContent()).toMatch(/prompts.*resources.*tools/s);
+    await expect.poll(() => everything.locator('pre.server-log').count()).toBe(1);
+    await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const result = await (
+        window as unknown as {
+          axe: { run: (c: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+        }
+      ).axe.run(document);
+      return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
+    });
+    expect(violations).toEqual([]);
+  });
+});
