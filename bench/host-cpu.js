@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createHost, MemoryStore } from '@airlock/core';
 import { WorkerStore } from '@airlock/core/worker';
 import { HistoryWriter } from '../packages/core/dist/history/history-writer.js';
+import { newInvocationId } from '../packages/core/dist/invocations/invocation-id.js';
 import { MACHINE, processCpuUs, spread, threadCpuUs } from './bench-stats.js';
 
 const env = process.env;
@@ -113,7 +114,7 @@ async function writesOfOneCall() {
   return written;
 }
 
-/** The same writes for another invocation id, at the current time. */
+/** The same writes for another invocation id (made as the host makes them: keys' order costs), at the current time. */
 function rewrite(writes, id) {
   const at = Date.now();
   return writes.map((w) => {
@@ -136,9 +137,8 @@ function rewrite(writes, id) {
   const template = await writesOfOneCall();
   const { store, remove } = openWorkerStore();
   const queue = new HistoryWriter({ store });
-  let n = 0;
   const record = async (calls) => {
-    const batches = Array.from({ length: calls }, () => rewrite(template, `bench-${n++}`));
+    const batches = Array.from({ length: calls }, () => rewrite(template, newInvocationId(Date.now())));
     const p0 = processCpuUs();
     const t0 = threadCpuUs();
     for (const writes of batches) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AuditEventInput } from '../audit/audit-event.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
 import { hashJson } from '../audit/canonical-json.js';
@@ -9,6 +8,7 @@ import type { Tool, ToolProgress } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
 import type { ScreenPayload } from './bounded-result-types.js';
 import type { InvokeOptions } from './invoke-options.js';
+import { newInvocationId } from './invocation-id.js';
 import type { InvocationError, InvocationRecord, ResultRecord } from './invocation-record.js';
 import type { InvocationOutcome, InvocationState } from './invocation-state.js';
 import { transition } from './invocation-state.js';
@@ -59,7 +59,8 @@ export class CallRecorder {
     /** A call recorded before (a task resumed after a restart): its record as stored and its last transition's seq. */
     readonly resumed?: { readonly record: InvocationRecord; readonly seq: number };
   }) {
-    this.id = call.resumed?.record.id ?? randomUUID();
+    this.#createdAt = call.resumed?.record.createdAt ?? call.history.clock.now();
+    this.id = call.resumed?.record.id ?? newInvocationId(this.#createdAt);
     this.#record = call.resumed?.record;
     this.#seq = call.resumed?.seq ?? 1;
     this.#history = call.history;
@@ -70,7 +71,6 @@ export class CallRecorder {
     const target = toolTarget(call.tool);
     this.serverId = target.serverId;
     this.#originalName = target.originalName;
-    this.#createdAt = call.resumed?.record.createdAt ?? call.history.clock.now();
     this.#riskTier = call.history.riskTier(call.tool);
   }
 
