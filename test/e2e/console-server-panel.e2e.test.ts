@@ -2,7 +2,8 @@
 // against the demo server, server-everything and a hostile server over stdio: a tool switched off for the model
 // leaves the model's list (asked of the host); an administrator reads server-everything's stderr in the panel and
 // sees new lines as they come; the XSS corpus in a server's instructions and stderr shows as text and never runs; a
-// user who is not an administrator sees neither the log nor the switch that turns a server off; the panel passes axe.
+// user who is not an administrator sees neither the log nor the switch that turns a server off; an administrator
+// switches a server off and on; the panel passes axe.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -161,6 +162,20 @@ describe('the server panel', () => {
     expect(await everything.locator('[data-server-switch]').count()).toBe(0);
     expect(await everything.locator('input[data-level="workspace"]').count()).toBe(0);
     expect(await page.content()).not.toContain('Starting default (STDIO) server');
+  });
+
+  it('lets an administrator switch a server off and on again; the panel says why it is closed', async () => {
+    const page = await signedIn('root-token');
+    const demo = await openPanel(page, 'demo');
+    await demo.getByRole('button', { name: 'Switch demo off' }).click();
+    await expect
+      .poll(() => demo.locator('.server-reason').textContent())
+      .toContain('Switched off by an administrator.');
+    await expect.poll(() => modelSees('ana').some((name) => name.startsWith('demo__'))).toBe(false);
+    expect(await demo.locator('[data-reconnect]').count()).toBe(0);
+    await demo.getByRole('button', { name: 'Switch demo on' }).click();
+    await expect.poll(() => demo.locator('.state').textContent()).toBe('ready');
+    expect(modelSees('ana')).toContain('demo__echo');
   });
 
   it('states each fact of a server and passes axe with the panels open', async () => {
