@@ -13,6 +13,8 @@ import { renderArgs } from './render-args.js';
 import type { ArgsView } from './render-args.js';
 import { renderResultBlocks } from './render-blocks.js';
 import { renderHeader } from './render-header.js';
+import { renderProgress } from './render-progress.js';
+import { TaskElapsedController, taskOpen } from './task-elapsed.js';
 import { mustPassRunning, RUNNING_HOLD_MS, runs, shownState } from './shown-state.js';
 import type { ShownState } from './shown-state.js';
 import { ToolCancelEvent, ToolCopyEvent, ToolResourceOpenEvent, ToolRetryEvent } from './tool-card-events.js';
@@ -56,7 +58,7 @@ let cards = 0;
  * - `airlock-tool-copy` (`ToolCopyEvent`, detail `{ text }`, cancelable): a value is being copied; the card writes it
  *   to `navigator.clipboard` unless the event is cancelled.
  *
- * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `cancel`, `reason`, `progress`, `args`, `result`,
+ * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `cancel`, `reason`, `progress`, `elapsed`, `args`, `result`,
  * `block` (each result block), `dialog` (the full-size image).
  *
  * CSS custom properties: the shared tokens (`--airlock-font`, `--airlock-font-mono`, `--airlock-radius`,
@@ -72,6 +74,7 @@ export class AirlockToolCard extends LitElement {
     server: { attribute: false },
     result: { attribute: false },
     progress: { attribute: false },
+    taskStartedAt: { attribute: false },
     fullText: { attribute: false },
     cancellable: { type: Boolean },
   };
@@ -86,6 +89,8 @@ export class AirlockToolCard extends LitElement {
   result?: ScreenPayload;
   /** The latest progress of a running call. */
   progress?: ToolCardProgress;
+  /** When the call's task began (ms since the epoch): an open task shows its elapsed time beside its status. */
+  taskStartedAt?: number;
   /** The whole result text; "copy" on the whole result copies it (else the blocks' text). */
   fullText?: string;
   /** Whether the host can stop this call: "Cancel call" shows in the header while it waits or runs. */
@@ -111,6 +116,7 @@ export class AirlockToolCard extends LitElement {
   constructor() {
     super();
     new PresetController(this);
+    new TaskElapsedController(this, () => taskOpen(this.#state()) && this.taskStartedAt !== undefined);
   }
 
   override disconnectedCallback(): void {
@@ -187,8 +193,9 @@ export class AirlockToolCard extends LitElement {
         onCancel: this.cancellable ? this.#cancel : undefined,
         onToggle: this.#onHeaderClick,
       })}
-      ${this.#renderReason(state)} ${this.#renderProgress(state)} ${this.#renderArgs()} ${this.#renderResult(state)}
-      ${this.#renderDialog()}
+      ${this.#renderReason(state)}
+      ${renderProgress(this.#context(), { state, progress: this.progress, taskStartedAt: this.taskStartedAt, now: Date.now() })}
+      ${this.#renderArgs()} ${this.#renderResult(state)} ${this.#renderDialog()}
     </article>`;
   }
 
@@ -221,26 +228,6 @@ export class AirlockToolCard extends LitElement {
 
   #t(key: MessageKey, params?: Readonly<Record<string, string | number>>): string {
     return msg(this, key, params);
-  }
-
-  #renderProgress(state: ShownState): TemplateResult | typeof nothing {
-    const progress = this.progress;
-    if (!runs(state) || progress === undefined) return nothing;
-    const total = progress.total;
-    const bar =
-      total !== undefined && Number.isFinite(total) && total > 0
-        ? html`<progress
-            max=${total}
-            .value=${Math.min(Math.max(progress.progress, 0), total)}
-            aria-label=${this.#t('mcp.card.progress', {
-              progress: this.#number(progress.progress),
-              total: this.#number(total),
-            })}
-          ></progress>`
-        : nothing;
-    return html`<div part="progress" class="progress">
-      ${bar} ${progress.message ? html`<span class="note">${progress.message}</span>` : nothing}
-    </div>`;
   }
 
   #renderArgs(): TemplateResult {

@@ -307,6 +307,7 @@ export const toolCardStyles = css`
     color: var(--_on-primary);
   }
   .note,
+  .elapsed,
   .help {
     color: var(--_muted);
     font-size: 0.875em;
