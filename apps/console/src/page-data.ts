@@ -43,10 +43,16 @@ export class PageData {
     const entry = await this.#host.history.get({ scope, invocationId });
     if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
     const progress = this.#relay.progressOf(invocationId);
+    const { state } = entry.invocation;
+    const task =
+      state === 'working' || state === 'input_required'
+        ? await this.#host.tasks.get({ scope, invocationId })
+        : undefined;
     return {
       invocation: entry.invocation,
       ...(entry.result === undefined ? {} : { result: entry.result.screen }),
       ...(progress === undefined ? {} : { progress }),
+      ...(task === undefined ? {} : { taskStartedAt: task.createdAt }),
     };
   }
 

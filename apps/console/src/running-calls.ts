@@ -13,8 +13,11 @@ import { tenantKey } from './tab-hub.js';
  */
 export class RunningCalls {
   readonly #running = new Map<string, { readonly scope: Scope; readonly controller: AbortController }>();
+  /** Calls of `#running` that became tasks: they outlive this console (the next one on the store follows them). */
+  readonly #tasks = new Set<string>();
   readonly #host: Host;
   readonly #off: () => void;
+  readonly #offTask: () => void;
   readonly #bus: QuestionBus;
   readonly #unlisten: () => void;
 
@@ -22,7 +25,12 @@ export class RunningCalls {
     this.#host = host;
     this.#bus = bus;
     this.#off = host.on('invocation.transition', ({ invocation }) => {
-      if (isTerminalState(invocation.state)) this.#running.delete(invocation.id);
+      if (!isTerminalState(invocation.state)) return;
+      this.#running.delete(invocation.id);
+      this.#tasks.delete(invocation.id);
+    });
+    this.#offTask = host.on('task.updated', ({ task }) => {
+      if (this.#running.has(task.invocationId)) this.#tasks.add(task.invocationId);
     });
     this.#unlisten = bus.listen((news) => {
       if (news.kind !== 'cancel') return;
@@ -68,13 +76,18 @@ export class RunningCalls {
     throw new ApiError(500, 'internal', `the call of ${tool} was not recorded`);
   }
 
-  /** Cancels a running call of this tenant: before it runs nothing is sent; while it runs the server is told. */
+  /**
+   * Cancels a running call of this tenant: before it runs nothing is sent; while it runs the server is told (a task
+   * gets tasks/cancel, even one this console picked up again after a restart). Another tenant's call is not found.
+   */
   async cancel(scope: Scope, invocationId: string): Promise<void> {
     const running = this.#running.get(invocationId);
     if (running === undefined || tenantKey(running.scope) !== tenantKey(scope)) {
       const entry = await this.#host.history.get({ scope, invocationId });
       if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
       if (!isTerminalState(entry.invocation.state)) {
+        // A task call this host follows (started here, or resumed after a restart): tasks/cancel reaches its server.
+        if (this.#host.tasks.cancel({ scope: entry.invocation.scope, invocationId })) return;
         // Running on another instance: that one cancels it.
         if (this.#bus.shared) return this.#bus.cancel(scope, invocationId);
         throw new ApiError(
@@ -92,10 +105,14 @@ export class RunningCalls {
     running.controller.abort();
   }
 
-  /** Stops listening and cancels every call still running (the console is closing). */
+  /**
+   * Stops listening and cancels every call still running (the console is closing), except tasks: the host's close
+   * leaves them open in history, and the next console on the same store follows them to their end.
+   */
   close(): void {
     this.#off();
+    this.#offTask();
     this.#unlisten();
-    for (const { controller } of this.#running.values()) controller.abort();
+    for (const [id, { controller }] of this.#running) if (!this.#tasks.has(id)) controller.abort();
   }
 }

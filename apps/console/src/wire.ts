@@ -37,6 +37,8 @@ export interface Card {
   readonly invocation: InvocationRecord;
   readonly result?: ScreenPayload;
   readonly progress?: ToolProgress;
+  /** When the call's task began (its handle's `createdAt`), while the task is open: the card counts from it. */
+  readonly taskStartedAt?: number;
 }
 
 /** A tool as the page lists and launches it (sent as JSON, so without `run`), its risk and the stored decision. */

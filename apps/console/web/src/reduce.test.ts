@@ -143,6 +143,25 @@ describe('reduce', () => {
     expect(done.cards.get('c1')?.result).toBe(result);
   });
 
+  it("keeps a task's start from when its call became a task (or the snapshot's), through its statuses, until it ends", () => {
+    const live = after(
+      opened({ cards: [card('c1')] }),
+      { name: 'invocation', data: card('c1', { state: 'working', updatedAt: 40 }) },
+      { name: 'invocation', data: card('c1', { state: 'input_required', updatedAt: 90 }) },
+    );
+    expect(live.cards.get('c1')?.taskStartedAt).toBe(40);
+    const resumed = after(opened({ cards: [card('c2', { state: 'working', updatedAt: 500 }, { taskStartedAt: 7 })] }), {
+      name: 'invocation',
+      data: card('c2', { state: 'input_required', updatedAt: 600 }),
+    });
+    expect(resumed.cards.get('c2')?.taskStartedAt).toBe(7);
+    const ended = reduce(resumed, {
+      name: 'invocation',
+      data: card('c2', { state: 'success', updatedAt: 700 }, { result }),
+    });
+    expect(ended.cards.get('c2')?.taskStartedAt).toBeUndefined();
+  });
+
   it('ignores progress of a call it shows no card for', () => {
     const before = after(opened());
     expect(reduce(before, { name: 'invocation.progress', data: { invocationId: 'nope', progress } })).toBe(before);

@@ -56,7 +56,17 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
       // Events can cross: an older state of a card never replaces a newer one.
       if (known !== undefined && known.invocation.updatedAt > card.invocation.updatedAt) return state;
       if (card.invocation.scope.conversationId !== CONVERSATION) return state;
-      const merged = { ...card, ...(known?.progress && !card.result ? { progress: known.progress } : {}) };
+      // A task's start: as the card knew it, else the moment its call became a task (its move to working).
+      const { state: to } = card.invocation;
+      const taskStartedAt =
+        to === 'working' || to === 'input_required'
+          ? (known?.taskStartedAt ?? card.taskStartedAt ?? card.invocation.updatedAt)
+          : undefined;
+      const merged = {
+        ...card,
+        ...(known?.progress && !card.result ? { progress: known.progress } : {}),
+        ...(taskStartedAt === undefined ? {} : { taskStartedAt }),
+      };
       return { ...adoptRetry(state, card.invocation), cards: new Map(state.cards).set(id, merged) };
     }
     case 'invocation.progress': {

@@ -38,6 +38,7 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
       .server=${server === undefined ? undefined : { id: server.id, trusted: server.trusted }}
       .result=${card.result}
       .progress=${card.progress}
+      .taskStartedAt=${card.taskStartedAt}
       .fullText=${fullText === '' ? undefined : fullText}
       cancellable
       @airlock-tool-retry=${() => actions.retry(invocation)}
