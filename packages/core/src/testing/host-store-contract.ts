@@ -2,6 +2,7 @@ import type { HostStore } from '../storage/host-store.js';
 import { describeAuditContract } from './host-store-audit-contract.js';
 import { describeCredentialContract } from './host-store-credential-contract.js';
 import { describeDecisionContract } from './host-store-decision-contract.js';
+import { describeGroupContract } from './host-store-group-contract.js';
 import { describeHistoryContract } from './host-store-history-contract.js';
 import { describePruneContract } from './host-store-prune-contract.js';
 import { describeRetentionContract } from './host-store-retention-contract.js';
@@ -40,6 +41,7 @@ export interface HostStoreContractOptions {
 export function describeHostStoreContract(options: HostStoreContractOptions): void {
   describeHistoryContract(options);
   describeWriteContract(options);
+  describeGroupContract(options);
   describeAuditContract(options);
   describeDecisionContract(options);
   describePruneContract(options);

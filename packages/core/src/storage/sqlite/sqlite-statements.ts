@@ -1,12 +1,6 @@
 import { isTerminalState } from '../../invocations/invocation-state.js';
 import type { Scope } from '../../scope.js';
-import {
-  AUDIT_COLUMNS,
-  DECISION_COLUMNS,
-  INVOCATION_COLUMNS,
-  RESULT_COLUMNS,
-  TRANSITION_COLUMNS,
-} from './sqlite-rows.js';
+import { DECISION_COLUMNS, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from './sqlite-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 
 // Every statement SqliteStore runs, prepared once when the store opens. Internal to storage/.
@@ -41,7 +35,8 @@ export function scopeParams(scope: Scope): [string, string, string] {
 
 /** The store's prepared statements. */
 export interface SqliteStatements {
-  readonly insertInvocation: SqliteStatement;
+  /** The ids of a JSON array of ids that are stored already. */
+  readonly existingIds: SqliteStatement;
   readonly insertTransition: SqliteStatement;
   readonly insertResult: SqliteStatement;
   readonly applyTransition: SqliteStatement;
@@ -62,7 +57,6 @@ export interface SqliteStatements {
   readonly listDecisionsOfTenant: SqliteStatement;
   /** The seq and hash of the last stored event: what the next event links to. */
   readonly lastAudit: SqliteStatement;
-  readonly insertAudit: SqliteStatement;
   readonly auditAt: SqliteStatement;
   readonly countAuditThrough: SqliteStatement;
   readonly deleteAuditThrough: SqliteStatement;
@@ -75,7 +69,7 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
   const newestFirst = 'ORDER BY created_at DESC, rowid DESC LIMIT ?';
   const decisions = `SELECT ${DECISION_COLUMNS} FROM permission_decisions`;
   return {
-    insertInvocation: db.prepare(`INSERT INTO invocations (${INVOCATION_COLUMNS}) VALUES (${marks(16)})`),
+    existingIds: db.prepare('SELECT id FROM invocations WHERE id IN (SELECT value FROM json_each(?))'),
     insertTransition: db.prepare(`INSERT INTO invocation_transitions (${TRANSITION_COLUMNS}) VALUES (${marks(7)})`),
     insertResult: db.prepare(`INSERT INTO invocation_results (${RESULT_COLUMNS}) VALUES (${marks(5)})`),
     // Compare-and-set on the state: a stale or repeated transition changes no row instead of rewriting history.
@@ -110,7 +104,6 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
     listDecisionsOfWorkspace: db.prepare(`${decisions} WHERE workspace_id = ?`),
     listDecisionsOfTenant: db.prepare(`${decisions} WHERE user_id = ? AND workspace_id = ?`),
     lastAudit: db.prepare('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1'),
-    insertAudit: db.prepare(`INSERT INTO audit_events (${AUDIT_COLUMNS}) VALUES (${marks(14)})`),
     auditAt: db.prepare('SELECT seq, hash FROM audit_events WHERE seq = ?'),
     countAuditThrough: db.prepare('SELECT COUNT(*) AS n FROM audit_events WHERE seq <= ?'),
     deleteAuditThrough: db.prepare('DELETE FROM audit_events WHERE seq <= ?'),

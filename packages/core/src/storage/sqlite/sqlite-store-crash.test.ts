@@ -103,8 +103,17 @@ describe('SqliteStore killed mid-write', () => {
   it.each([
     [`after ${KILL_AFTER_STEPS} reported writes, wherever the kill lands`, 'none', 0],
     ['inside a decision write, between the decision row and its audit event', `decision-${STOP_ROUND}`, 1],
-    ['inside a batch of two audit writes, between its two events', `audit-${STOP_ROUND}`, 2],
-    ['inside a history batch, after the history rows and two of its three audit events', `batch-${STOP_ROUND}`, 3],
+    ['inside a batch of two audit writes, as its events are inserted together', `audit-${STOP_ROUND}`, 2],
+    [
+      'inside a history batch, after its history rows, as its three audit events are inserted',
+      `batch-${STOP_ROUND}`,
+      3,
+    ],
+    [
+      "inside a history batch, after the call's row in its final state and before its transitions",
+      `batch-${STOP_ROUND}`,
+      'transitions',
+    ],
   ] as const)(
     'keeps every reported decision and audit write whole, and no part of any other, when killed %s',
     async (_, stopLabel, stopInsert) => {
@@ -400,8 +409,10 @@ export function round(n) {
 
 /**
  * A writer that runs the steps of `CRASH_STEPS_MODULE` round after round with the BUILT store, printing each step's
- * label once it has committed. Given a stop label and a number k, it blocks just before the k-th audit insert of that
- * step (inside its transaction, after the step's earlier statements ran), printing `mid-write <label>`, until killed.
+ * label once it has committed. Given a stop label and a number k, it blocks just before the statement that inserts the
+ * k-th audit event of that step (the store inserts a batch's events together, after its other rows); given
+ * 'transitions', just before the step's first insert of transitions (after its calls' rows). It blocks inside the
+ * step's transaction, after the step's earlier statements ran, printing `mid-write <label>`, until killed.
  */
 function decisionWriterScript(stepsFile: string): string {
   return `
@@ -413,20 +424,25 @@ const [file, stopLabel, stopInsertText] = process.argv.slice(2);
 const stopInsert = Number(stopInsertText);
 const raw = new Database(file);
 let current = '';
-let auditInserts = 0;
+let auditRows = 0;
 
 const database = {
   prepare(sql) {
     const statement = raw.prepare(sql);
     const auditInsert = sql.startsWith('INSERT INTO audit_events');
+    const transitionInsert = sql.startsWith('INSERT INTO invocation_transitions');
     return {
       run(...params) {
+        let stop = false;
         if (auditInsert) {
-          auditInserts += 1;
-          if (current === stopLabel && auditInserts === stopInsert) {
-            process.stdout.write('mid-write ' + current + '\\n');
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-          }
+          const rows = params.length / 14;
+          stop = auditRows < stopInsert && auditRows + rows >= stopInsert;
+          auditRows += rows;
+        }
+        if (transitionInsert && stopInsertText === 'transitions') stop = true;
+        if (stop && current === stopLabel) {
+          process.stdout.write('mid-write ' + current + '\\n');
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
         }
         return statement.run(...params);
       },
@@ -444,7 +460,7 @@ const store = new SqliteStore({ database });
 for (let n = 0; n < 100000; n += 1) {
   for (const step of round(n)) {
     current = step.label;
-    auditInserts = 0;
+    auditRows = 0;
     if (step.kind === 'decision') await store.write([{ kind: 'decision.put', decision: step.decision, audit: step.events[0] }]);
     else if (step.kind === 'audit') await store.write(step.events.map((audit) => ({ kind: 'audit', audit })));
     else await store.write(step.writes);

@@ -1,16 +1,8 @@
-import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
-import type { AuditEvent, AuditEventInput, SealedAuditInput } from '../../audit/audit-event.js';
+import type { AuditEvent } from '../../audit/audit-event.js';
 import { HostError } from '../../errors/host-error.js';
 import type { StoredDecision } from '../../permissions/stored-decision.js';
 import type { Scope } from '../../scope.js';
-import type {
-  AuditQuery,
-  DecisionTenant,
-  HostStore,
-  RetentionCandidate,
-  RetentionQuery,
-  StoreWrite,
-} from '../host-store.js';
+import type { AuditQuery, HostStore, RetentionCandidate, RetentionQuery, StoreWrite } from '../host-store.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -18,70 +10,20 @@ import type {
   TransitionRecord,
 } from '../../invocations/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
+import { SqliteBatch } from './sqlite-batch.js';
 import { SqliteCredentials } from './sqlite-credentials.js';
 import { SqliteSwitches } from './sqlite-switches.js';
 import { SqliteTasks } from './sqlite-tasks.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
-import {
-  auditFromRow,
-  auditParams,
-  decisionFromRow,
-  decisionParams,
-  errorParam,
-  invocationFromRow,
-  invocationParams,
-  resultFromRow,
-  resultParams,
-  transitionFromRow,
-  transitionParams,
-} from './sqlite-rows.js';
+import { auditFromRow, decisionFromRow, invocationFromRow, resultFromRow, transitionFromRow } from './sqlite-rows.js';
 import type { DecisionRow, InvocationRow, ResultRow, TransitionRow } from './sqlite-rows.js';
 import { prepareStatements, scopeParams } from './sqlite-statements.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase, SqliteStoreConfig, SqliteTransaction } from './sqlite-store-config.js';
-import {
-  auditPage,
-  checkFirstTransition,
-  checkTransition,
-  closedError,
-  duplicateDecision,
-  duplicateInvocation,
-  duplicateSeq,
-  notFound,
-  pageSize,
-  staleTransition,
-  sealStoredAuditInput,
-  storedDecision,
-  unknownWrite,
-} from '../store-checks.js';
+import { auditPage, closedError, pageSize } from '../store-checks.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-
-/** True when a driver error is a primary key (or unique) clash: the row is already there. */
-function isDuplicateKey(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
-/** What the next audit event links to. */
-type ChainLink = Pick<AuditEvent, 'seq' | 'hash'>;
-
-/**
- * Appends audit events inside the caller's transaction. The last stored event is read on the first append, inside
- * the transaction (so another connection's events are seen and, the write lock held, cannot slip in between), then
- * followed in memory for the rest of the transaction.
- */
-function auditAppender(sql: SqliteStatements): (input: AuditEventInput) => SealedAuditInput {
-  let last: ChainLink | undefined | null = null;
-  return (input) => {
-    if (last === null) last = sql.lastAudit.get() as ChainLink | undefined;
-    const sealed = sealStoredAuditInput(input, last);
-    sql.insertAudit.run(...auditParams(sealed));
-    last = sealed;
-    return sealed;
-  };
-}
 
 /**
  * The embedded `HostStore`: history, permission decisions and the audit chain in one SQLite file (WAL), through a
@@ -141,100 +83,14 @@ export class SqliteStore implements HostStore {
     } catch (error) {
       throw asStoreError('open the SQLite store', error);
     }
-    const sql = this.#sql;
-    const credentials = this.#credentials;
-
-    const create = (record: InvocationRecord, first: TransitionRecord) => {
-      checkFirstTransition(record, first);
-      try {
-        sql.insertInvocation.run(...invocationParams(record));
-      } catch (error) {
-        throw isDuplicateKey(error) ? duplicateInvocation(record.id, error) : error;
-      }
-      sql.insertTransition.run(...transitionParams(first));
-    };
-    const transition = (scope: Scope, t: TransitionRecord, result: ResultRecord | undefined) => {
-      checkTransition(t, result);
-      const tenant = scopeParams(scope);
-      const { changes } = sql.applyTransition.run(
-        t.to,
-        t.outcome,
-        errorParam(t.error),
-        t.at,
-        t.invocationId,
-        ...tenant,
-        t.from,
-      );
-      if (changes === 0) {
-        const row = sql.stateOf.get(t.invocationId, ...tenant) as { state: string } | undefined;
-        throw row === undefined ? notFound(t.invocationId) : staleTransition(t, row.state);
-      }
-      try {
-        sql.insertTransition.run(...transitionParams(t));
-      } catch (error) {
-        throw isDuplicateKey(error) ? duplicateSeq(t, error) : error;
-      }
-      if (result !== undefined) sql.insertResult.run(...resultParams(result));
-    };
-    const putDecision = (decision: StoredDecision) => {
-      const d = storedDecision(decision);
-      try {
-        sql.upsertDecision.run(...decisionParams(d));
-      } catch (error) {
-        throw isDuplicateKey(error) ? duplicateDecision(d.id, error) : error;
-      }
-    };
-    const deleteDecisions = (scope: DecisionTenant, ids: readonly string[]) => {
-      for (const id of ids) sql.deleteDecision.run(id, scope.userId, scope.workspaceId);
-    };
-    this.#write = db.transaction((batch: readonly StoreWrite[]) => {
-      const append = auditAppender(sql);
-      for (const w of batch) {
-        switch (w.kind) {
-          case 'create':
-            create(w.record, w.first);
-            break;
-          case 'transition':
-            transition(w.scope, w.transition, w.result);
-            break;
-          case 'audit':
-            break;
-          case 'decision.put':
-            putDecision(w.decision);
-            break;
-          case 'decision.delete':
-            deleteDecisions(w.scope, w.ids);
-            for (const audit of w.audit) append(audit);
-            continue;
-          case 'audit.prune': {
-            const data = checkpointData(w.checkpoint);
-            const { n } = sql.countAuditThrough.get(w.throughSeq) as { n: number };
-            checkPrune(w.throughSeq, data, sql.auditAt.get(w.throughSeq) as ChainLink | undefined, n);
-            append(w.checkpoint);
-            sql.deleteAuditThrough.run(w.throughSeq);
-            continue;
-          }
-          case 'retention.delete':
-            for (const id of w.expireResults) sql.expireResult.run(w.at, id);
-            for (const id of w.deleteInvocations) sql.deleteEnded.run(id);
-            break;
-          case 'credential.put':
-          case 'credential.delete':
-            credentials.apply(w);
-            break;
-          case 'task.put':
-            this.#tasks.put(w.task);
-            break;
-          case 'switch.put':
-          case 'switch.delete':
-            this.#switches.apply(w);
-            break;
-          default:
-            throw unknownWrite(w);
-        }
-        if (w.audit !== undefined) append(w.audit);
-      }
+    const batch = new SqliteBatch({
+      database: db,
+      sql: this.#sql,
+      credentials: this.#credentials,
+      tasks: this.#tasks,
+      switches: this.#switches,
     });
+    this.#write = db.transaction((writes: readonly StoreWrite[]) => batch.apply(writes));
   }
 
   /** Applies the batch in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none. */

@@ -1,0 +1,58 @@
+import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
+
+/** The most rows one statement inserts (64 rows of 14 values stay under the 999 values older SQLite builds bind). */
+const MAX_ROWS = 64;
+
+/**
+ * The rows a batch inserts into one table, kept and then inserted by one multi-row INSERT (a chunk per 64 rows),
+ * instead of one statement per row. The statement for each row count is prepared on first use and kept, so a batch
+ * binds values and never compiles SQL after the first few batches. Internal to storage/sqlite/.
+ */
+export class SqliteRowInsert {
+  readonly #database: SqliteDatabase;
+  readonly #head: string;
+  readonly #tuple: string;
+  /** The statement inserting n rows, at index n. */
+  readonly #byCount: (SqliteStatement | undefined)[] = [];
+  #values: unknown[] = [];
+  #rows = 0;
+
+  constructor(database: SqliteDatabase, table: string, columns: string) {
+    this.#database = database;
+    this.#head = `INSERT INTO ${table} (${columns}) VALUES `;
+    this.#tuple = `(${columns
+      .split(', ')
+      .map(() => '?')
+      .join(', ')})`;
+  }
+
+  /** Keeps a row (its values in the columns' order); a full chunk is inserted at once. */
+  add(values: readonly unknown[]): void {
+    for (const value of values) this.#values.push(value);
+    if (++this.#rows === MAX_ROWS) this.flush();
+  }
+
+  /** Inserts the rows kept, in the order they were added. */
+  flush(): void {
+    const rows = this.#rows;
+    if (rows === 0) return;
+    const values = this.#values;
+    this.clear();
+    this.#statement(rows).run(...values);
+  }
+
+  /** Forgets the rows kept (a batch that failed before they were inserted). */
+  clear(): void {
+    this.#values = [];
+    this.#rows = 0;
+  }
+
+  #statement(rows: number): SqliteStatement {
+    let statement = this.#byCount[rows];
+    if (statement === undefined) {
+      statement = this.#database.prepare(this.#head + Array.from({ length: rows }, () => this.#tuple).join(', '));
+      this.#byCount[rows] = statement;
+    }
+    return statement;
+  }
+}
