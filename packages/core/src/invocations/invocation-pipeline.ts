@@ -215,6 +215,11 @@ export class InvocationPipeline {
     // A resumed task has what is left of its ceiling, counted from when its call began.
     const maxTotalMs =
       run.task === undefined ? ceiling : Math.max(0, ceiling - (this.deps.clock.now() - call.invocation().createdAt));
+    // A call its server may turn into a task (the 2026 extension) has the plain ceiling until it does.
+    const taskCeilingMs =
+      tool.taskSupport === 'server' && overrides?.maxTotalMs === undefined && run.task === undefined
+        ? (this.deps.timeouts.taskMaxTotalMs ?? DEFAULT_TIMEOUT_LIMITS.taskMaxTotalMs)
+        : undefined;
     const tasks = this.deps.tasks;
     const task = tool.taskSupport === undefined && run.task === undefined ? undefined : tasks;
     const recorder = task === undefined ? undefined : new TaskRecorder(call, task, run.task);
@@ -234,6 +239,7 @@ export class InvocationPipeline {
       scope,
       signal,
       ...(run.asTask === true ? { asTask: true } : {}),
+      ...(taskCeilingMs === undefined ? {} : { taskCeilingMs }),
       ...(recorder === undefined
         ? {}
         : {

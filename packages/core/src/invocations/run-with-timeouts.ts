@@ -52,6 +52,8 @@ export interface RunOptions {
   readonly onTask?: (update: TaskUpdate) => void;
   /** Run an `optional` task tool as a task. */
   readonly asTask?: boolean;
+  /** The ceiling from when the call began once its server answers with a task (a tool whose server decides). */
+  readonly taskCeilingMs?: number;
   readonly clock: Clock;
   readonly deadlines: Deadlines;
   readonly controllers: ControllerPool;
@@ -87,7 +89,7 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
   // One deadline serves both limits: progress only moves the idle deadline, and the check re-arms itself for whichever
   // deadline is nearer when it comes (no churn per progress notification).
   const start = clock.monotonic();
-  const ceilingAt = start + options.maxTotalMs;
+  let ceilingAt = start + options.maxTotalMs;
   let idleAt = start + options.timeoutMs;
   // While a person answers a server's question the call is not idle: the idle timeout waits (the ceiling does not).
   let holds = 0;
@@ -133,6 +135,7 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
           ? {}
           : {
               onTask: (update: TaskUpdate) => {
+                if (update.created && options.taskCeilingMs !== undefined) ceilingAt = start + options.taskCeilingMs;
                 if (aborted === null) options.onTask?.(update);
               },
             }),

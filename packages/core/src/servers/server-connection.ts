@@ -13,7 +13,7 @@ import { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { describeConnectFailure, httpStatusOf } from './connection-failure.js';
 import type { HttpTransport } from './http-transport.js';
 import { openTransport } from './open-transport.js';
-import { OrderedClient } from './ordered-client.js';
+import { TaskExtensionClient } from './task-extension-client.js';
 import type { ServerConfig } from './server-config.js';
 import { serverIdentity } from './server-config.js';
 import type {
@@ -25,9 +25,10 @@ import type { ServerState } from './server-state.js';
 import { serverTransition } from './server-state.js';
 import type { StdioTransport } from './stdio-transport.js';
 import { StreamFault } from './stream-fault.js';
-import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
+import { NO_SDK_TIMEOUT_MS } from './tool-call-request.js';
+import type { TaskEra } from '../tools/tool-task.js';
 import { retryClient } from './call-retry.js';
-import { callAsTask, offersTasks, runsAsTask } from './task-call.js';
+import { offersTasks, sendCall } from './task-call.js';
 import { ReconnectSchedule } from './reconnect-schedule.js';
 import { ServerLog } from './server-log.js';
 
@@ -134,8 +135,8 @@ export class ServerConnection {
     return this.config.transport === 'http' || this.#client?.getProtocolEra() === 'modern';
   }
 
-  /** True when the server runs tools as tasks for this host (2025-11-25; task-call.ts). */
-  get offersTasks(): boolean {
+  /** The era in which the server runs tools as tasks for this host, if it does (task-call.ts). */
+  get offersTasks(): TaskEra | false {
     return this.#client !== undefined && offersTasks(this.#client);
   }
 
@@ -149,7 +150,7 @@ export class ServerConnection {
     const generation = ++this.#generation;
     if (this.#state !== 'connecting') this.#setState('connecting', why);
     const id = this.config.id;
-    const client = new OrderedClient(this.#clientName, {
+    const client = new TaskExtensionClient(this.#clientName, {
       capabilities: this.#capabilities(),
       versionNegotiation: { mode: this.config.negotiation ?? 'legacy' },
       listChanged: {
@@ -322,9 +323,7 @@ export class ServerConnection {
     if (client === undefined || this.#state !== 'ready')
       return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
     const send = (on: Client): Promise<CallToolResult> =>
-      runsAsTask(on, options)
-        ? callAsTask(on, this.config.id, name, args, options, this.#clock)
-        : sendToolCall(on, name, args, options);
+      sendCall(on, this.config.id, name, args, options, this.#clock);
     return send(client).catch(async (error: unknown) => {
       const again = await retryClient(error, client, {
         serverId: this.config.id,

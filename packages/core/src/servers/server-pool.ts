@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import type { ToolCaller } from '../tools/tool-registry.js';
+import type { TaskEra } from '../tools/tool-task.js';
 import type { ServerConfig, ServerIsolation } from './server-config.js';
 import { isolationOf } from './server-config.js';
 import type { ServerConnection } from './server-connection.js';
@@ -30,10 +31,10 @@ const STALE: ReadonlySet<string> = new Set(['failed', 'closed', 'needs_auth']);
 /** What a pool tells its owner about one tenant connection. */
 export interface PoolListener {
   /**
-   * A tenant connection listed tools: `definitions` undefined when they are the catalog's; `tasks` when the server
-   * runs tools as tasks on that connection.
+   * A tenant connection listed tools: `definitions` undefined when they are the catalog's; `tasks` the era in which
+   * the server runs tools as tasks on that connection, if it does.
    */
-  tenantTools(tenant: string, definitions: readonly McpToolDefinition[] | undefined, tasks: boolean): void;
+  tenantTools(tenant: string, definitions: readonly McpToolDefinition[] | undefined, tasks: TaskEra | false): void;
   /** A tenant connection was closed (idle, evicted, or the host closed). */
   tenantClosed(tenant: string): void;
 }

@@ -4,9 +4,11 @@ import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { ToolProgress } from '../tools/tool.js';
 import type { ConnectionCallOptions } from './server-connection-options.js';
-import type { TaskSnapshot, TaskUpdate } from '../tools/tool-task.js';
+import type { TaskEra, TaskSnapshot, TaskUpdate } from '../tools/tool-task.js';
+import { callWithTaskExtension, followExtensionTask } from './extension-task.js';
+import { TaskExtensionClient } from './task-extension-client.js';
 import { TaskPoller } from './task-poller.js';
-import { NO_SDK_TIMEOUT_MS } from './tool-call-request.js';
+import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
 
 /** How long the server keeps a task's result after it ends (asked for; the server may choose less). */
 const TASK_TTL_MS = 60 * 60_000;
@@ -29,6 +31,26 @@ function pollerOf(client: Client, clock: Clock): TaskPoller {
     pollers.set(client, poller);
   }
   return poller;
+}
+
+/**
+ * Sends one `tools/call` as the client's era and the server's task support want it: augmented with `task` for a
+ * 2025-11-25 task tool ({@link callAsTask}); declaring the 2026-07-28 tasks extension when the server offers it and
+ * the call path records tasks (`onTask`), so the server may answer with a task (extension-task.ts); plain otherwise.
+ */
+export function sendCall(
+  client: Client,
+  serverId: string,
+  name: string,
+  args: Readonly<Record<string, unknown>>,
+  options: ConnectionCallOptions,
+  clock: Clock,
+): Promise<CallToolResult> {
+  if (runsAsTask(client, options)) return callAsTask(client, serverId, name, args, options, clock);
+  if (options.onTask !== undefined && client instanceof TaskExtensionClient && client.offersTaskExtension()) {
+    return callWithTaskExtension(client, serverId, name, args, options, clock);
+  }
+  return sendToolCall(client, name, args, options);
 }
 
 /**
@@ -76,6 +98,8 @@ export interface FollowTaskOptions {
   readonly signal: AbortSignal;
   readonly onProgress: (progress: ToolProgress) => void;
   readonly onTask?: (update: TaskUpdate) => void;
+  /** The era the task was started in (a resumed task): followed only on a connection of the same era. */
+  readonly era?: TaskEra;
 }
 
 /**
@@ -90,6 +114,15 @@ export interface FollowTaskOptions {
 export async function followTask(options: FollowTaskOptions): Promise<CallToolResult> {
   const { client, serverId, tool, signal } = options;
   const taskId = options.task.taskId;
+  const era: TaskEra = client.getProtocolEra() === 'modern' ? '2026-07-28' : '2025-11-25';
+  if (options.era !== undefined && options.era !== era) {
+    throw new HostError(
+      'task_lost',
+      `server "${serverId}": the task ${taskId} of ${tool} was started in the ${options.era} era and the server now speaks ${era}`,
+      { data: { serverId, taskId } },
+    );
+  }
+  if (era === '2026-07-28' && client instanceof TaskExtensionClient) return followExtensionTask(client, options);
   let step = 0;
   let lastMessage: string | undefined;
   // Every status the server answers is progress: a task that works quietly (the same message, or none) is alive,
@@ -161,15 +194,22 @@ function isUnknownTask(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === INVALID_PARAMS;
 }
 
-/** True when the server runs tool calls as tasks for this client: the 2025-11-25 era, with the tasks capability. */
-export function offersTasks(client: Client): boolean {
-  return (
-    client.getProtocolEra() !== 'modern' && client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined
-  );
+/**
+ * The era in which the server runs tool calls as tasks for this client, if it does: 2025-11-25 with the tasks
+ * capability for `tools/call`, or 2026-07-28 with the tasks extension declared in `server/discover`.
+ */
+export function offersTasks(client: Client): TaskEra | false {
+  if (client instanceof TaskExtensionClient && client.offersTaskExtension()) return '2026-07-28';
+  return client.getProtocolEra() !== 'modern' &&
+    client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined
+    ? '2025-11-25'
+    : false;
 }
 
 /** True when a call runs as a task on this client: the tool requires it, or allows it and the call asks for it. */
 export function runsAsTask(client: Client, call: Pick<ConnectionCallOptions, 'definition' | 'asTask'>): boolean {
   const support = call.definition.execution?.taskSupport;
-  return (support === 'required' || (support === 'optional' && call.asTask === true)) && offersTasks(client);
+  return (
+    (support === 'required' || (support === 'optional' && call.asTask === true)) && offersTasks(client) === '2025-11-25'
+  );
 }

@@ -20,14 +20,14 @@ export const DEFAULT_TASK_POLL_LIMITS: TaskPollLimits = {
 };
 
 /** What one watched task is told: each status the server answers, and a poll that failed (the poller goes on). */
-export interface TaskWatcher {
-  state(state: TaskSnapshot): void;
+export interface TaskWatcher<S extends TaskSnapshot = TaskSnapshot> {
+  state(state: S): void;
   failed(error: unknown): void;
 }
 
-interface Watch {
+interface Watch<S extends TaskSnapshot> {
   readonly taskId: string;
-  readonly watcher: TaskWatcher;
+  readonly watcher: TaskWatcher<S>;
   intervalMs: number;
   dueAt: number;
   errors: number;
@@ -41,10 +41,11 @@ interface Watch {
  * `tasks/get` in flight (a task due while the slots are full waits for one to free, it is never dropped), each task
  * polled at the interval its server last named (bounded), and a task whose poll fails backs off (its interval doubled
  * per failure in a row, up to the maximum). Nothing runs while no task is due: no busy loop, however many tasks.
+ * `S` is what one `tasks/get` answers in the connection's era (the 2026 extension's carries the result and input).
  */
-export class TaskPoller {
-  readonly #watches = new Set<Watch>();
-  readonly #get: (taskId: string) => Promise<TaskSnapshot>;
+export class TaskPoller<S extends TaskSnapshot = TaskSnapshot> {
+  readonly #watches = new Set<Watch<S>>();
+  readonly #get: (taskId: string) => Promise<S>;
   readonly #clock: Clock;
   readonly #limits: TaskPollLimits;
   #inFlight = 0;
@@ -52,7 +53,7 @@ export class TaskPoller {
   #timerAt = Infinity;
 
   constructor(options: {
-    readonly get: (taskId: string) => Promise<TaskSnapshot>;
+    readonly get: (taskId: string) => Promise<S>;
     readonly clock: Clock;
     readonly limits?: Partial<TaskPollLimits>;
   }) {
@@ -67,9 +68,9 @@ export class TaskPoller {
   }
 
   /** Polls `taskId` from one interval on until the returned stop is called. */
-  watch(taskId: string, intervalMs: number | undefined, watcher: TaskWatcher): () => void {
+  watch(taskId: string, intervalMs: number | undefined, watcher: TaskWatcher<S>): () => void {
     const interval = this.#bound(intervalMs);
-    const watch: Watch = {
+    const watch: Watch<S> = {
       taskId,
       watcher,
       intervalMs: interval,
@@ -103,7 +104,7 @@ export class TaskPoller {
   #schedule(): void {
     const now = this.#clock.monotonic();
     let next = Infinity;
-    const due: Watch[] = [];
+    const due: Watch<S>[] = [];
     for (const watch of this.#watches) {
       if (watch.inFlight) continue;
       if (watch.dueAt <= now) due.push(watch);
@@ -133,7 +134,7 @@ export class TaskPoller {
     );
   }
 
-  #poll(watch: Watch): void {
+  #poll(watch: Watch<S>): void {
     watch.inFlight = true;
     this.#inFlight += 1;
     const done = () => {

@@ -244,6 +244,7 @@ export class HostTasks implements PipelineTasks {
           clock: this.clock,
           serverId: task.serverId,
           tool: task.tool,
+          era: task.era,
           task: {
             taskId: task.taskId,
             status: task.status,

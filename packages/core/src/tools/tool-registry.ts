@@ -3,7 +3,7 @@ import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import { visibilityRefusal } from './visibility-policy.js';
 import type { Audience, Caller, JsonSchema, Tool, ToolRunContext, ToolUnavailable } from './tool.js';
-import type { TaskUpdate } from './tool-task.js';
+import type { TaskEra, TaskUpdate } from './tool-task.js';
 import { definitionHash } from './definition-hash.js';
 import { isRecommendedToolName, namespacedToolName } from './tool-name.js';
 import { audiencesOf, readToolUiMeta } from './tool-visibility.js';
@@ -119,8 +119,8 @@ export class ToolRegistry {
     caller: ToolCaller,
     definitions: readonly McpToolDefinition[],
     tenant?: string,
-    /** Whether the server runs tool calls as tasks for this host: without it, a tool that requires tasks is unavailable. */
-    tasks = false,
+    /** The era in which the server runs tool calls as tasks for this host: without one, a task-only tool is unavailable. */
+    tasks: TaskEra | false = false,
   ): string[] {
     const { tools, warnings } = this.#build(serverId, caller, definitions, tasks);
     if (tenant === undefined) {
@@ -150,7 +150,7 @@ export class ToolRegistry {
     serverId: string,
     caller: ToolCaller,
     definitions: readonly McpToolDefinition[],
-    tasks: boolean,
+    tasks: TaskEra | false,
   ): { tools: Map<string, RegisteredTool>; warnings: string[] } {
     const warnings: string[] = [];
     const tools = new Map<string, RegisteredTool>();
@@ -186,7 +186,7 @@ export class ToolRegistry {
         visibility: audiencesOf(unavailable === undefined ? ui.visibility : []),
         ...optional('unavailable', unavailable),
         ...optional('resourceUri', ui.resourceUri),
-        ...optional('taskSupport', taskSupportOf(definition)),
+        ...optional('taskSupport', taskSupportOf(definition, tasks)),
         definitionHash: definitionHash(definition),
         run: (args, context) =>
           caller.callTool(definition.name, args, {
@@ -294,8 +294,10 @@ function unavailableReason(definition: McpToolDefinition): ToolUnavailable | und
   return definition.execution?.taskSupport === 'required' ? TASKS_REQUIRED : undefined;
 }
 
-function taskSupportOf(definition: McpToolDefinition): Tool['taskSupport'] {
+/** How a tool's calls may run as tasks: as it declares (2025-11-25), or as its server decides (the 2026 extension). */
+function taskSupportOf(definition: McpToolDefinition, tasks: TaskEra | false): Tool['taskSupport'] {
   const support = definition.execution?.taskSupport;
+  if (tasks === '2026-07-28') return support === 'required' ? 'required' : 'server';
   return support === 'required' || support === 'optional' ? support : undefined;
 }
 

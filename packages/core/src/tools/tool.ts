@@ -55,8 +55,12 @@ export interface Tool {
   readonly meta?: Readonly<Record<string, unknown>>;
   /** The `ui://` view the tool renders into, when it has one (MCP Apps). */
   readonly resourceUri?: string;
-  /** `required`: the tool runs as a task (long work; its calls have `limits.taskMaxTotalMs` as their ceiling). */
-  readonly taskSupport?: 'required' | 'optional';
+  /**
+   * `required`: the tool runs as a task (long work; its calls have `limits.taskMaxTotalMs` as their ceiling);
+   * `optional`: when the caller asks (2025-11-25); `server`: its server decides per call (the 2026-07-28 tasks
+   * extension), and a call that becomes a task has the task ceiling from then on.
+   */
+  readonly taskSupport?: 'required' | 'optional' | 'server';
   /** sha256 of the canonical JSON of name, description, schemas and annotations: a changed tool asks again. */
   readonly definitionHash: string;
   /**
