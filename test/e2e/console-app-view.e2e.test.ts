@@ -49,8 +49,8 @@ async function newCard(before: readonly string[]): Promise<string> {
   const handle = await page.waitForFunction(
     (known) =>
       [...document.querySelectorAll('li[data-invocation]')]
-        .map((li) => li.getAttribute('data-invocation'))
-        .find((id) => !known.includes(id)),
+        .map((li) => li.getAttribute('data-invocation') ?? '')
+        .find((id) => id !== '' && !known.includes(id)),
     before,
   );
   return (await handle.jsonValue()) as string;

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from './host.js';
 import type { Host } from './host.js';
+import type { Scope } from './scope.js';
 import type { HostStore } from './storage/host-store.js';
 import { MemoryStore } from './storage/memory/memory-store.js';
 import { SqliteStore } from './storage/sqlite/sqlite-store.js';
@@ -29,7 +30,7 @@ async function open(store: HostStore): Promise<Host> {
   return host;
 }
 
-const modelSees = (host: Host, scope: typeof ANA) => host.tools.list({ audience: 'model', scope }).map((t) => t.name);
+const modelSees = (host: Host, scope: Scope) => host.tools.list({ audience: 'model', scope }).map((t) => t.name);
 
 /** Each store twice over one place, as a host restarted on the same data would open it. */
 const stores: [string, () => () => HostStore][] = [

@@ -36,7 +36,7 @@ export class KeptReads {
   readonly #limit: { readonly count: number; readonly chars: number };
   #chars = 0;
 
-  constructor(limit: Partial<typeof DEFAULT_KEPT_READS> = {}) {
+  constructor(limit: { readonly count?: number; readonly chars?: number } = {}) {
     this.#limit = { ...DEFAULT_KEPT_READS, ...limit };
   }
 

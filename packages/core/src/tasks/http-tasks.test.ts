@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host } from '../host.js';
 import type { InvocationTask } from '../invocations/invocation-task.js';
+import type { Scope } from '../scope.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
@@ -113,7 +114,7 @@ describe('tasks on a Streamable HTTP server', () => {
     });
     if (!('task' in started)) throw new Error(`expected a task, got ${started.result.text}`);
     const { invocationId } = started.task;
-    const status = async (scope = SCOPE) =>
+    const status = async (scope: Scope = SCOPE) =>
       (await h.invoke({ scope, caller: { kind: 'model' }, tool: 'airlock__task_status', args: { invocationId } })).text;
     expect(await status()).toContain('"status":"working"');
     expect(await status({ ...SCOPE, userId: 'someone-else' })).toContain(`no task with invocation id ${invocationId}`);

@@ -2,6 +2,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../host.js';
+import type { Scope } from '../../scope.js';
 import { demoServer } from '../../testing/demo-fixture.js';
 import { ScriptedSurface } from '../../testing/scripted-surface.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
@@ -44,7 +45,7 @@ describe('switches kept in PostgreSQL', () => {
     try {
       expect(second.servers.list()[0]).toMatchObject({ state: 'closed', disabled: true });
       await second.servers.setEnabled('demo', { enabled: true, by: 'root' });
-      const seen = (scope: typeof ANA) => second.tools.list({ audience: 'model', scope }).map((t) => t.name);
+      const seen = (scope: Scope) => second.tools.list({ audience: 'model', scope }).map((t) => t.name);
       expect(seen(ANA)).not.toContain('demo__echo');
       expect(seen(ANA)).not.toContain('demo__fetch_url');
       expect(seen(BEN)).not.toContain('demo__echo');
