@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host } from '../host.js';
-import type { ToolProgress } from '../tools/tool.js';
+import type { ToolProgress, ToolRunContext } from '../tools/tool.js';
 import type { NativeToolDefinition } from '../tools/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { demoServer, nextEvent, readCallLog, SCOPE, waitForLog } from '../testing/demo-fixture.js';
@@ -211,5 +211,56 @@ describe('two hosts in one process', () => {
     expect(bSettled).toBe(false);
     clockB.advance(1_000);
     expect((await onB).outcome).toBe('timeout');
+  });
+});
+
+describe("a native tool's signal", () => {
+  it('is aborted, with the reason, when the tool first looks at it after its call timed out', async () => {
+    const clock = new FakeClock();
+    let context: ToolRunContext | undefined;
+    const slow: NativeToolDefinition = {
+      name: 'slow',
+      inputSchema: { type: 'object' },
+      run: (_args, ctx) => {
+        context = ctx;
+        return new Promise(() => undefined);
+      },
+    };
+    const made = createHost({ clock, tools: [slow], permissions: { rules: [{ effect: 'allow', tool: '*' }] } });
+    host = made;
+    const pending = made.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'slow', timeoutMs: 500 });
+    clock.advance(500);
+    expect((await pending).outcome).toBe('timeout');
+    expect(context?.signal.aborted).toBe(true);
+    expect(context?.signal.reason).toBe('timeout');
+  });
+
+  it('tells a listener the tool added while running when its call is cancelled', async () => {
+    const heard: unknown[] = [];
+    const listening: NativeToolDefinition = {
+      name: 'listening',
+      inputSchema: { type: 'object' },
+      run: (_args, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => {
+            heard.push(ctx.signal.reason);
+            reject(new Error('stopped'));
+          }),
+        ),
+    };
+    const made = createHost({ tools: [listening], permissions: { rules: [{ effect: 'allow', tool: '*' }] } });
+    host = made;
+    const controller = new AbortController();
+    const running = nextEvent(made, 'invocation.transition', ({ invocation }) => invocation.state === 'running');
+    const pending = made.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'listening',
+      signal: controller.signal,
+    });
+    await running;
+    controller.abort();
+    expect((await pending).outcome).toBe('cancelled');
+    expect(heard).toEqual(['cancelled']);
   });
 });

@@ -12,6 +12,8 @@ let next = 0;
 /** The millisecond and the counter of the last id given, so ids given by this process only ever go up. */
 let lastMs = -1;
 let counter = 0;
+/** The id's first two groups for `lastMs`, written out once per millisecond. */
+let prefix = '';
 
 /** Where the next id's random bytes start in `pool`. */
 function draw(): number {
@@ -22,6 +24,12 @@ function draw(): number {
   const start = next;
   next += ID_BYTES;
   return start;
+}
+
+function setMs(ms: number): void {
+  lastMs = ms;
+  const time = ms.toString(16).padStart(12, '0');
+  prefix = `${time.slice(0, 8)}-${time.slice(8, 12)}-`;
 }
 
 /**
@@ -41,17 +49,16 @@ export function newInvocationId(createdAt: number): string {
   const byte = (i: number): number => b[r + i] ?? 0;
   const ms = Number.isFinite(createdAt) ? Math.max(0, Math.floor(createdAt)) : 0;
   if (ms > lastMs) {
-    lastMs = ms;
     // A random start, leaving most of the counter's room for the ids of the same millisecond.
     counter = ((byte(8) << 8) | byte(9)) & 0x3ff;
+    setMs(ms);
   } else if (++counter > 0xfff) {
-    lastMs += 1;
     counter = 0;
+    setMs(lastMs + 1);
   }
-  const time = lastMs.toString(16).padStart(12, '0');
   const hex = (i: number): string => HEX[byte(i)] ?? '00';
   return (
-    `${time.slice(0, 8)}-${time.slice(8, 12)}-${(0x7000 | counter).toString(16)}-` +
+    `${prefix}${(0x7000 | counter).toString(16)}-` +
     `${HEX[(byte(0) & 0x3f) | 0x80] ?? '80'}${hex(1)}-${hex(2)}${hex(3)}${hex(4)}${hex(5)}${hex(6)}${hex(7)}`
   );
 }

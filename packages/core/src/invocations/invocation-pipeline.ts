@@ -255,7 +255,9 @@ export class InvocationPipeline {
             get invocation() {
               return recorded();
             },
-            signal: callSignal,
+            get signal() {
+              return callSignal();
+            },
             hold,
           },
           go,

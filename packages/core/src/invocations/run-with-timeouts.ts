@@ -39,9 +39,12 @@ export interface RunOptions {
   readonly scope: Scope;
   /** The caller's signal (`NEVER_ABORTED` when there is none). */
   readonly signal: AbortSignal;
-  /** Wraps the run (the elicitation broker ties questions to the call); `hold` suspends the idle timeout. */
+  /**
+   * Wraps the run (the elicitation broker ties questions to the call); `signal` gives the call's signal (built when
+   * first asked for), `hold` suspends the idle timeout.
+   */
   readonly around: (
-    signal: AbortSignal,
+    signal: () => AbortSignal,
     hold: () => () => void,
     run: () => Promise<CallToolResult>,
   ) => Promise<CallToolResult>;
@@ -67,8 +70,17 @@ export interface RunOptions {
 export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
   const { clock, deadlines, controllers } = options;
   const reusable = options.tool.origin.kind === 'mcp';
-  const controller = reusable ? controllers.take() : new AbortController();
+  // A native tool's controller is built only when the tool (or a question) asks for its signal: building one is most
+  // of what a call of a quick native tool that never looks at it costs in Node 20. An MCP call's comes from the pool.
+  let controller = reusable ? controllers.take() : undefined;
   let aborted: RunAbort | null = null;
+  const signal = (): AbortSignal => {
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (aborted !== null) controller.abort(aborted);
+    }
+    return controller.signal;
+  };
   let held = false;
   let settle!: (outcome: RunOutcome) => void;
   const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve));
@@ -83,7 +95,7 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
   const abort = (why: RunAbort) => {
     if (aborted !== null || settled) return;
     aborted = why;
-    controller.abort(why);
+    controller?.abort(why);
     finish({ ok: false, error: new Error(why), aborted: why });
   };
   // One deadline serves both limits: progress only moves the idle deadline, and the check re-arms itself for whichever
@@ -121,9 +133,11 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
   }
   let running: Promise<CallToolResult>;
   try {
-    running = options.around(controller.signal, hold, () =>
+    running = options.around(signal, hold, () =>
       options.tool.run(options.args, {
-        signal: controller.signal,
+        get signal() {
+          return signal();
+        },
         scope: options.scope,
         onProgress: (progress) => {
           if (aborted !== null) return;
@@ -147,7 +161,7 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
   }
   running.then(
     (result) => {
-      if (reusable && !held && aborted === null) controllers.giveBack(controller);
+      if (reusable && controller !== undefined && !held && aborted === null) controllers.giveBack(controller);
       finish({ ok: true, result });
     },
     (error: unknown) => finish({ ok: false, error, aborted }),
