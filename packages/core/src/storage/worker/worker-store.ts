@@ -5,6 +5,8 @@ import type { MessagePort } from 'node:worker_threads';
 import { HostError } from '../../errors/host-error.js';
 import type { HostErrorCode } from '../../errors/host-error.js';
 import type { HostStore } from '../host-store.js';
+import { decodeBatch, encodeBatch } from './worker-batch-codec.js';
+import type { WireWrite } from './worker-batch-codec.js';
 
 /** The store calls that cross to the worker: every method of `HostStore`. */
 const METHODS = [
@@ -111,7 +113,8 @@ export class WorkerStore implements HostStore {
     });
   }
 
-  write: HostStore['write'] = (...args) => this.#call('write', args);
+  /** The batch crosses compacted (`encodeBatch`): most of what a write costs the calling thread is cloning it. */
+  write: HostStore['write'] = (batch) => this.#call('write', [encodeBatch(batch)]);
   getInvocation: HostStore['getInvocation'] = (...args) => this.#call('getInvocation', args);
   listInvocations: HostStore['listInvocations'] = (...args) => this.#call('listInvocations', args);
   listTransitions: HostStore['listTransitions'] = (...args) => this.#call('listTransitions', args);
@@ -196,7 +199,13 @@ export function serveStore(store: HostStore, port: MessagePort, options: ServeSt
       return;
     }
     const call = (store as unknown as Record<Method, (...args: unknown[]) => Promise<unknown>>)[request.method];
-    const run = () => call.apply(store, request.args);
+    const run = () => {
+      const wire = request.args[0];
+      // A write's batch comes compacted by WorkerStore (a client that sends it as is works too).
+      const args =
+        request.method === 'write' && Array.isArray(wire) ? [decodeBatch(wire as WireWrite[])] : request.args;
+      return call.apply(store, args);
+    };
     // Writes run one after another in the order sent (the history writer sends a batch without waiting for the one
     // before to be answered, and a store whose write awaits must not interleave two), and every other call after the
     // writes sent before it.
