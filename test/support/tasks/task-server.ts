@@ -13,6 +13,12 @@ import { ProtocolError, Server, WebStandardStreamableHTTPServerTransport } from 
 export const REPORT_TOOL = 'slow_report';
 /** The same report, as a task only when the client asks (`taskSupport: "optional"`); at once otherwise. */
 export const OPTIONAL_TOOL = 'quick_report';
+/**
+ * A report that needs a reviewer: once `ask` is called, its task moves to input_required and asks "Who reviews the
+ * report?" over the latest `tasks/result` request (the SDK's elicitation tied to that request), then completes with
+ * the answer in its result.
+ */
+export const REVIEW_TOOL = 'reviewed_report';
 
 type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -24,6 +30,10 @@ interface HeldTask {
   readonly createdAt: string;
   lastUpdatedAt: string;
   polls: number;
+  /** For a task of REVIEW_TOOL: resolves when `ask` is called; the latest tasks/result then asks the question. */
+  readonly asked?: Promise<void>;
+  /** The latest tasks/result request waiting on this task: only it asks (a dead host's request is left alone). */
+  latestResult?: object;
   readonly ended: Promise<void>;
   end: () => void;
 }
@@ -56,6 +66,10 @@ export interface TaskServer {
   readonly created: string[];
   /** Resolves with the id of the next task created (or the first one, if one was created already). */
   taskCreated(): Promise<string>;
+  /** Lets a task of REVIEW_TOOL ask for its reviewer over the latest tasks/result request. */
+  ask(taskId: string): void;
+  /** Resolves once `count` tasks/result requests for a task were received (one per host that followed it). */
+  resultRequested(taskId: string, count: number): Promise<void>;
   /** Completes a task (every working task when no id is given) with the report as its result. */
   finish(taskId?: string): void;
   close(): Promise<void>;
@@ -64,6 +78,11 @@ export interface TaskServer {
 /** The task id a tasks/* request names (the SDK's 2025 request types do not reach its handler's parameter). */
 function idOf(request: unknown): string {
   return String((request as { params: { taskId: string } }).params.taskId);
+}
+
+/** What a request handler is given that a task asks its question through: the elicitation tied to the request. */
+interface AskingContext {
+  readonly mcpReq: { readonly elicitInput: Server['elicitInput'] };
 }
 
 function now(): string {
@@ -91,6 +110,9 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   const created: string[] = [];
   const waiting: ((taskId: string) => void)[] = [];
   const cancelWaiters: ((taskId: string) => void)[] = [];
+  const askers = new Map<string, () => void>();
+  const resultRequests = new Map<string, number>();
+  const resultWaiters: { taskId: string; count: number; done: () => void }[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -110,7 +132,8 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   // The v2 SDK server validates every tools/call result as a CallToolResult and keeps no tasks, so a task-augmented
   // tools/call is answered here, before the SDK sees it: a JSON response with the task handle (CreateTaskResult).
   function createTask(request: { id: unknown; params?: { name?: string; arguments?: Record<string, unknown> } }) {
-    if (request.params?.name !== REPORT_TOOL && request.params?.name !== OPTIONAL_TOOL) {
+    const name = request.params?.name;
+    if (name !== REPORT_TOOL && name !== OPTIONAL_TOOL && name !== REVIEW_TOOL) {
       return {
         jsonrpc: '2.0',
         id: request.id,
@@ -120,9 +143,12 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
     let endTask!: () => void;
     const ended = new Promise<void>((resolve) => (endTask = resolve));
     const at = now();
+    const taskId = randomUUID();
+    const asked = name === REVIEW_TOOL ? new Promise<void>((resolve) => askers.set(taskId, resolve)) : undefined;
     const task: HeldTask = {
-      taskId: randomUUID(),
-      topic: JSON.stringify(request.params.arguments?.['topic'] ?? ''),
+      taskId,
+      ...(asked === undefined ? {} : { asked }),
+      topic: JSON.stringify(request.params?.arguments?.['topic'] ?? ''),
       status: 'working',
       statusMessage: 'Gathering sources',
       createdAt: at,
@@ -135,6 +161,33 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
     created.push(task.taskId);
     for (const tell of waiting.splice(0)) tell(task.taskId);
     return { jsonrpc: '2.0', id: request.id, result: { task: wire(task, pollInterval) } };
+  }
+
+  // A task of REVIEW_TOOL: once asked to, it moves to input_required and asks its question over the latest
+  // tasks/result request (an earlier one, of a host killed meanwhile, only waits for the end), then completes.
+  async function reviewed(task: HeldTask, ctx: AskingContext) {
+    const mine = {};
+    task.latestResult = mine;
+    await Promise.race([task.asked, task.ended]);
+    if (task.latestResult === mine && task.status === 'working') {
+      task.status = 'input_required';
+      task.statusMessage = 'Waiting for a reviewer';
+      task.lastUpdatedAt = now();
+      const answer = await ctx.mcpReq.elicitInput({
+        mode: 'form',
+        message: 'Who reviews the report?',
+        requestedSchema: { type: 'object', properties: { reviewer: { type: 'string' } }, required: ['reviewer'] },
+      });
+      const reviewer = answer.action === 'accept' ? String(answer.content?.['reviewer']) : 'nobody';
+      task.status = 'working';
+      end(task, 'completed', `Reviewed by ${reviewer}`);
+    }
+    await task.ended;
+    if (task.status === 'cancelled') throw new ProtocolError(-32603, `Task ${task.taskId} was cancelled`);
+    return {
+      content: [{ type: 'text', text: `Report on ${JSON.parse(task.topic) as string}: ${task.statusMessage}.` }],
+      _meta: { 'io.modelcontextprotocol/related-task': { taskId: task.taskId } },
+    };
   }
 
   function build(): Server {
@@ -151,6 +204,12 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
           execution: { taskSupport: 'required' },
         },
         {
+          name: REVIEW_TOOL,
+          description: 'Writes a report on a topic and asks who reviews it; always a task',
+          inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
+          execution: { taskSupport: 'required' },
+        },
+        {
           name: OPTIONAL_TOOL,
           description: 'Writes a report on a topic; a task when the client asks for one',
           inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
@@ -158,6 +217,11 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
         },
       ],
     }));
+    // The SDK types its request handlers by the methods it knows, and the 2025-11-25 task methods are not among them.
+    const onTaskRequest = server.setRequestHandler.bind(server) as unknown as (
+      method: 'tasks/get' | 'tasks/result' | 'tasks/cancel',
+      handler: (request: unknown) => unknown,
+    ) => void;
     // A tools/call without `task` (the task-augmented ones are answered by `createTask`, before the SDK sees them).
     server.setRequestHandler('tools/call', (request) => {
       if (request.params.name !== OPTIONAL_TOOL) {
@@ -166,7 +230,7 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
       const topic = JSON.stringify(request.params.arguments?.['topic'] ?? '');
       return { content: [{ type: 'text', text: `Quick report on ${JSON.parse(topic) as string}.` }] };
     });
-    server.setRequestHandler('tasks/get', async (request) => {
+    onTaskRequest('tasks/get', async (request) => {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       try {
@@ -182,26 +246,33 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
         if (options.completeAfterPolls !== undefined && task.polls >= options.completeAfterPolls) {
           end(task, 'completed', 'Done');
         }
-        return wire(task, pollInterval) as never;
+        return wire(task, pollInterval);
       } finally {
         inFlight -= 1;
       }
     });
-    server.setRequestHandler('tasks/result', async (request) => {
+    onTaskRequest('tasks/result', (async (request: unknown, ctx: AskingContext) => {
       const task = find(idOf(request));
+      resultRequests.set(task.taskId, (resultRequests.get(task.taskId) ?? 0) + 1);
+      for (const waiter of [...resultWaiters]) {
+        if (waiter.taskId !== task.taskId || (resultRequests.get(task.taskId) ?? 0) < waiter.count) continue;
+        resultWaiters.splice(resultWaiters.indexOf(waiter), 1);
+        waiter.done();
+      }
+      if (task.asked !== undefined) return await reviewed(task, ctx);
       await task.ended;
       if (task.status === 'cancelled') throw new ProtocolError(-32603, `Task ${task.taskId} was cancelled`);
       return {
         content: [{ type: 'text', text: `Report on ${JSON.parse(task.topic) as string}: all sources read.` }],
         _meta: { 'io.modelcontextprotocol/related-task': { taskId: task.taskId } },
       };
-    });
-    server.setRequestHandler('tasks/cancel', (request) => {
+    }) as (request: unknown) => unknown);
+    onTaskRequest('tasks/cancel', (request) => {
       const task = find(idOf(request));
       cancels.push(task.taskId);
       for (const tell of cancelWaiters.splice(0)) tell(task.taskId);
       end(task, 'cancelled', 'Cancelled by the client');
-      return wire(task, pollInterval) as never;
+      return wire(task, pollInterval);
     });
     return server;
   }
@@ -257,6 +328,11 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
       created[0] !== undefined ? Promise.resolve(created[0]) : new Promise((resolve) => waiting.push(resolve)),
     taskCancelled: () =>
       cancels[0] !== undefined ? Promise.resolve(cancels[0]) : new Promise((resolve) => cancelWaiters.push(resolve)),
+    ask: (taskId) => askers.get(taskId)?.(),
+    resultRequested: (taskId, count) =>
+      (resultRequests.get(taskId) ?? 0) >= count
+        ? Promise.resolve()
+        : new Promise((done) => resultWaiters.push({ taskId, count, done })),
     finish: (taskId) => {
       for (const task of tasks.values()) {
         if (taskId === undefined || task.taskId === taskId) end(task, 'completed', 'Done');

@@ -11,10 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host } from '../host.js';
 import type { ServerConfig } from '../servers/server-config.js';
+import type { ElicitationRequest } from '../surface.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
-import { REPORT_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
+import { REPORT_TOOL, REVIEW_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
 import type { TaskServer } from '../../../../test/support/tasks/task-server.js';
 
 // A host restart in the middle of a task: a child Node process runs a host (the BUILT package, packages/core/dist:
@@ -32,7 +33,7 @@ import Database from ${url(DRIVER)};
 import { createHost } from ${url(join(DIST, 'index.js'))};
 import { SqliteStore } from ${url(join(DIST, 'storage/sqlite/index.js'))};
 import { ScriptedSurface } from ${url(join(DIST, 'testing/index.js'))};
-const [file, serverUrl, scopeJson] = process.argv.slice(2);
+const [file, serverUrl, scopeJson, tool] = process.argv.slice(2);
 const scope = JSON.parse(scopeJson);
 const host = createHost({
   servers: [{ id: 'reports', transport: 'http', url: serverUrl, headers: {}, trusted: false, disabled: false }],
@@ -47,7 +48,7 @@ host.on('task.updated', ({ task }) => {
   // Reading history drains the writer: the handle is committed once this resolves.
   void host.history.get({ scope, invocationId: task.invocationId }).then(() => console.log(JSON.stringify(task)));
 });
-void host.invoke({ scope, caller: { kind: 'model' }, tool: 'reports__${REPORT_TOOL}', args: { topic: 'tide pools' } });
+void host.invoke({ scope, caller: { kind: 'model' }, tool: 'reports__' + tool, args: { topic: 'tide pools' } });
 `;
 }
 
@@ -71,11 +72,11 @@ afterEach(async () => {
 });
 
 /** Runs a host in a child process until its task's handle is committed, then kills it (SIGKILL). */
-async function startTaskAndKillHost(file: string, url: string): Promise<Started> {
+async function startTaskAndKillHost(file: string, url: string, tool = REPORT_TOOL): Promise<Started> {
   if (!existsSync(join(DIST, 'index.js'))) throw new Error(`${DIST} is missing: run "npx tsc -b" first`);
   const script = join(dir, 'host.mjs');
   await writeFile(script, childScript(), 'utf8');
-  const child = spawn(process.execPath, [script, file, url, JSON.stringify(SCOPE)], {
+  const child = spawn(process.execPath, [script, file, url, JSON.stringify(SCOPE), tool], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -138,6 +139,44 @@ describe('tasks across a host restart', () => {
       type: 'invocation.transition',
     });
     expect(audit.map((e) => (e.data as { to?: string }).to)).toEqual(['pending', 'running', 'working', 'success']);
+  }, 30_000);
+
+  it('answers the question a resumed task asks while input_required, and the result carries the answer', async () => {
+    server = await startTaskServer();
+    const file = join(dir, 'airlock.db');
+    const started = await startTaskAndKillHost(file, server.url, REVIEW_TOOL);
+    // The killed host's tasks/result is the first the server received; the new host's is the second.
+    await server.resultRequested(started.taskId, 1);
+
+    const surface = new ScriptedSurface({
+      permissions: [],
+      elicitations: [{ action: 'accept', content: { reviewer: 'Ada' } }],
+    });
+    host = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface,
+    });
+    const h = host;
+    const asked: ElicitationRequest[] = [];
+    h.on('elicitation.requested', ({ request }) => asked.push(request));
+    const ended = new Promise<void>((done) =>
+      h.on('invocation.transition', ({ invocation }) => {
+        if (invocation.state === 'success' || invocation.state === 'error') done();
+      }),
+    );
+    await h.tasks.resumed();
+    await server.resultRequested(started.taskId, 2);
+    server.ask(started.taskId);
+    await ended;
+
+    const entry = await h.history.get({ scope: SCOPE, invocationId: started.invocationId });
+    expect(entry?.invocation).toMatchObject({ state: 'success', outcome: 'success' });
+    expect(entry?.result?.model.text).toContain('Report on tide pools: Reviewed by Ada.');
+    expect(asked.map((q) => [q.message, q.invocationId, q.scope])).toEqual([
+      ['Who reviews the report?', started.invocationId, SCOPE],
+    ]);
+    expect(await h.tasks.list()).toEqual([]);
   }, 30_000);
 
   it('leaves a task open when its host closes mid-task, and the next host on the store finishes it', async () => {
