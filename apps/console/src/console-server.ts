@@ -203,7 +203,8 @@ export async function startConsole(
   port = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(config.host)}:${port}/`;
   logger.info({ url, servers: config.servers.length }, 'console listening');
-  // On a shared database: alive from here on, and watching for instances that died.
+  // On a shared database: alive from here on, and watching for instances that died (their open tasks taken over).
+  shared?.onInstanceDied(() => host.tasks.takeOver());
   await shared?.heartbeat.start();
   return {
     url,

@@ -16,13 +16,15 @@ export interface SharedHistory {
   readonly heartbeat: InstanceHeartbeat;
   /** Signed-in sessions, so any instance serves any user. */
   readonly sessions: PostgresSessions;
+  /** What this instance does once it has taken a dead one: follow the open tasks it owned (`host.tasks.takeOver`). */
+  onInstanceDied(takeOver: () => Promise<void>): void;
 }
 
 /**
  * Opens the console's history on PostgreSQL (`store.url`, `--store postgres://…`, AIRLOCK_DATABASE_URL): a pool on
  * the database, migrated at open, shared by every instance on the same URL, with the questions shared over the same
  * pool, and a heartbeat by which the instances notice one that died (its calls in flight end in history, its open
- * questions close on every tab). Every call this instance creates is stamped with its id. Resolves once the database
+ * questions close on every tab, its open tasks are followed here). Every call this instance creates is stamped with its id. Resolves once the database
  * answers.
  */
 export async function openSharedHistory(
@@ -46,6 +48,7 @@ export async function openSharedHistory(
     now: () => clock.now(),
     onError: (error) => logger.warn({ err: error.message }, 'questions shared with other instances: a step failed'),
   });
+  let takeOver: (() => Promise<void>) | undefined;
   const heartbeat = new InstanceHeartbeat({
     pool,
     store,
@@ -57,8 +60,15 @@ export async function openSharedHistory(
         'an instance on the shared database stopped: its calls in flight ended, its questions closed',
       );
       await questions.closeAllOf(dead.instanceId);
+      await takeOver?.();
     },
     onError: (error) => logger.warn({ err: error.message }, 'instance heartbeat failed'),
   });
-  return { store, questions, heartbeat, sessions: new PostgresSessions(pool, () => clock.now()) };
+  return {
+    store,
+    questions,
+    heartbeat,
+    sessions: new PostgresSessions(pool, () => clock.now()),
+    onInstanceDied: (next) => void (takeOver = next),
+  };
 }

@@ -182,6 +182,15 @@ export interface HostStore {
    * resumes them at start, or of one user or workspace (`airlock tasks`). An operator's read, like `listRetention`.
    */
   listOpenTasks(filter: OpenTaskFilter): Promise<InvocationTask[]>;
+  /**
+   * On a store several instances share (PostgresStore): the open tasks this instance may follow, claimed for it in
+   * the store, so each open task is followed by one instance. Claimed are those with no live owner: made by a host
+   * without an instance id, by this instance, or by one that no longer has a heartbeat row (stopped, or found dead
+   * and taken by a sweep). The claimer's own row is made first (`now`, the host clock) if its heartbeat has not beaten
+   * yet, so two instances starting at once cannot both claim. Without this method every open task is the host's own
+   * (one host on the store: SQLite, memory).
+   */
+  claimOpenTasks?(options: { readonly now: number }): Promise<InvocationTask[]>;
   /** Decisions, of one tenant or (no filter) of all: the permission engine loads them into memory at start. */
   listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]>;
   /** Events matching a query, oldest first. */

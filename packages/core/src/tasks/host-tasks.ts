@@ -32,6 +32,11 @@ export interface HostTasksApi {
   /** Resolves once the open tasks found at start have been picked up again (each then runs to its end). */
   resumed(): Promise<void>;
   /**
+   * Follows the open tasks that no live instance owns any more (on a shared store, after a sweep took a dead
+   * instance: `InstanceHeartbeat`'s `onDead`), claiming them for this one. Never rejects; a closing host does nothing.
+   */
+  takeOver(): Promise<void>;
+  /**
    * Makes a call without waiting for a task's end: resolves with the task's handle as soon as the server answers
    * with it (the call goes on, recorded as any call; ask `get`, or the model `airlock__task_status`), or with the
    * call's result when it ended without becoming a task (refused, denied, a plain tool, a failure).
@@ -65,6 +70,7 @@ export class HostTasks implements PipelineTasks {
   /** Callers of `start` waiting for their call's task handle, by invocation id. */
   readonly #starting = new Map<string, (task: InvocationTask) => void>();
   #closing = false;
+  #resuming: Promise<void> = Promise.resolve();
   /** Settles once the resumption at start is done (or the host closed before it began). */
   readonly #resumed: Promise<void>;
   #resumedAtStart!: () => void;
@@ -170,13 +176,14 @@ export class HostTasks implements PipelineTasks {
         return true;
       },
       resumed: () => this.#resumed,
+      takeOver: () => (this.#closing ? Promise.resolve() : this.#queued().catch(() => undefined)),
       start: (options) => this.#start(options),
     };
   }
 
   /** Picks up every open task in the store that this host does not follow yet. Never rejects. */
   async resume(): Promise<void> {
-    await this.#resume().catch(() => undefined);
+    await this.#queued().catch(() => undefined);
     this.#resumedAtStart();
   }
 
@@ -185,8 +192,19 @@ export class HostTasks implements PipelineTasks {
     this.#resumedAtStart();
   }
 
+  /** One resumption at a time: a task claimed by two at once would be followed twice. */
+  #queued(): Promise<void> {
+    const run = this.#resuming.then(() => this.#resume());
+    this.#resuming = run.catch(() => undefined);
+    return run;
+  }
+
   async #resume(): Promise<void> {
-    const open = await this.#store.listOpenTasks({});
+    // On a store several instances share, only the tasks this instance now owns (no live owner before).
+    const open =
+      this.#store.claimOpenTasks === undefined
+        ? await this.#store.listOpenTasks({})
+        : await this.#store.claimOpenTasks({ now: this.clock.now() });
     for (const task of open) {
       if (this.#followed.has(task.invocationId)) continue;
       // A server this host does not run now (switched off here) keeps its tasks open for a host that does.

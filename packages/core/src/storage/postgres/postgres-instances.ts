@@ -49,7 +49,8 @@ export interface DeadInstance {
  * it stores its heartbeat, and takes any instance whose heartbeat is older than `staleMs` (one taker per dead
  * instance), ending that instance's calls in flight in history, with their audit events: a running call as
  * `error` / `transport_error`, a pending one (asked, not sent) as `cancelled`, each with the reason. `onDead` is told
- * of each, so the host can close that instance's open questions too. Times are the host clock's.
+ * of each, so the host can close that instance's open questions too, and take over its open tasks (left open here:
+ * `host.tasks.takeOver` claims them, their owner's row being gone). Times are the host clock's.
  */
 export class InstanceHeartbeat {
   readonly #stopTimer: { stop: () => void } = { stop: () => undefined };

@@ -22,7 +22,7 @@ import type { AuditRow, DecisionRow, InvocationRow, TransitionRow } from '../sql
 import { auditPage, closedError, pageSize } from '../store-checks.js';
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
 import { getCredential, listCredentials } from './postgres-credentials.js';
-import { getTask, listOpenTasks } from './postgres-tasks.js';
+import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { listSwitches } from './postgres-switches.js';
 import { DecisionWatch } from './postgres-decision-watch.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
@@ -207,6 +207,9 @@ export class PostgresStore implements HostStore {
 
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#read('list open tasks', () => listOpenTasks(this.#pool, filter));
+
+  claimOpenTasks: NonNullable<HostStore['claimOpenTasks']> = ({ now }) =>
+    this.#read('claim open tasks', () => claimOpenTasks(this.#pool, now));
 
   listSwitches: HostStore['listSwitches'] = () => this.#read('list switches', () => listSwitches(this.#pool));
 

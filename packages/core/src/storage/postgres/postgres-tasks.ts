@@ -48,6 +48,44 @@ export async function getTask(pool: PgPool, scope: Scope, invocationId: string):
   return row === undefined ? undefined : taskFromRow(row);
 }
 
+/** The advisory transaction lock that serializes claims of open tasks (a constant key, 'claim' in ASCII). */
+const CLAIM_LOCK = 0x636c61696d;
+const ME = "current_setting('airlock.instance', true)";
+const SQL = {
+  // The claimer's heartbeat row, if it has not beaten yet: from here on it is a live owner to the others.
+  present:
+    `INSERT INTO instances (id, heartbeat_at) SELECT me, $1 FROM (SELECT ${ME} AS me) s WHERE me IS NOT NULL ` +
+    'ON CONFLICT (id) DO NOTHING',
+  // An owner is live while it has a heartbeat row (a clean stop deletes it, a sweep deletes a dead one's).
+  claim:
+    `WITH claimed AS (UPDATE invocations i SET instance_id = ${ME} FROM invocation_tasks t ` +
+    `WHERE t.invocation_id = i.id AND ${OPEN_TASK} AND (i.instance_id IS NULL OR i.instance_id = ${ME} ` +
+    'OR NOT EXISTS (SELECT 1 FROM instances n WHERE n.id = i.instance_id)) RETURNING i.id) ' +
+    `${TASK_SELECT} WHERE t.invocation_id IN (SELECT id FROM claimed) ORDER BY t.created_at`,
+} as const;
+
+/**
+ * Claims for this instance (its connections' airlock.instance) the open tasks with no live owner, and returns them,
+ * oldest first. Claims are serialized by an advisory lock, each in a fresh snapshot, so of two instances claiming at
+ * once the second sees the first's claims and its heartbeat row.
+ */
+export async function claimOpenTasks(pool: PgPool, now: number): Promise<InvocationTask[]> {
+  await pool.query({ text: SQL.present, values: [now] });
+  const client = await pool.connect();
+  try {
+    await client.query({ text: 'BEGIN' });
+    await client.query({ text: `SELECT pg_advisory_xact_lock(${CLAIM_LOCK})` });
+    const { rows } = await client.query({ text: SQL.claim, types: PARSERS });
+    await client.query({ text: 'COMMIT' });
+    return (rows as TaskRow[]).map(taskFromRow);
+  } catch (error) {
+    await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** Open handles, of every tenant or of one user or workspace, oldest first. */
 export async function listOpenTasks(pool: PgPool, filter: OpenTaskFilter): Promise<InvocationTask[]> {
   const where = [OPEN_TASK];
