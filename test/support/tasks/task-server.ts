@@ -66,6 +66,8 @@ export interface TaskServer {
   readonly created: string[];
   /** Resolves with the id of the next task created (or the first one, if one was created already). */
   taskCreated(): Promise<string>;
+  /** While true, every request is answered HTTP 503 (a server not ready), its tasks kept. */
+  refuse(refusing: boolean): void;
   /** Lets a task of REVIEW_TOOL ask for its reviewer over the latest tasks/result request. */
   ask(taskId: string): void;
   /** Resolves once `count` tasks/result requests for a task were received (one per host that followed it). */
@@ -111,6 +113,7 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   const waiting: ((taskId: string) => void)[] = [];
   const cancelWaiters: ((taskId: string) => void)[] = [];
   const askers = new Map<string, () => void>();
+  let refusing = false;
   const resultRequests = new Map<string, number>();
   const resultWaiters: { taskId: string; count: number; done: () => void }[] = [];
   let inFlight = 0;
@@ -280,6 +283,7 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   async function handle(request: Request): Promise<Response> {
     if (new URL(request.url).pathname !== '/mcp') return new Response('not found', { status: 404 });
+    if (refusing) return new Response('starting up', { status: 503 });
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       const transport = sessions.get(sessionId);
@@ -328,6 +332,7 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
       created[0] !== undefined ? Promise.resolve(created[0]) : new Promise((resolve) => waiting.push(resolve)),
     taskCancelled: () =>
       cancels[0] !== undefined ? Promise.resolve(cancels[0]) : new Promise((resolve) => cancelWaiters.push(resolve)),
+    refuse: (on) => void (refusing = on),
     ask: (taskId) => askers.get(taskId)?.(),
     resultRequested: (taskId, count) =>
       (resultRequests.get(taskId) ?? 0) >= count

@@ -8,6 +8,7 @@ import type { RecordingQueue } from '../invocations/recording-queue.js';
 import { sameScope } from '../scope.js';
 import type { Scope } from '../scope.js';
 import { followTask } from '../servers/task-call.js';
+import { followWhenReady } from './follow-when-ready.js';
 import type { HostStore } from '../storage/host-store.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolRunContext } from '../tools/tool.js';
@@ -256,24 +257,30 @@ export class HostTasks implements PipelineTasks {
       return lost('cannot be followed: the server configured under that name is another server now');
     }
     return pool.withConnection(task.scope, (connection) =>
-      connection.withClient((client) =>
-        followTask({
-          client,
-          clock: this.clock,
-          serverId: task.serverId,
-          tool: task.tool,
-          era: task.era,
-          task: {
-            taskId: task.taskId,
-            status: task.status,
-            ...(task.statusMessage === null ? {} : { statusMessage: task.statusMessage }),
-            ...(task.pollIntervalMs === null ? {} : { pollInterval: task.pollIntervalMs }),
-          },
-          signal: context.signal,
-          onProgress: (progress) => context.onProgress(progress),
-          ...(context.onTask === undefined ? {} : { onTask: (update) => context.onTask?.(update) }),
-        }),
-      ),
+      followWhenReady({
+        connection,
+        clock: this.clock,
+        signal: context.signal,
+        waiting: (state) =>
+          context.onProgress({ progress: 0, message: `waiting for server "${task.serverId}" (${state})` }),
+        follow: (client) =>
+          followTask({
+            client,
+            clock: this.clock,
+            serverId: task.serverId,
+            tool: task.tool,
+            era: task.era,
+            task: {
+              taskId: task.taskId,
+              status: task.status,
+              ...(task.statusMessage === null ? {} : { statusMessage: task.statusMessage }),
+              ...(task.pollIntervalMs === null ? {} : { pollInterval: task.pollIntervalMs }),
+            },
+            signal: context.signal,
+            onProgress: (progress) => context.onProgress(progress),
+            ...(context.onTask === undefined ? {} : { onTask: (update) => context.onTask?.(update) }),
+          }),
+      }),
     );
   }
 }

@@ -14,6 +14,7 @@ import type { ServerConfig } from '../servers/server-config.js';
 import type { ElicitationRequest } from '../surface.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { SCOPE } from '../testing/demo-fixture.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 import { REPORT_TOOL, REVIEW_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
 import type { TaskServer } from '../../../../test/support/tasks/task-server.js';
@@ -215,6 +216,57 @@ describe('tasks across a host restart', () => {
     const entry = await h.history.get({ scope: SCOPE, invocationId });
     expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'success']);
     expect(entry?.result?.model.text).toContain('Report on kelp');
+  });
+
+  it('waits for a server not ready when the task is resumed, and follows the task once it is', async () => {
+    server = await startTaskServer();
+    const file = join(dir, 'airlock.db');
+    const first = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+    });
+    await first.servers.settled();
+    const handle = new Promise<string>((done) => first.on('task.updated', ({ task }) => done(task.invocationId)));
+    void first.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: `reports__${REPORT_TOOL}`,
+      args: { topic: 'dunes' },
+    });
+    const invocationId = await handle;
+    await first.close();
+
+    // The server answers 503 while the next host starts: its first connection fails.
+    server.refuse(true);
+    const clock = new FakeClock();
+    host = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+      clock,
+    });
+    const h = host;
+    const waiting = new Promise<string>((done) =>
+      h.on('invocation.progress', ({ progress }) => {
+        if (progress.message?.startsWith('waiting') === true) done(progress.message);
+      }),
+    );
+    const ended = new Promise<string>((done) =>
+      h.on('invocation.transition', ({ invocation }) => {
+        if (invocation.state === 'success' || invocation.state === 'error') done(invocation.state);
+      }),
+    );
+    expect(await waiting).toBe('waiting for server "reports" (failed)');
+    expect((await h.history.get({ scope: SCOPE, invocationId }))?.invocation.state).toBe('working');
+
+    server.refuse(false);
+    server.finish();
+    clock.advance(1_000);
+    expect(await ended).toBe('success');
+    const entry = await h.history.get({ scope: SCOPE, invocationId });
+    expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'success']);
+    expect(entry?.result?.model.text).toContain('Report on dunes');
   });
 
   it('ends a task its restarted server has forgotten with task_lost, naming the server and the task', async () => {
