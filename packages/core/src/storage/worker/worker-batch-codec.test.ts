@@ -40,6 +40,31 @@ describe('the batch a WorkerStore sends its worker', () => {
     expect(received.map((w) => Object.keys(w).sort())).toEqual(batch.map((w) => Object.keys(w).sort()));
   });
 
+  it("gives back each audit event whole when the batch's events share some fields and differ in others", () => {
+    const a = invocation();
+    const b = invocation({ scope: { ...SCOPE, userId: 'user-b' } });
+    const event = (record: typeof a, label: string, at: number) =>
+      auditInput(label, {
+        type: 'invocation.transition',
+        at,
+        userId: record.scope.userId,
+        invocationId: record.id,
+        argsHash: label.endsWith('!') ? null : 'h',
+      });
+    const d = decision();
+    const batch: StoreWrite[] = [
+      createWrite(a, event(a, 'a pending', 1)),
+      createWrite(b, event(b, 'b pending', 1)),
+      putWrite(d, decisionAudit(d, 'a decision, sent as it is')),
+      transitionWrite(move(a, 2, 'pending', 'running'), { audit: event(a, 'a running!', 2) }),
+      transitionWrite(move(b, 2, 'pending', 'running'), { scope: b.scope }),
+      { kind: 'audit', audit: event(b, 'b decision', 2) },
+      transitionWrite(move(b, 3, 'running', 'success', 'success'), { scope: b.scope, audit: event(b, 'b ended', 2) }),
+      { kind: 'audit', audit: event(b, 'b again', 2) },
+    ];
+    expect(crossed(batch)).toEqual(batch);
+  });
+
   it('sends every other kind of write, and a write not of its kind’s shape, as it is', () => {
     const d = decision();
     const odd = { kind: 'create', record: undefined, first: undefined } as unknown as StoreWrite;

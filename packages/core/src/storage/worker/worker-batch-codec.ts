@@ -6,8 +6,9 @@ import type { StoreWrite } from '../host-store.js';
 // How a batch crosses to the store's worker. Structured cloning writes every key of every object again: a call's four
 // writes (its record, three transitions, four audit events, its result) were about 3 KB and 8 µs of the calling
 // thread's CPU. The call path's own kinds cross as arrays of their fields' values in a fixed order (half the cloning
-// work); every other write, and any write that is not of the shape its kind names, crosses as it is. Internal to
-// storage/worker/.
+// work), and an audit event sends only the fields that differ from the batch's audit event before it (a call's events
+// share their tenant, tool, arguments' hash and call); every other write, and any write that is not of the shape its
+// kind names, crosses as it is. Internal to storage/worker/.
 
 /** A write as it crosses: the call path's kinds as their values, tagged; anything else as it is. */
 export type WireWrite = StoreWrite | unknown[];
@@ -16,37 +17,107 @@ const CREATE = 1;
 const TRANSITION = 2;
 const AUDIT = 3;
 
-/** The values of an audit event, appended to `out` after a presence flag (0: the write has none). */
-function pushAudit(out: unknown[], a: AuditEventInput | undefined): unknown[] {
-  if (a === undefined) out.push(0);
-  else {
-    out.push(1, a.type, a.at, a.userId, a.workspaceId, a.conversationId, a.serverId, a.tool, a.argsHash);
-    out.push(a.riskTier, a.invocationId, a.data);
+/** An audit event's fields but its data, in the order they cross. */
+const AUDIT_FIELDS = [
+  'type',
+  'at',
+  'userId',
+  'workspaceId',
+  'conversationId',
+  'serverId',
+  'tool',
+  'argsHash',
+  'riskTier',
+  'invocationId',
+] as const satisfies readonly (keyof AuditEventInput)[];
+
+/** No audit event: the flag a write without one sends. */
+const NO_AUDIT = -1;
+
+/** What no field holds: the fields before a batch's first audit event. */
+const NOTHING: unknown = Symbol('nothing');
+
+/**
+ * The audit events of one batch, each after the one before: a flag (`NO_AUDIT`, or a bit per field that is the same
+ * as the event before's, which is then not sent), the other fields in `AUDIT_FIELDS` order, and the data.
+ */
+class AuditDelta {
+  readonly #last: unknown[] = AUDIT_FIELDS.map(() => NOTHING);
+  readonly #read: unknown[] = AUDIT_FIELDS.map(() => NOTHING);
+
+  push(out: unknown[], a: AuditEventInput | undefined): unknown[] {
+    if (a === undefined) {
+      out.push(NO_AUDIT);
+      return out;
+    }
+    // Read whole first: a getter that throws leaves the delta as it was (the write then crosses as it is).
+    const values = this.#read;
+    values[0] = a.type;
+    values[1] = a.at;
+    values[2] = a.userId;
+    values[3] = a.workspaceId;
+    values[4] = a.conversationId;
+    values[5] = a.serverId;
+    values[6] = a.tool;
+    values[7] = a.argsHash;
+    values[8] = a.riskTier;
+    values[9] = a.invocationId;
+    const data = a.data;
+    const flagAt = out.length;
+    let same = 0;
+    out.push(0);
+    for (let i = 0; i < values.length; i++) {
+      if (values[i] === this.#last[i]) same |= 1 << i;
+      else out.push(values[i]);
+      this.#last[i] = values[i];
+    }
+    out[flagAt] = same;
+    out.push(data);
+    return out;
   }
-  return out;
+
+  read(r: Reader): AuditEventInput | undefined {
+    const same = r.next<number>();
+    if (same === NO_AUDIT) return undefined;
+    for (let i = 0; i < AUDIT_FIELDS.length; i++) if ((same & (1 << i)) === 0) this.#last[i] = r.next();
+    const v = this.#last;
+    return {
+      type: v[0],
+      at: v[1],
+      userId: v[2],
+      workspaceId: v[3],
+      conversationId: v[4],
+      serverId: v[5],
+      tool: v[6],
+      argsHash: v[7],
+      riskTier: v[8],
+      invocationId: v[9],
+      data: r.next(),
+    } as AuditEventInput;
+  }
 }
 
 function pushTransition(out: unknown[], t: TransitionRecord): void {
   out.push(t.invocationId, t.seq, t.from, t.to, t.at, t.outcome, t.error);
 }
 
-function encodeWrite(w: StoreWrite): WireWrite {
+function encodeWrite(w: StoreWrite, audits: AuditDelta): WireWrite {
   switch (w.kind) {
     case 'create': {
       const r = w.record;
       const out: unknown[] = [CREATE, r.id, r.scope, r.caller, r.tool, r.serverId, r.originalName];
       out.push(r.definitionHash, r.args, r.argsHash, r.state, r.outcome, r.error, r.createdAt, r.updatedAt);
       pushTransition(out, w.first);
-      return pushAudit(out, w.audit);
+      return audits.push(out, w.audit);
     }
     case 'transition': {
       const out: unknown[] = [TRANSITION, w.scope];
       pushTransition(out, w.transition);
       out.push(w.result);
-      return pushAudit(out, w.audit);
+      return audits.push(out, w.audit);
     }
     case 'audit':
-      return pushAudit([AUDIT], w.audit);
+      return audits.push([AUDIT], w.audit);
     default:
       return w;
   }
@@ -55,9 +126,10 @@ function encodeWrite(w: StoreWrite): WireWrite {
 /** The batch as it crosses to the worker (`decodeBatch` gives it back). */
 export function encodeBatch(batch: readonly StoreWrite[]): WireWrite[] {
   const out: WireWrite[] = [];
+  const audits = new AuditDelta();
   for (const w of batch) {
     try {
-      out.push(encodeWrite(w));
+      out.push(encodeWrite(w, audits));
     } catch {
       // Not the shape its kind names (a caller's mistake the store refuses): it crosses as it is.
       out.push(w);
@@ -88,27 +160,9 @@ class Reader {
       error: this.next(),
     };
   }
-
-  /** The audit event, or undefined when the write had none. */
-  audit(): AuditEventInput | undefined {
-    if (this.next<number>() === 0) return undefined;
-    return {
-      type: this.next(),
-      at: this.next(),
-      userId: this.next(),
-      workspaceId: this.next(),
-      conversationId: this.next(),
-      serverId: this.next(),
-      tool: this.next(),
-      argsHash: this.next(),
-      riskTier: this.next(),
-      invocationId: this.next(),
-      data: this.next(),
-    };
-  }
 }
 
-function decodeWrite(values: readonly unknown[]): StoreWrite {
+function decodeWrite(values: readonly unknown[], audits: AuditDelta): StoreWrite {
   const r = new Reader(values, 1);
   switch (values[0]) {
     case CREATE: {
@@ -129,14 +183,14 @@ function decodeWrite(values: readonly unknown[]): StoreWrite {
         updatedAt: r.next(),
       };
       const first = r.transition();
-      const audit = r.audit();
+      const audit = audits.read(r);
       return audit === undefined ? { kind: 'create', record, first } : { kind: 'create', record, first, audit };
     }
     case TRANSITION: {
       const scope = r.next<Scope>();
       const transition = r.transition();
       const result = r.next<ResultRecord | undefined>();
-      const audit = r.audit();
+      const audit = audits.read(r);
       return {
         kind: 'transition',
         scope,
@@ -146,11 +200,12 @@ function decodeWrite(values: readonly unknown[]): StoreWrite {
       };
     }
     default:
-      return { kind: 'audit', audit: r.audit() as AuditEventInput };
+      return { kind: 'audit', audit: audits.read(r) as AuditEventInput };
   }
 }
 
 /** The batch `encodeBatch` sent, as the store takes it; a write that crossed as it is stays as it is. */
 export function decodeBatch(wire: readonly WireWrite[]): StoreWrite[] {
-  return wire.map((w) => (Array.isArray(w) ? decodeWrite(w) : w));
+  const audits = new AuditDelta();
+  return wire.map((w) => (Array.isArray(w) ? decodeWrite(w, audits) : w));
 }
