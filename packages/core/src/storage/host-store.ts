@@ -187,10 +187,14 @@ export interface HostStore {
    * the store, so each open task is followed by one instance. Claimed are those with no live owner: made by a host
    * without an instance id, by this instance, or by one that no longer has a heartbeat row (stopped, or found dead
    * and taken by a sweep). The claimer's own row is made first (`now`, the host clock) if its heartbeat has not beaten
-   * yet, so two instances starting at once cannot both claim. Without this method every open task is the host's own
-   * (one host on the store: SQLite, memory).
+   * yet, so two instances starting at once cannot both claim. Tasks of `skipServers` (switched off on this instance)
+   * are left for an instance that runs them. Without this method every open task is the host's own (one host on the
+   * store: SQLite, memory).
    */
-  claimOpenTasks?(options: { readonly now: number }): Promise<InvocationTask[]>;
+  claimOpenTasks?(options: {
+    readonly now: number;
+    readonly skipServers: readonly string[];
+  }): Promise<InvocationTask[]>;
   /** Decisions, of one tenant or (no filter) of all: the permission engine loads them into memory at start. */
   listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]>;
   /** Events matching a query, oldest first. */

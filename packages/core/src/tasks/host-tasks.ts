@@ -193,6 +193,11 @@ export class HostTasks implements PipelineTasks {
     this.#resumedAtStart();
   }
 
+  /** The servers switched off on this host: their tasks are left for a host that runs them. */
+  #switchedOff(): string[] {
+    return [...this.#servers().pools.values()].filter((p) => p.config.disabled).map((p) => p.config.id);
+  }
+
   /** One resumption at a time: a task claimed by two at once would be followed twice. */
   #queued(): Promise<void> {
     const run = this.#resuming.then(() => this.#resume());
@@ -205,7 +210,7 @@ export class HostTasks implements PipelineTasks {
     const open =
       this.#store.claimOpenTasks === undefined
         ? await this.#store.listOpenTasks({})
-        : await this.#store.claimOpenTasks({ now: this.clock.now() });
+        : await this.#store.claimOpenTasks({ now: this.clock.now(), skipServers: this.#switchedOff() });
     for (const task of open) {
       if (this.#followed.has(task.invocationId)) continue;
       // A server this host does not run now (switched off here) keeps its tasks open for a host that does.

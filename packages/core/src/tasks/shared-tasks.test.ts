@@ -41,7 +41,12 @@ function reports(url: string): ServerConfig {
 }
 
 /** A host on the database; with an instance id, its calls are stamped with it and it heartbeats on `clock`. */
-async function instance(url: string, taskUrl: string, instanceId?: string, options: { resume?: boolean } = {}) {
+async function instance(
+  url: string,
+  taskUrl: string,
+  instanceId?: string,
+  options: { resume?: boolean; disabled?: boolean } = {},
+) {
   const pool = new pg.Pool({
     connectionString: url,
     max: 4,
@@ -50,7 +55,7 @@ async function instance(url: string, taskUrl: string, instanceId?: string, optio
   pool.on('error', () => undefined);
   const store = await PostgresStore.open({ pool });
   const host = createHost({
-    servers: [reports(taskUrl)],
+    servers: [{ ...reports(taskUrl), disabled: options.disabled === true }],
     store,
     surface: new ScriptedSurface('allow_once'),
     ...(options.resume === false ? { tasks: { resume: false } } : {}),
@@ -128,5 +133,36 @@ describe('open tasks on a database several instances share', () => {
     expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'success']);
     expect(entry?.result?.model.text).toContain('Report on estuaries');
     expect(await survivor.host.tasks.list()).toEqual([]);
+  }, 60_000);
+
+  it('leaves a task of a server switched off on an instance to one that runs the server', async () => {
+    server = await startTaskServer();
+    const url = await database.createDatabase();
+    const { invocationId, taskId } = await openTask(url, server.url);
+    const ownerOf = async (pool: pg.Pool) =>
+      (
+        await pool.query<{ instance_id: string | null }>({
+          text: 'SELECT instance_id FROM invocations WHERE id = $1',
+          values: [invocationId],
+        })
+      ).rows[0]?.instance_id;
+
+    const off = await instance(url, server.url, 'inst-off', { disabled: true });
+    await off.heartbeat?.beat();
+    await off.host.tasks.resumed();
+    expect(await ownerOf(off.pool)).toBeNull();
+
+    const on = await instance(url, server.url, 'inst-on');
+    await on.heartbeat?.beat();
+    const ended = new Promise<string>((done) =>
+      on.host.on('invocation.transition', ({ invocation }) => {
+        if (invocation.state === 'success' || invocation.state === 'error') done(invocation.state);
+      }),
+    );
+    await on.host.tasks.resumed();
+    expect(await ownerOf(on.pool)).toBe('inst-on');
+    await server.resultRequested(taskId, 1);
+    server.finish(taskId);
+    expect(await ended).toBe('success');
   }, 60_000);
 });

@@ -208,8 +208,8 @@ export class PostgresStore implements HostStore {
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#read('list open tasks', () => listOpenTasks(this.#pool, filter));
 
-  claimOpenTasks: NonNullable<HostStore['claimOpenTasks']> = ({ now }) =>
-    this.#read('claim open tasks', () => claimOpenTasks(this.#pool, now));
+  claimOpenTasks: NonNullable<HostStore['claimOpenTasks']> = ({ now, skipServers }) =>
+    this.#read('claim open tasks', () => claimOpenTasks(this.#pool, now, skipServers));
 
   listSwitches: HostStore['listSwitches'] = () => this.#read('list switches', () => listSwitches(this.#pool));
 

@@ -59,23 +59,27 @@ const SQL = {
   // An owner is live while it has a heartbeat row (a clean stop deletes it, a sweep deletes a dead one's).
   claim:
     `WITH claimed AS (UPDATE invocations i SET instance_id = ${ME} FROM invocation_tasks t ` +
-    `WHERE t.invocation_id = i.id AND ${OPEN_TASK} AND (i.instance_id IS NULL OR i.instance_id = ${ME} ` +
+    `WHERE t.invocation_id = i.id AND ${OPEN_TASK} AND NOT (t.server_id = ANY($1::text[])) AND (i.instance_id IS NULL OR i.instance_id = ${ME} ` +
     'OR NOT EXISTS (SELECT 1 FROM instances n WHERE n.id = i.instance_id)) RETURNING i.id) ' +
     `${TASK_SELECT} WHERE t.invocation_id IN (SELECT id FROM claimed) ORDER BY t.created_at`,
 } as const;
 
 /**
  * Claims for this instance (its connections' airlock.instance) the open tasks with no live owner, and returns them,
- * oldest first. Claims are serialized by an advisory lock, each in a fresh snapshot, so of two instances claiming at
+ * oldest first, but for those of `skipServers`. Claims are serialized by an advisory lock, each in a fresh snapshot, so of two instances claiming at
  * once the second sees the first's claims and its heartbeat row.
  */
-export async function claimOpenTasks(pool: PgPool, now: number): Promise<InvocationTask[]> {
+export async function claimOpenTasks(
+  pool: PgPool,
+  now: number,
+  skipServers: readonly string[],
+): Promise<InvocationTask[]> {
   await pool.query({ text: SQL.present, values: [now] });
   const client = await pool.connect();
   try {
     await client.query({ text: 'BEGIN' });
     await client.query({ text: `SELECT pg_advisory_xact_lock(${CLAIM_LOCK})` });
-    const { rows } = await client.query({ text: SQL.claim, types: PARSERS });
+    const { rows } = await client.query({ text: SQL.claim, values: [[...skipServers]], types: PARSERS });
     await client.query({ text: 'COMMIT' });
     return (rows as TaskRow[]).map(taskFromRow);
   } catch (error) {
