@@ -15,8 +15,8 @@ export const REPORT_TOOL = 'slow_report';
 export const OPTIONAL_TOOL = 'quick_report';
 /**
  * A report that needs a reviewer: once `ask` is called, its task moves to input_required and asks "Who reviews the
- * report?" over the latest `tasks/result` request (the SDK's elicitation tied to that request), then completes with
- * the answer in its result.
+ * report?" over each `tasks/result` request waiting on it (the SDK's elicitation tied to that request), then completes
+ * with the first answer in its result.
  */
 export const REVIEW_TOOL = 'reviewed_report';
 
@@ -30,10 +30,8 @@ interface HeldTask {
   readonly createdAt: string;
   lastUpdatedAt: string;
   polls: number;
-  /** For a task of REVIEW_TOOL: resolves when `ask` is called; the latest tasks/result then asks the question. */
+  /** For a task of REVIEW_TOOL: resolves when `ask` is called; each tasks/result then asks the question. */
   readonly asked?: Promise<void>;
-  /** The latest tasks/result request waiting on this task: only it asks (a dead host's request is left alone). */
-  latestResult?: object;
   readonly ended: Promise<void>;
   end: () => void;
 }
@@ -68,10 +66,8 @@ export interface TaskServer {
   taskCreated(): Promise<string>;
   /** While true, every request is answered HTTP 503 (a server not ready), its tasks kept. */
   refuse(refusing: boolean): void;
-  /** Lets a task of REVIEW_TOOL ask for its reviewer over the latest tasks/result request. */
+  /** Lets a task of REVIEW_TOOL ask for its reviewer, over each tasks/result request waiting on it or still to come. */
   ask(taskId: string): void;
-  /** Resolves once `count` tasks/result requests for a task were received (one per host that followed it). */
-  resultRequested(taskId: string, count: number): Promise<void>;
   /** Completes a task (every working task when no id is given) with the report as its result. */
   finish(taskId?: string): void;
   close(): Promise<void>;
@@ -114,8 +110,6 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   const cancelWaiters: ((taskId: string) => void)[] = [];
   const askers = new Map<string, () => void>();
   let refusing = false;
-  const resultRequests = new Map<string, number>();
-  const resultWaiters: { taskId: string; count: number; done: () => void }[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -166,24 +160,26 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
     return { jsonrpc: '2.0', id: request.id, result: { task: wire(task, pollInterval) } };
   }
 
-  // A task of REVIEW_TOOL: once asked to, it moves to input_required and asks its question over the latest
-  // tasks/result request (an earlier one, of a host killed meanwhile, only waits for the end), then completes.
+  // A task of REVIEW_TOOL: once asked to, it moves to input_required and asks its question over every tasks/result
+  // request waiting on it or arriving while it waits (one per host that follows it), and completes with the first
+  // answer.
   async function reviewed(task: HeldTask, ctx: AskingContext) {
-    const mine = {};
-    task.latestResult = mine;
     await Promise.race([task.asked, task.ended]);
-    if (task.latestResult === mine && task.status === 'working') {
+    if (task.status === 'working' || task.status === 'input_required') {
       task.status = 'input_required';
       task.statusMessage = 'Waiting for a reviewer';
       task.lastUpdatedAt = now();
-      const answer = await ctx.mcpReq.elicitInput({
+      const question = ctx.mcpReq.elicitInput({
         mode: 'form',
         message: 'Who reviews the report?',
         requestedSchema: { type: 'object', properties: { reviewer: { type: 'string' } }, required: ['reviewer'] },
       });
-      const reviewer = answer.action === 'accept' ? String(answer.content?.['reviewer']) : 'nobody';
-      task.status = 'working';
-      end(task, 'completed', `Reviewed by ${reviewer}`);
+      // A question sent over a dead host's request fails or is never answered: the task ends with the first answer.
+      const answer = await Promise.race([question.catch(() => undefined), task.ended.then(() => undefined)]);
+      if (answer !== undefined) {
+        const reviewer = answer.action === 'accept' ? String(answer.content?.['reviewer']) : 'nobody';
+        end(task, 'completed', `Reviewed by ${reviewer}`);
+      }
     }
     await task.ended;
     if (task.status === 'cancelled') throw new ProtocolError(-32603, `Task ${task.taskId} was cancelled`);
@@ -256,12 +252,6 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
     });
     onTaskRequest('tasks/result', (async (request: unknown, ctx: AskingContext) => {
       const task = find(idOf(request));
-      resultRequests.set(task.taskId, (resultRequests.get(task.taskId) ?? 0) + 1);
-      for (const waiter of [...resultWaiters]) {
-        if (waiter.taskId !== task.taskId || (resultRequests.get(task.taskId) ?? 0) < waiter.count) continue;
-        resultWaiters.splice(resultWaiters.indexOf(waiter), 1);
-        waiter.done();
-      }
       if (task.asked !== undefined) return await reviewed(task, ctx);
       await task.ended;
       if (task.status === 'cancelled') throw new ProtocolError(-32603, `Task ${task.taskId} was cancelled`);
@@ -334,10 +324,6 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
       cancels[0] !== undefined ? Promise.resolve(cancels[0]) : new Promise((resolve) => cancelWaiters.push(resolve)),
     refuse: (on) => void (refusing = on),
     ask: (taskId) => askers.get(taskId)?.(),
-    resultRequested: (taskId, count) =>
-      (resultRequests.get(taskId) ?? 0) >= count
-        ? Promise.resolve()
-        : new Promise((done) => resultWaiters.push({ taskId, count, done })),
     finish: (taskId) => {
       for (const task of tasks.values()) {
         if (taskId === undefined || task.taskId === taskId) end(task, 'completed', 'Done');

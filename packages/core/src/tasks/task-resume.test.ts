@@ -146,8 +146,9 @@ describe('tasks across a host restart', () => {
     server = await startTaskServer();
     const file = join(dir, 'airlock.db');
     const started = await startTaskAndKillHost(file, server.url, REVIEW_TOOL);
-    // The killed host's tasks/result is the first the server received; the new host's is the second.
-    await server.resultRequested(started.taskId, 1);
+    // The task asks at once: over the killed host's tasks/result if it reached the server (never answered), and over
+    // the new host's when it arrives.
+    server.ask(started.taskId);
 
     const surface = new ScriptedSurface({
       permissions: [],
@@ -167,8 +168,6 @@ describe('tasks across a host restart', () => {
       }),
     );
     await h.tasks.resumed();
-    await server.resultRequested(started.taskId, 2);
-    server.ask(started.taskId);
     await ended;
 
     const entry = await h.history.get({ scope: SCOPE, invocationId: started.invocationId });
@@ -267,6 +266,53 @@ describe('tasks across a host restart', () => {
     const entry = await h.history.get({ scope: SCOPE, invocationId });
     expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'success']);
     expect(entry?.result?.model.text).toContain('Report on dunes');
+  });
+
+  it('ends a resumed task at its ceiling while its server is still not ready (timeout, not transport_error)', async () => {
+    server = await startTaskServer();
+    const file = join(dir, 'airlock.db');
+    const first = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+    });
+    await first.servers.settled();
+    const handle = new Promise<string>((done) => first.on('task.updated', ({ task }) => done(task.invocationId)));
+    void first.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: `reports__${REPORT_TOOL}`,
+      args: { topic: 'reefs' },
+    });
+    const invocationId = await handle;
+    await first.close();
+
+    server.refuse(true);
+    const clock = new FakeClock(Date.now());
+    host = createHost({
+      servers: [reports(server.url)],
+      store: new SqliteStore({ database: new Database(file) }),
+      surface: new ScriptedSurface('allow_once'),
+      clock,
+      limits: { taskMaxTotalMs: 60_000 },
+    });
+    const h = host;
+    const waiting = new Promise<void>((done) =>
+      h.on('invocation.progress', ({ progress }) => {
+        if (progress.message?.startsWith('waiting') === true) done();
+      }),
+    );
+    const ended = new Promise<string | null>((done) =>
+      h.on('invocation.transition', ({ invocation }) => {
+        if (invocation.state === 'success' || invocation.state === 'error') done(invocation.outcome);
+      }),
+    );
+    await waiting;
+    clock.advance(120_000);
+    expect(await ended).toBe('timeout');
+    expect(server.cancels).toEqual([]);
+    const entry = await h.history.get({ scope: SCOPE, invocationId });
+    expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'running', 'working', 'error']);
   });
 
   it('ends a task its restarted server has forgotten with task_lost, naming the server and the task', async () => {
