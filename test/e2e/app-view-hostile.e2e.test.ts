@@ -2,7 +2,7 @@ import type { Frame, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
 import { BrowserHarness } from '../../packages/elements/src/testing/browser.js';
-import { startSandboxProxy } from '../../apps/console/src/sandbox-proxy.js';
+import { sandboxProxyUrl, startSandboxProxy } from '../../apps/console/src/sandbox-proxy.js';
 import type { RunningSandboxProxy } from '../../apps/console/src/sandbox-proxy.js';
 
 /**
@@ -38,15 +38,20 @@ fetch('${hostOrigin}/airlock-elements.js').then(() => (window.__probes.fetch = '
 let harness: BrowserHarness;
 let proxy: RunningSandboxProxy;
 let page: Page;
+let harnessOrigin = '';
+/** The proxy page as a page of `origin` frames it. */
+const proxyUrl = (origin = harnessOrigin) => sandboxProxyUrl(`http://127.0.0.1:${proxy.port}`, origin);
 /** Every request the page or its frames started, with how it failed (Chromium reports a CSP block as a failure). */
 const requests = new Map<string, string>();
 
 beforeAll(async () => {
   harness = new BrowserHarness();
   await harness.start();
-  proxy = await startSandboxProxy('127.0.0.1', 0);
+  // Only the harness's pages may frame the proxy (as only the console's may frame the console's).
+  proxy = await startSandboxProxy('127.0.0.1', 0, { mayFrame: (origin) => origin === harnessOrigin });
   page = await harness.open(`<main id="host-marker" data-untouched="yes">host page</main>
     <airlock-app-view id="view"></airlock-app-view>`);
+  harnessOrigin = new URL(page.url()).origin;
   page.on('request', (request: Request) => requests.set(request.url(), 'sent'));
   page.on('requestfailed', (request: Request) => requests.set(request.url(), request.failure()?.errorText ?? 'failed'));
   page.on('requestfinished', (request: Request) => requests.set(request.url(), 'answered'));
@@ -67,7 +72,7 @@ describe('a hostile view', () => {
         view['proxyUrl'] = proxyUrl;
         view['view'] = { serverId: 'evil', tool: 'evil__tool', uri: 'ui://evil/view', html };
       },
-      [`http://127.0.0.1:${proxy.port}/sandbox`, hostile(origin)] as const,
+      [proxyUrl(), hostile(origin)] as const,
     );
     const outer = await page.locator('airlock-app-view iframe').elementHandle();
     const proxyFrame = (await outer.contentFrame())!;
@@ -129,7 +134,7 @@ describe('a hostile view', () => {
           }
         });
       },
-      [`http://127.0.0.1:${proxy.port}/sandbox`, leaving] as const,
+      [proxyUrl(), leaving] as const,
     );
     await expect
       .poll(() => relayed, { timeout: 15_000 })

@@ -26,6 +26,7 @@ import { mountEventStreamRoutes } from './routes/event-stream-routes.js';
 import { mountInvocationRoutes } from './routes/invocation-routes.js';
 import { mountPermissionRoutes } from './routes/permission-routes.js';
 import { mountSessionRoutes } from './routes/session-routes.js';
+import type { ViewProxyAddress } from './view-proxy-address.js';
 
 /** The largest request body the API reads. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -48,8 +49,8 @@ export interface ApiParts {
   readonly authMode: AuthMode;
   /** Host names (with port) the page may be reached by; anything else is refused (DNS rebinding). Empty: any. */
   readonly allowedHosts: () => readonly string[];
-  /** The MCP Apps sandbox proxy's port; undefined (or absent) when this console shows no views. */
-  readonly proxyPort?: () => number | undefined;
+  /** Where pages find the MCP Apps views' sandbox proxy; absent when this console shows no views. */
+  readonly viewProxy?: ViewProxyAddress;
   /** What views added to the model's context, per conversation. */
   readonly viewContexts?: ViewContexts;
 }
@@ -115,7 +116,7 @@ export function createApi(parts: ApiParts): ApiApp {
     app,
     host,
     running,
-    proxyPort: parts.proxyPort ?? (() => undefined),
+    viewProxy: parts.viewProxy,
     contexts: parts.viewContexts ?? new ViewContexts(),
   });
   return app;

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HostError } from '@airlock/core';
+import { HostError, readConfigFile } from '@airlock/core';
 import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { DEFAULT_PORT, loadConsoleConfig, redactUrl } from './console-config.js';
@@ -142,6 +142,47 @@ describe('loadConsoleConfig', () => {
       const path = await withKeys({ console: { port } });
       expect(loadError(path).message).toBe(`${path}: console.port must be a port number (0 picks a free one)`);
     }
+  });
+
+  it("reads the views' sandbox proxy keys (console.viewProxyPort, console.viewProxyUrl) as known keys", async () => {
+    const path = await withKeys({
+      console: {
+        publicUrl: 'https://airlock.example.com',
+        viewProxyPort: 7411,
+        viewProxyUrl: 'https://views.airlock.example.com/',
+      },
+    });
+    expect(readConfigFile(path).warnings).toEqual([]);
+    expect(loadConsoleConfig({ config: path }, {})).toMatchObject({
+      publicUrl: 'https://airlock.example.com',
+      viewProxyPort: 7411,
+      viewProxyUrl: 'https://views.airlock.example.com',
+    });
+    const absent = loadConsoleConfig({ config: await withKeys({}) }, {});
+    expect('viewProxyPort' in absent || 'viewProxyUrl' in absent).toBe(false);
+  });
+
+  it('names console.viewProxyPort and console.viewProxyUrl when they are wrong', async () => {
+    for (const viewProxyPort of ['x', -1, 65536, 1.5]) {
+      const path = await withKeys({ console: { viewProxyPort } });
+      expect(loadError(path).message).toBe(`${path}: console.viewProxyPort must be a port number (0 picks a free one)`);
+    }
+    const same = await withKeys({ console: { port: 7500, viewProxyPort: 7500 } });
+    expect(loadError(same).message).toContain("console.viewProxyPort is the console's own port 7500");
+    for (const viewProxyUrl of ['views.example.com', 'ftp://views.example.com', 'https://views.example.com/app', 3]) {
+      const path = await withKeys({ console: { viewProxyUrl } });
+      expect(loadError(path).message).toBe(
+        `${path}: console.viewProxyUrl must be an http or https origin, e.g. "https://views.airlock.example.com"`,
+      );
+    }
+    const own = await withKeys({
+      console: { publicUrl: 'https://airlock.example.com', viewProxyUrl: 'https://airlock.example.com' },
+    });
+    expect(loadError(own).message).toContain("console.viewProxyUrl is the console's own origin");
+    const mixed = await withKeys({
+      console: { publicUrl: 'https://airlock.example.com', viewProxyUrl: 'http://views.example.com' },
+    });
+    expect(loadError(mixed).message).toContain('console.viewProxyUrl must be https when publicUrl is');
   });
 
   it('runs a file of settings only on the embedded demo server, and a file with servers on those', async () => {

@@ -69,6 +69,11 @@ export interface ConsoleConfig {
   readonly audit?: AuditAnchorConfig;
   /** The port of the MCP Apps views' sandbox proxy (another origin than the page); absent: any free port. */
   readonly viewProxyPort?: number;
+  /**
+   * The origin users reach the views' sandbox proxy at, when it is not the console's host name with the proxy's port
+   * (behind a TLS proxy: another host name); it must not be the console's own origin.
+   */
+  readonly viewProxyUrl?: string;
 }
 
 /** The embedded default server: the demo server of this installation, run by this Node. */
@@ -172,6 +177,8 @@ function readConsole(
   users: ConsoleUser[];
   allowedHosts?: string[];
   publicUrl?: string;
+  viewProxyPort?: number;
+  viewProxyUrl?: string;
 } {
   const section = objectAt(json, 'console', source);
   const port = section['port'] === undefined ? DEFAULT_PORT : section['port'];
@@ -217,6 +224,7 @@ function readConsole(
   if (publicUrl !== undefined && (typeof publicUrl !== 'string' || !/^https?:\/\/[^/]/.test(publicUrl))) {
     fail(source, 'console.publicUrl', 'must be an http or https URL, e.g. "https://airlock.example.com"');
   }
+  const views = readViewProxy(section, source, port, publicUrl);
   return {
     host,
     port,
@@ -224,7 +232,51 @@ function readConsole(
     users,
     ...(allowedHosts === undefined ? {} : { allowedHosts: allowedHosts as string[] }),
     ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
+    ...views,
   };
+}
+
+/**
+ * `console.viewProxyPort` and `console.viewProxyUrl`: where the MCP Apps views' sandbox proxy listens and, behind a
+ * proxy, the origin users reach it at. Its origin must differ from the console's (a view never gets the page's).
+ */
+function readViewProxy(
+  section: Readonly<Record<string, unknown>>,
+  source: string,
+  port: number,
+  publicUrl: string | undefined,
+): { viewProxyPort?: number; viewProxyUrl?: string } {
+  const viewPort = section['viewProxyPort'];
+  if (
+    viewPort !== undefined &&
+    (typeof viewPort !== 'number' || !Number.isInteger(viewPort) || viewPort < 0 || viewPort > 65535)
+  ) {
+    fail(source, 'console.viewProxyPort', 'must be a port number (0 picks a free one)');
+  }
+  if (viewPort !== undefined && viewPort !== 0 && viewPort === port) {
+    fail(source, 'console.viewProxyPort', `is the console's own port ${port}: the views' sandbox needs another`);
+  }
+  const raw = section['viewProxyUrl'];
+  if (raw === undefined) return viewPort === undefined ? {} : { viewProxyPort: viewPort };
+  let url: URL | undefined;
+  try {
+    url = typeof raw === 'string' ? new URL(raw) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || `${url.origin}/` !== url.href) {
+    fail(source, 'console.viewProxyUrl', 'must be an http or https origin, e.g. "https://views.airlock.example.com"');
+  }
+  if (publicUrl !== undefined) {
+    const page = new URL(publicUrl);
+    if (page.origin === url.origin) {
+      fail(source, 'console.viewProxyUrl', "is the console's own origin (publicUrl): views need another origin");
+    }
+    if (page.protocol === 'https:' && url.protocol !== 'https:') {
+      fail(source, 'console.viewProxyUrl', 'must be https when publicUrl is (a browser blocks an http frame there)');
+    }
+  }
+  return { ...(viewPort === undefined ? {} : { viewProxyPort: viewPort }), viewProxyUrl: url.origin };
 }
 
 /** True for a PostgreSQL connection URL (postgres:// or postgresql://). */

@@ -23,7 +23,8 @@ import { IN_PROCESS_QUESTIONS } from './question-bus.js';
 import { RunningCalls } from './running-calls.js';
 import { Sessions } from './sessions.js';
 import { openSharedHistory } from './shared-history.js';
-import { sandboxProxyUrl, startSandboxProxy } from './sandbox-proxy.js';
+import { startSandboxProxy } from './sandbox-proxy.js';
+import { viewProxyAddress } from './view-proxy-address.js';
 import { ViewContexts } from './view-context.js';
 import { TabHub } from './tab-hub.js';
 
@@ -135,12 +136,18 @@ export async function startConsole(
   const pageData = new PageData({ host, relay, surface, chat });
   const signIn = new ConsoleSignIn(host);
   surface.attachSignIn(signIn);
-  const proxy = await startSandboxProxy(config.host, config.viewProxyPort ?? 0).catch(async (error: unknown) => {
+  // The views' sandbox proxy: framed only by the console's own origins, at the address its pages are told.
+  let proxyPort = 0;
+  const views = viewProxyAddress(config, { console: () => port, proxy: () => proxyPort });
+  const proxy = await startSandboxProxy(config.host, config.viewProxyPort ?? 0, {
+    mayFrame: (origin) => views.mayFrame(origin),
+  }).catch(async (error: unknown) => {
     // The shared questions' LISTEN connection goes back first, or ending the pool would wait for it.
     await questions.stop();
     await host.close();
     throw error;
   });
+  proxyPort = proxy.port;
   const closeParts = () => {
     relay.close();
     running.close();
@@ -163,15 +170,14 @@ export async function startConsole(
       LOOPBACK_HOSTS.has(config.host)
         ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
         : (config.allowedHosts ?? []),
-    proxyPort: () => proxy.port,
+    viewProxy: views,
     viewContexts,
   });
   app.use('*', async (c, next) => {
     await next();
     // The page runs only its own code, cannot be framed (a permission click is the user's own), sniffs no types;
-    // it frames only the views' sandbox proxy (its host name, the proxy's port).
-    const pageHost = c.req.header('host') || `${urlHost(config.host)}:${port}`;
-    const frames = new URL(sandboxProxyUrl(pageHost, proxy.port, new URL(c.req.url).protocol)).origin;
+    // it frames only the views' sandbox proxy (at the address its pages are told).
+    const frames = new URL(views.proxyUrl(views.pageOrigin({ url: c.req.url, host: c.req.header('host') }))).origin;
     c.header(
       'content-security-policy',
       "default-src 'self'; img-src 'self' data: https:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +

@@ -4,17 +4,31 @@ import { Hono } from 'hono';
 
 /** Where the sandbox proxy page is served on its own listener. */
 export const SANDBOX_PROXY_PATH = '/sandbox';
+/** The query parameter naming the origin of the page that frames the proxy (the console's). */
+export const PARENT_PARAM = 'parent';
+
+/** The browser features a view may be granted, by the name its resource declares them, as `allow` names them. */
+export const VIEW_FEATURES = {
+  camera: 'camera',
+  microphone: 'microphone',
+  geolocation: 'geolocation',
+  clipboardWrite: 'clipboard-write',
+} as const;
 
 /**
  * The MCP Apps sandbox proxy: a page on another origin than the console (another port), framed by a view's element.
+ * It is served for one parent origin, the console's (named in the URL and checked by the console's rule): only that
+ * origin may frame it (`frame-ancestors`), and it takes messages only from that origin and sends only to it.
  * It tells its parent it is ready, takes the view's HTML once (`ui/notifications/sandbox-resource-ready`, the policy
  * already in it), renders it in an inner frame with `sandbox="allow-scripts"` only (an opaque origin: no cookies, no
  * storage, no reach into this page or the console's) and relays JSON-RPC messages between the two, nothing else. It
  * answers only its parent and only the inner frame; what the view sends about the sandbox itself is dropped. A view
  * that navigates its own frame away is removed, and nothing more is relayed (the one request that navigation made has
- * left already: a policy cannot stop a frame navigating itself).
+ * left already: a policy cannot stop a frame navigating itself). The inner frame is allowed the browser features the
+ * parent grants (`permissions`, those the view declared and the user allowed), and no other; the proxy's own frame
+ * carries the same list, so the view can never get more than its element gave.
  */
-const PROXY_HTML = `<!doctype html>
+const proxyHtml = (parent: string): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -24,12 +38,13 @@ const PROXY_HTML = `<!doctype html>
 <body>
 <script>
 (() => {
+  const PARENT = ${JSON.stringify(parent).replace(/</g, '\\u003c')};
+  const FEATURES = ${JSON.stringify(VIEW_FEATURES)};
   const inner = document.createElement('iframe');
   inner.setAttribute('sandbox', 'allow-scripts');
   inner.setAttribute('allow', '');
   inner.setAttribute('referrerpolicy', 'no-referrer');
   inner.title = 'view';
-  let parentOrigin = null;
   let loaded = false;
   // A view that navigates its own frame (a policy cannot stop that) leaves the document it was given, and its policy:
   // from the second load on, the frame is removed and nothing is relayed either way.
@@ -48,7 +63,7 @@ const PROXY_HTML = `<!doctype html>
     if (gone) return;
     gone = true;
     inner.remove();
-    window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-view-left', params: {} }, parentOrigin === null ? '*' : parentOrigin);
+    window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-view-left', params: {} }, PARENT);
   };
   inner.addEventListener('load', () => {
     loads += 1;
@@ -58,11 +73,13 @@ const PROXY_HTML = `<!doctype html>
     if (gone) return;
     const data = event.data;
     if (event.source === window.parent) {
-      if (parentOrigin === null) parentOrigin = event.origin;
-      if (event.origin !== parentOrigin) return;
+      if (event.origin !== PARENT) return;
       if (data && data.method === 'ui/notifications/sandbox-resource-ready') {
         if (loaded) return;
         loaded = true;
+        const asked = (data.params && data.params.permissions) || {};
+        const allow = Object.keys(FEATURES).filter((name) => Object.prototype.hasOwnProperty.call(asked, name) && asked[name]);
+        inner.setAttribute('allow', allow.map((name) => FEATURES[name] + ' *').join('; '));
         inner.srcdoc = guarded(String((data.params && data.params.html) || ''));
         document.body.appendChild(inner);
         return;
@@ -73,10 +90,10 @@ const PROXY_HTML = `<!doctype html>
       if (event.origin !== 'null') return leave();
       if (data && data.method === 'ui/notifications/sandbox-view-leaving') return leave();
       if (data && typeof data.method === 'string' && data.method.startsWith('ui/notifications/sandbox-')) return;
-      window.parent.postMessage(data, parentOrigin === null ? '*' : parentOrigin);
+      window.parent.postMessage(data, PARENT);
     }
   });
-  window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, '*');
+  window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, PARENT);
 })();
 </script>
 </body>
@@ -89,14 +106,45 @@ export interface RunningSandboxProxy {
   close(): Promise<void>;
 }
 
-/** Serves the sandbox proxy page on its own port (0: any free one) of `hostname`. */
-export async function startSandboxProxy(hostname: string, port: number): Promise<RunningSandboxProxy> {
+/** Who may frame the proxy. */
+export interface SandboxProxyOptions {
+  /** Whether a page of this origin (the console's, as the proxy URL names it) may frame the proxy. */
+  readonly mayFrame: (origin: string) => boolean;
+}
+
+/** An http(s) origin exactly as `URL` writes it, or undefined. */
+function exactOrigin(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Serves the sandbox proxy page on its own port (0: any free one) of `hostname`, at
+ * `/sandbox?parent=<the framing page's origin>`: a parent that is not an origin `mayFrame` accepts is refused (403),
+ * and the page is served with `frame-ancestors` that origin only.
+ */
+export async function startSandboxProxy(
+  hostname: string,
+  port: number,
+  options: SandboxProxyOptions,
+): Promise<RunningSandboxProxy> {
   const app = new Hono();
   app.get(SANDBOX_PROXY_PATH, (c) => {
     c.header('cache-control', 'no-store');
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
-    return c.html(PROXY_HTML);
+    const parent = exactOrigin(c.req.query(PARENT_PARAM));
+    if (parent === undefined) {
+      return c.text(`the view sandbox needs ?${PARENT_PARAM}= naming the origin of the page that frames it`, 400);
+    }
+    if (!options.mayFrame(parent)) return c.text(`${parent} may not frame this view sandbox`, 403);
+    c.header('content-security-policy', `frame-ancestors ${parent}`);
+    return c.html(proxyHtml(parent));
   });
   app.notFound((c) => c.text('not found', 404));
   const server = serve({ fetch: app.fetch, hostname, port });
@@ -116,8 +164,7 @@ export async function startSandboxProxy(hostname: string, port: number): Promise
   };
 }
 
-/** The proxy's URL as a page reached at `pageHost` (host header: name and port) frames it: same name, its own port. */
-export function sandboxProxyUrl(pageHost: string, proxyPort: number, protocol = 'http:'): string {
-  const name = pageHost.startsWith('[') ? pageHost.slice(0, pageHost.indexOf(']') + 1) : pageHost.split(':')[0]!;
-  return `${protocol}//${name}:${proxyPort}${SANDBOX_PROXY_PATH}`;
+/** The proxy page's URL under `base` (its origin), for a page of origin `parent` to frame. */
+export function sandboxProxyUrl(base: string, parent: string): string {
+  return `${new URL(base).origin}${SANDBOX_PROXY_PATH}?${PARENT_PARAM}=${encodeURIComponent(parent)}`;
 }

@@ -2,8 +2,8 @@ import type { Host } from '@airlock/core';
 import { inspectUrl } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { RunningCalls } from '../running-calls.js';
-import { sandboxProxyUrl } from '../sandbox-proxy.js';
 import type { ViewContexts } from '../view-context.js';
+import type { ViewProxyAddress } from '../view-proxy-address.js';
 import type { ApiApp } from './api-app.js';
 import { bodyConversation, readBody, scopeOf } from './request-input.js';
 
@@ -12,8 +12,8 @@ export interface AppViewRoutesOptions {
   readonly app: ApiApp;
   readonly host: Host;
   readonly running: RunningCalls;
-  /** The sandbox proxy's port; undefined when this console shows no views. */
-  readonly proxyPort: () => number | undefined;
+  /** Where pages find the views' sandbox proxy; undefined when this console shows no views. */
+  readonly viewProxy: ViewProxyAddress | undefined;
   readonly contexts: ViewContexts;
 }
 
@@ -24,13 +24,12 @@ export interface AppViewRoutesOptions {
  * audit. A call the host refuses before recording it (another server's tool, a model-only one) is answered 403 and
  * reaches no server.
  */
-export function mountAppViewRoutes({ app, host, running, proxyPort, contexts }: AppViewRoutesOptions): void {
+export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: AppViewRoutesOptions): void {
   app.get('/api/app-views/:tool', async (c) => {
-    const port = proxyPort();
-    if (port === undefined) throw new ApiError(404, 'not_found', 'this console shows no MCP Apps views');
+    if (viewProxy === undefined) throw new ApiError(404, 'not_found', 'this console shows no MCP Apps views');
     const view = await host.apps.view({ scope: scopeOf(c), tool: c.req.param('tool') });
-    const protocol = new URL(c.req.url).protocol;
-    return c.json({ ...view, proxyUrl: sandboxProxyUrl(c.req.header('host') ?? '', port, protocol) });
+    const origin = viewProxy.pageOrigin({ url: c.req.url, host: c.req.header('host') });
+    return c.json({ ...view, proxyUrl: viewProxy.proxyUrl(origin) });
   });
 
   // A link a view asks to open: described first (the whole address, its site, what is odd about it), recorded in the

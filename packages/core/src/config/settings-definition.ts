@@ -111,7 +111,23 @@ export const CONSOLE_KEYS: Readonly<Record<string, KeySchema>> = {
     format: 'uri',
     description:
       'The address users reach the console by (e.g. https://airlock.example.com behind a proxy): where remote ' +
-      "servers' sign-in sends them back, and, over https, the console's OAuth client metadata document.",
+      "servers' sign-in sends them back, over https the console's OAuth client metadata document, and the origin " +
+      "that alone may frame the MCP Apps views' sandbox proxy (whose host name it gives, unless viewProxyUrl is set).",
+  },
+  viewProxyPort: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 65535,
+    description:
+      "The port of the MCP Apps views' sandbox proxy, another origin than the page's; 0 (default) picks a free one.",
+  },
+  viewProxyUrl: {
+    type: 'string',
+    format: 'uri',
+    pattern: '^https?://[^/]+/?$',
+    description:
+      "The origin users reach the views' sandbox proxy at behind a proxy (e.g. https://views.airlock.example.com); " +
+      "never the console's own. Default: the console's host name (publicUrl's, else the page's) with viewProxyPort.",
   },
 };
 
