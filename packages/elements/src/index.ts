@@ -29,6 +29,7 @@ export { AirlockElicitationDialog } from './airlock-elicitation-dialog/airlock-e
 export { ElicitationAnswerEvent, ElicitationDoneEvent } from './airlock-elicitation-dialog/elicitation-events.js';
 export { AirlockAppView, REFUSALS, VIEW_SANDBOX } from './airlock-app-view/airlock-app-view.js';
 export type { AppViewSource } from './airlock-app-view/airlock-app-view.js';
+export type { ViewPermission } from './airlock-app-view/permission-consent.js';
 export {
   AppCallEvent,
   AppLinkOpenedEvent,

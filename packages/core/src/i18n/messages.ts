@@ -148,6 +148,13 @@ export const MESSAGES = {
     'mcp.app.view.model_context': "Added to the model's context",
     'mcp.app.message.title': 'This view asks to send this message to the conversation',
     'mcp.app.message.send': 'Send',
+    'mcp.app.permissions.title': 'This view asks to use: {features}',
+    'mcp.app.permissions.allow': 'Allow',
+    'mcp.app.permissions.deny': "Don't allow",
+    'mcp.app.permission.camera': 'the camera',
+    'mcp.app.permission.microphone': 'the microphone',
+    'mcp.app.permission.geolocation': 'your location',
+    'mcp.app.permission.clipboardWrite': 'writing to the clipboard',
   },
   'pt-BR': {
     'mcp.permission.title': 'Permitir execução desta ferramenta?',
@@ -291,6 +298,13 @@ export const MESSAGES = {
     'mcp.app.view.model_context': 'Adicionado ao contexto do modelo',
     'mcp.app.message.title': 'Esta visualização pede para enviar esta mensagem à conversa',
     'mcp.app.message.send': 'Enviar',
+    'mcp.app.permissions.title': 'Esta visualização pede para usar: {features}',
+    'mcp.app.permissions.allow': 'Permitir',
+    'mcp.app.permissions.deny': 'Não permitir',
+    'mcp.app.permission.camera': 'a câmera',
+    'mcp.app.permission.microphone': 'o microfone',
+    'mcp.app.permission.geolocation': 'sua localização',
+    'mcp.app.permission.clipboardWrite': 'escrever na área de transferência',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 

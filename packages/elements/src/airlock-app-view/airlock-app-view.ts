@@ -19,39 +19,21 @@ import { renderMessageConsent } from './message-consent.js';
 import type { PendingMessage } from './message-consent.js';
 import type { PendingLink } from './link-consent.js';
 import { appViewStyles } from './app-view-styles.js';
+import { allowAttribute, permissionsObject, renderPermissionConsent, ViewPermissions } from './permission-consent.js';
 import { viewDocument } from './view-document.js';
-import type { ViewCsp } from './view-document.js';
+import { REFUSALS, VIEW_SANDBOX } from './app-view-source.js';
+import type { AppViewSource } from './app-view-source.js';
 
-/** One view as the host read it (`host.apps.view`): its HTML and the origins its resource declares. */
-export interface AppViewSource {
-  readonly serverId: string;
-  readonly tool: string;
-  readonly uri: string;
-  readonly html: string;
-  readonly csp?: ViewCsp;
-}
-
-/** The view's frame: same-origin access never; scripts only; no popups, forms, top navigation or downloads. */
-export const VIEW_SANDBOX = 'allow-scripts';
-
-/** What this host answers to each request a view may make and does not grant, told to the view as the error. */
-export const REFUSALS = {
-  'ui/open-link': 'this page does not open links from views; show the address as text for the user to copy',
-  'ui/message': 'this page has no conversation to take messages from views (no model is configured)',
-  'ui/update-model-context': "this host does not add a view's context to the model's yet",
-  'ui/download-file': 'this host does not save files from views',
-  'resources/read': 'this host does not read resources for views',
-  'resources/list': 'this host does not list resources for views',
-  'resources/templates/list': 'this host does not list resource templates for views',
-  'prompts/list': 'this host does not list prompts for views',
-  'sampling/createMessage': 'this host does not offer sampling to views',
-} as const;
+export { REFUSALS, VIEW_SANDBOX } from './app-view-source.js';
+export type { AppViewSource } from './app-view-source.js';
 
 /**
  * `<airlock-app-view>`: an MCP Apps view (a server's `text/html;profile=mcp-app` resource), rendered behind a sandbox
  * proxy on another origin than the page, in an inner frame with `sandbox="allow-scripts"` only (no same-origin
  * access to anything, no popups, no top navigation) and a Content-Security-Policy built from the resource's declared
- * origins and nothing more. No browser permission (camera, microphone, geolocation, clipboard) is granted.
+ * origins and nothing more. A browser feature (camera, microphone, geolocation, clipboard write) is granted only when
+ * the view's resource declares it and the user allows it, asked once per view before the view is shown; the frames'
+ * `allow` lists exactly those, so an undeclared or refused feature is never the view's.
  *
  * The host side of the protocol is the MCP Apps `AppBridge`, built with no MCP client: every `tools/call` of the view
  * becomes an `airlock-app-call` event the page answers through its host as caller app, and nothing is sent to the
@@ -105,6 +87,8 @@ export class AirlockAppView extends LitElement {
   #message: PendingMessage | undefined;
   #mode: ViewDisplayMode = 'inline';
   #modelContext: AppModelContext | undefined;
+  /** The browser features granted to the view (its frames' `allow`), or waiting for the user's answer. */
+  readonly #features = new ViewPermissions();
   /** Bumped on each start: a start overtaken by a newer one (or a disconnect) stops where it is. */
   #generation = 0;
 
@@ -136,6 +120,7 @@ export class AirlockAppView extends LitElement {
     const error = this.failure !== '' ? this.failure : this.#error;
     if (error !== '') return html`<p class="error" part="error" role="alert">${error}</p>`;
     if (this.view === undefined) return nothing;
+    if (this.#features.pending !== undefined) return renderPermissionConsent(this, this.#features.pending);
     const height = Math.min(Math.max(this.#height ?? this.minHeight, this.minHeight), this.maxHeight);
     return html`${renderModeToggle(this, this.#mode, () => this.#setMode(this.#mode === 'inline' ? 'fullscreen' : 'inline'))}
       ${this.#link === undefined ? nothing : renderLinkConsent(this, this.#link)}
@@ -144,7 +129,7 @@ export class AirlockAppView extends LitElement {
         title=${this.view === undefined ? 'view' : `${this.view.tool} view`}
         sandbox="allow-scripts allow-same-origin"
         referrerpolicy="no-referrer"
-        allow=""
+        allow=${allowAttribute(this.#features.granted)}
         style="height: ${height}px"
       ></iframe
       >${
@@ -180,6 +165,11 @@ export class AirlockAppView extends LitElement {
     if (this.view === undefined) return;
     const proxy = this.#proxy();
     this.#error = typeof proxy === 'string' ? proxy : '';
+    // A view that declares browser features is shown once the user answered (here or for the same view elsewhere).
+    if (typeof proxy !== 'string' && !this.#features.settle(this.view, () => void this.#start())) {
+      this.requestUpdate();
+      return;
+    }
     this.requestUpdate();
     await this.updateComplete;
     if (typeof proxy === 'string' || generation !== this.#generation) return;
@@ -192,7 +182,10 @@ export class AirlockAppView extends LitElement {
     const bridge = new AppBridge(
       null,
       { name: 'airlock', version: '0.1.0' },
-      { serverTools: {}, sandbox: { permissions: {}, csp: { ...view.csp } as never } },
+      {
+        serverTools: {},
+        sandbox: { permissions: permissionsObject(this.#features.granted), csp: { ...view.csp } as never },
+      },
       { hostContext: this.#context() },
     );
     this.#wire(bridge, view);
@@ -203,12 +196,13 @@ export class AirlockAppView extends LitElement {
   }
 
   #wire(bridge: AppBridge, view: AppViewSource): void {
+    const granted = this.#features.granted;
     bridge.onsandboxready = () => {
       void bridge.sendSandboxResourceReady({
         html: viewDocument(view.html, view.csp),
         sandbox: VIEW_SANDBOX,
         csp: { ...view.csp } as never,
-        permissions: {},
+        permissions: permissionsObject(granted),
       });
     };
     bridge.oninitialized = () => {
@@ -379,6 +373,7 @@ export class AirlockAppView extends LitElement {
     this.#link?.cancel();
     this.#message?.cancel();
     this.#modelContext = undefined;
+    this.#features.reset();
     this.#setMode('inline');
     if (bridge === undefined) return;
     void bridge
