@@ -34,14 +34,14 @@ export interface HostEventMap {
   };
   /** Something a person should know about a server that did not stop it: a bad tool left out, garbage on stdout. */
   'server.warning': { readonly serverId: string; readonly tenant?: string; readonly message: string };
-  /** The tools changed: for everyone, or (with `tenant`) as one tenant sees them. */
-  'tools.changed': { readonly serverId: string | null; readonly tenant?: string };
-  /** The surface is being asked; a surface can show "checking permissions…" until it answers. */
   /**
    * A line a server wrote to stderr or sent as a log notification (the server's own words, which may hold secrets:
    * a surface shows them to administrators only). `tenant` as for `server.state`.
    */
   'server.log': { readonly serverId: string; readonly tenant?: string; readonly line: ServerLogLine };
+  /** The tools changed: for everyone, or (with `tenant`) as one tenant sees them. */
+  'tools.changed': { readonly serverId: string | null; readonly tenant?: string };
+  /** The surface is being asked; a surface can show "checking permissions…" until it answers. */
   'permission.requested': { readonly request: PermissionRequest };
   /** Every decision, whatever decided it (user prompt, stored decision, rule, no surface, prompt timeout). */
   'permission.decided': {

@@ -44,9 +44,9 @@ export interface ConnectionListener {
   state(state: ServerState, error?: string): void;
   tools(tools: readonly McpToolDefinition[]): void;
   warning(message: string): void;
-}
   /** A line of the server's stderr or a log notification it sent (see `ServerLog`). */
   log?(line: ServerLogLine): void;
+}
 
 /** Options of one `tools/call`. Timeouts are the pipeline's; the connection only forwards the signal. */
 export interface ConnectionCallOptions {
