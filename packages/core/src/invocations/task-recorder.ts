@@ -23,6 +23,11 @@ const END_STATUS: Readonly<Partial<Record<InvocationState, TaskStatus>>> = {
   cancelled: 'cancelled',
 };
 
+/** A poll interval a store keeps: the server's when it is a number of milliseconds (>= 0), else none. */
+function keptInterval(ms: number | undefined): number | undefined {
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
 /**
  * The task of one call: each update from the server is stored as the call's handle (`task.put`) when something a
  * person or a restart needs changed (the status, its message, the poll interval), and a status that is a running
@@ -58,9 +63,11 @@ export class TaskRecorder {
       tool: this.#call.tool.name,
       taskId: task.taskId,
       era: update.era,
-      pollIntervalMs: task.pollInterval ?? previous?.pollIntervalMs ?? null,
+      // The server's words are untrusted: what a store would refuse (a negative interval) is not kept, so a server
+      // cannot stop the history of every call with one malformed task.
+      pollIntervalMs: keptInterval(task.pollInterval) ?? previous?.pollIntervalMs ?? null,
       status: task.status,
-      statusMessage: task.statusMessage ?? previous?.statusMessage ?? null,
+      statusMessage: typeof task.statusMessage === 'string' ? task.statusMessage : (previous?.statusMessage ?? null),
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
     };
@@ -74,7 +81,8 @@ export class TaskRecorder {
       previous.status === next.status &&
       previous.statusMessage === next.statusMessage &&
       previous.pollIntervalMs === next.pollIntervalMs;
-    if (same) return;
+    // A task without an id cannot be followed again after a restart: the call goes on, its handle is not stored.
+    if (same || typeof next.taskId !== 'string' || next.taskId === '') return;
     this.#put(next);
   }
 

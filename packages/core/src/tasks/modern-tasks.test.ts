@@ -82,6 +82,22 @@ describe('tasks of the 2026-07-28 extension', () => {
     expect(await h.tasks.list({ scope: SCOPE })).toEqual([]);
   });
 
+  it('keeps history going when a server asks a poll interval no store keeps (a negative one): it is not kept', async () => {
+    server = await startModernTaskServer({ pollIntervalMs: -1, completeAfterPolls: 1 });
+    const h = await started(server.url);
+    const failures: unknown[] = [];
+    h.on('store.error', (error) => failures.push(error));
+    const result = await review(h, 'rock pools');
+    expect(result.outcome).toBe('success');
+    expect(await h.tasks.get({ scope: SCOPE, invocationId: result.invocationId })).toMatchObject({
+      pollIntervalMs: null,
+      status: 'completed',
+    });
+    // The next call is recorded as any call: the malformed task did not stop the history writer.
+    expect((await review(h, 'kelp')).outcome).toBe('success');
+    expect(failures).toEqual([]);
+  });
+
   it('asks the task input through the surface and sends the answer back with tasks/update', async () => {
     server = await startModernTaskServer({ askReviewer: true });
     const surface = new ScriptedSurface({
