@@ -13,6 +13,8 @@ import {
   resultFor,
   transitionWrite,
 } from '../../testing/host-store-fixtures.js';
+import { serialize } from 'node:v8';
+import type { ResultRecord } from '../../invocations/invocation-record.js';
 import { decodeBatch, encodeBatch } from './worker-batch-codec.js';
 
 /** The batch as the worker's store receives it: compacted, cloned across the thread boundary, read back. */
@@ -77,5 +79,41 @@ describe('the batch a WorkerStore sends its worker', () => {
     const wire = encodeBatch(batch);
     expect(wire).toEqual(batch);
     expect(crossed(batch)).toEqual(batch);
+  });
+
+  it("sends a whole result's framed text once, and gives back every copy of it and every other field", () => {
+    const record = invocation();
+    const full = '[untrusted data: result of tool "echo"]\n\n' + 'Echo ✓ 𝄞 '.repeat(20);
+    const { truncation: _cut, ...model } = resultFor(record.id, full).model;
+    const whole: ResultRecord = {
+      ...resultFor(record.id, full),
+      model: { ...model, content: [{ type: 'text', text: full }], text: full },
+    };
+    const write = (result: ResultRecord) => transitionWrite(move(record, 3, 'running', 'success'), { result });
+    const batch = [write(whole)];
+    const received = crossed(batch);
+    expect(received).toEqual(batch);
+    const got = received[0] as { result: ResultRecord };
+    expect(Object.keys(got.result).sort()).toEqual(Object.keys(whole).sort());
+    expect(Object.keys(got.result.model).sort()).toEqual(Object.keys(whole.model).sort());
+    // The text crosses once: what is sent is smaller than the result by two copies of it, at the least.
+    expect(serialize(encodeBatch(batch)).length).toBeLessThan(serialize(batch).length - 2 * full.length);
+  });
+
+  it('gives back a result whose model text differs from its full text, and one with fields it does not name', () => {
+    const record = invocation();
+    const write = (result: ResultRecord) => transitionWrite(move(record, 3, 'running', 'success'), { result });
+    const base = resultFor(record.id);
+    const batch = [
+      write(base),
+      write({ ...base, model: { ...base.model, content: [{ type: 'text', text: base.fullText }] } }),
+      write({ ...base, model: { ...base.model, content: [] } }),
+      write({ ...base, extra: 1 } as ResultRecord),
+      write({ ...base, model: { ...base.model, extra: [1] } } as unknown as ResultRecord),
+      write({ ...base, expiredAt: 7, fullText: '', rawJson: '' }),
+    ];
+    const received = crossed(batch);
+    expect(received).toEqual(batch);
+    expect(received.map((w) => JSON.stringify(w))).toEqual(batch.map((w) => JSON.stringify(w)));
   });
 });

@@ -1,4 +1,5 @@
 import type { AuditEventInput } from '../../audit/audit-event.js';
+import type { ModelPayload } from '../../invocations/bounded-result-types.js';
 import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
 import type { Scope } from '../../scope.js';
 import type { StoreWrite } from '../host-store.js';
@@ -97,6 +98,82 @@ class AuditDelta {
   }
 }
 
+/** In a sent result, a text that is the result's `fullText` (sent once); a model content that is that one text. */
+const SAME_AS_FULL = 0;
+const ONE_FULL_TEXT = 1;
+
+/**
+ * A result as it crosses: its framed text is usually held three times (the model's content block, the model's text and
+ * `fullText`), and cloning writes a string again each time it meets it. Sent as its values in a fixed order, each copy
+ * of `fullText` as a number; a result with any field this does not name crosses as it is.
+ */
+function encodeResult(r: ResultRecord | undefined): unknown {
+  if (r === undefined) return undefined;
+  const m: ModelPayload = r.model;
+  const full = r.fullText;
+  if (!plainWith(r, RESULT_KEYS) || !plainWith(m, MODEL_KEYS)) return r;
+  if (typeof full !== 'string' || typeof m.text !== 'string' || !Array.isArray(m.content)) return r;
+  const content: readonly unknown[] = m.content;
+  const only = content.length === 1 ? (content[0] as { type?: unknown; text?: unknown } | undefined) : undefined;
+  const oneText =
+    typeof only === 'object' &&
+    only !== null &&
+    only.type === 'text' &&
+    only.text === full &&
+    plainWith(only, TEXT_KEYS);
+  return [
+    r.invocationId,
+    oneText ? ONE_FULL_TEXT : m.content,
+    m.text === full ? SAME_AS_FULL : m.text,
+    m.isError,
+    m.truncation,
+    r.screen,
+    full,
+    r.rawJson,
+    r.expiredAt,
+  ];
+}
+
+function decodeResult(value: unknown): ResultRecord | undefined {
+  if (!Array.isArray(value)) return value as ResultRecord | undefined;
+  const [invocationId, content, text, isError, truncation, screen, fullText, rawJson, expiredAt] = value as [
+    string,
+    ModelPayload['content'] | typeof ONE_FULL_TEXT,
+    string | typeof SAME_AS_FULL,
+    boolean,
+    ModelPayload['truncation'],
+    ResultRecord['screen'],
+    string,
+    string,
+    number | undefined,
+  ];
+  const model: ModelPayload = {
+    content: content === ONE_FULL_TEXT ? [{ type: 'text', text: fullText }] : content,
+    text: text === SAME_AS_FULL ? fullText : text,
+    isError,
+    ...(truncation === undefined ? {} : { truncation }),
+  };
+  return { invocationId, model, screen, fullText, rawJson, ...(expiredAt === undefined ? {} : { expiredAt }) };
+}
+
+const RESULT_KEYS: ReadonlySet<string> = new Set([
+  'invocationId',
+  'model',
+  'screen',
+  'fullText',
+  'rawJson',
+  'expiredAt',
+]);
+const MODEL_KEYS: ReadonlySet<string> = new Set(['content', 'text', 'isError', 'truncation']);
+const TEXT_KEYS: ReadonlySet<string> = new Set(['type', 'text']);
+
+/** True for a plain object whose own keys are all named (a key holding undefined would not survive, so it is refused). */
+function plainWith(o: object, keys: ReadonlySet<string>): boolean {
+  if (Object.getPrototypeOf(o) !== Object.prototype) return false;
+  for (const k in o) if (!keys.has(k) || (o as Record<string, unknown>)[k] === undefined) return false;
+  return true;
+}
+
 function pushTransition(out: unknown[], t: TransitionRecord): void {
   out.push(t.invocationId, t.seq, t.from, t.to, t.at, t.outcome, t.error);
 }
@@ -113,7 +190,7 @@ function encodeWrite(w: StoreWrite, audits: AuditDelta): WireWrite {
     case 'transition': {
       const out: unknown[] = [TRANSITION, w.scope];
       pushTransition(out, w.transition);
-      out.push(w.result);
+      out.push(encodeResult(w.result));
       return audits.push(out, w.audit);
     }
     case 'audit':
@@ -189,7 +266,7 @@ function decodeWrite(values: readonly unknown[], audits: AuditDelta): StoreWrite
     case TRANSITION: {
       const scope = r.next<Scope>();
       const transition = r.transition();
-      const result = r.next<ResultRecord | undefined>();
+      const result = decodeResult(r.next());
       const audit = audits.read(r);
       return {
         kind: 'transition',
