@@ -1,17 +1,21 @@
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 
-/** The most rows one statement inserts (64 rows of 14 values stay under the 999 values older SQLite builds bind). */
+/** The most values one statement binds: what SQLite builds before 3.32 allow (`SQLITE_MAX_VARIABLE_NUMBER`). */
+export const MAX_BOUND_VALUES = 999;
+/** The most rows one statement inserts, for a table of few columns. */
 const MAX_ROWS = 64;
 
 /**
- * The rows a batch inserts into one table, kept and then inserted by one multi-row INSERT (a chunk per 64 rows),
+ * The rows a batch inserts into one table, kept and then inserted by one multi-row INSERT (a chunk per 64 rows, fewer for a wide table),
  * instead of one statement per row. The statement for each row count is prepared on first use and kept, so a batch
- * binds values and never compiles SQL after the first few batches. Internal to storage/sqlite/.
+ * binds values and never compiles SQL after the first few batches. A chunk never binds more than 999 values. Internal to storage/sqlite/.
  */
 export class SqliteRowInsert {
   readonly #database: SqliteDatabase;
   readonly #head: string;
   readonly #tuple: string;
+  /** The rows of one chunk: at most 64, and fewer for a wide table (16 columns: 62 rows, 992 values). */
+  readonly #chunk: number;
   /** The statement inserting n rows, at index n. */
   readonly #byCount: (SqliteStatement | undefined)[] = [];
   #values: unknown[] = [];
@@ -20,16 +24,15 @@ export class SqliteRowInsert {
   constructor(database: SqliteDatabase, table: string, columns: string) {
     this.#database = database;
     this.#head = `INSERT INTO ${table} (${columns}) VALUES `;
-    this.#tuple = `(${columns
-      .split(', ')
-      .map(() => '?')
-      .join(', ')})`;
+    const count = columns.split(', ').length;
+    this.#tuple = `(${Array.from({ length: count }, () => '?').join(', ')})`;
+    this.#chunk = Math.min(MAX_ROWS, Math.floor(MAX_BOUND_VALUES / count));
   }
 
   /** Keeps a row (its values in the columns' order); a full chunk is inserted at once. */
   add(values: readonly unknown[]): void {
     for (const value of values) this.#values.push(value);
-    if (++this.#rows === MAX_ROWS) this.flush();
+    if (++this.#rows === this.#chunk) this.flush();
   }
 
   /** Inserts the rows kept, in the order they were added. */
