@@ -103,11 +103,11 @@ export class HostEventRelay {
       host.on('tools.changed', ({ tenant }) =>
         tenant === undefined ? this.#everyone('tools.changed', {}) : hub.sendWhere(tenant, 'tools.changed', {}),
       ),
-      host.on('resource.updated', ({ tenant, serverId, uri }) =>
-        tenant === undefined
-          ? this.#everyone('resource.updated', { serverId, uri })
-          : hub.sendWhere(tenant, 'resource.updated', { serverId, uri }),
-      ),
+      // A followed URI may carry its follower's data (a template's values): told to those who follow it only.
+      host.on('resource.updated', ({ tenant, serverId, uri }) => {
+        const followers = host.resources.subscribers({ serverId, ...(tenant === undefined ? {} : { tenant }), uri });
+        for (const who of followers) hub.send(who, 'resource.updated', { serverId, uri });
+      }),
     ];
   }
 

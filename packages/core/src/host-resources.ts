@@ -46,7 +46,8 @@ interface Subscription {
   readonly tenant: string;
   readonly uri: string;
   readonly scope: Scope;
-  readonly who: Set<string>;
+  /** The users (in their workspaces) who follow it, by a key that cannot mix a user id with a workspace id. */
+  readonly who: Map<string, { readonly userId: string; readonly workspaceId: string }>;
   /** Lets the connection close again once nobody is subscribed (a subscribed tenant connection never idles out). */
   release?: () => void;
 }
@@ -230,16 +231,25 @@ export class HostResources {
     const { serverId, uri } = options;
     const tenant = this.#pool(serverId).tenantOf(scope) ?? '';
     const key = `${serverId}\n${tenant}\n${uri}`;
-    const who = `${scope.userId}\n${scope.workspaceId}`;
+    const who = JSON.stringify([scope.userId, scope.workspaceId]);
     const known = this.#subscriptions.get(key);
-    const sub = known ?? { serverId, tenant, uri, scope, who: new Set<string>() };
+    const sub: Subscription = known ?? { serverId, tenant, uri, scope, who: new Map() };
     const send = on ? sub.who.size === 0 : sub.who.size === 1 && sub.who.has(who);
     if (send) await this.#send({ ...sub, scope }, on);
-    if (on) sub.who.add(who);
+    if (on) sub.who.set(who, { userId: scope.userId, workspaceId: scope.workspaceId });
     else sub.who.delete(who);
     if (sub.who.size === 0) return this.#end(key, sub);
     sub.release ??= this.#pool(serverId).hold(scope);
     this.#subscriptions.set(key, sub);
+  }
+
+  /**
+   * Who follows a URI on a server's connection (`tenant` as a `resource.updated` event names it): an update is told
+   * to them only, since a URI built from a template may carry one user's data.
+   */
+  subscribers(options: { serverId: string; tenant?: string; uri: string }): { userId: string; workspaceId: string }[] {
+    const sub = this.#subscriptions.get(`${options.serverId}\n${options.tenant ?? ''}\n${options.uri}`);
+    return sub === undefined ? [] : [...sub.who.values()];
   }
 
   /** A subscription nobody holds any more, or whose connection is gone: forgotten, its connection let go. */

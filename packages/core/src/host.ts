@@ -87,7 +87,7 @@ export interface Host {
   /** Resources per tenant and server: listings (every page), reads bounded like results, subscriptions, completions. */
   readonly resources: Pick<
     HostResources,
-    'list' | 'templates' | 'read' | 'whole' | 'subscribe' | 'unsubscribe' | 'complete'
+    'list' | 'templates' | 'read' | 'whole' | 'subscribe' | 'unsubscribe' | 'subscribers' | 'complete'
   >;
   /** Prompts per tenant and server: listings, a prompt filled with its arguments, argument completions. */
   readonly prompts: {
@@ -360,6 +360,7 @@ export function createHost(config: HostConfig = {}): Host {
       whole: (options) => resources.whole(options),
       subscribe: (options) => resources.subscribe(options),
       unsubscribe: (options) => resources.unsubscribe(options),
+      subscribers: (options) => resources.subscribers(options),
       complete: (options) => resources.complete(options),
     },
     prompts: {

@@ -45,3 +45,19 @@ describe("a subscription on a user's own connection", () => {
     expect(host.servers.list({ scope: SCOPE })[0]?.tenantConnection).toBe(false);
   });
 });
+
+describe('who follows a resource', () => {
+  it('names the users who subscribed on a shared connection, and only them, as they come and go', async () => {
+    host = createHost({ servers: [{ ...EVERYTHING, isolation: 'shared' }], surface: allow });
+    await host.servers.settled();
+    const ben = { ...SCOPE, userId: 'ben' };
+    const followers = () => host!.resources.subscribers({ serverId: 'everything', uri: URI });
+    expect(followers()).toEqual([]);
+    await host.resources.subscribe({ scope: SCOPE, serverId: 'everything', uri: URI });
+    expect(followers()).toEqual([{ userId: SCOPE.userId, workspaceId: SCOPE.workspaceId }]);
+    await host.resources.subscribe({ scope: ben, serverId: 'everything', uri: URI });
+    await host.resources.unsubscribe({ scope: SCOPE, serverId: 'everything', uri: URI });
+    expect(followers()).toEqual([{ userId: 'ben', workspaceId: SCOPE.workspaceId }]);
+    expect(host.resources.subscribers({ serverId: 'everything', uri: 'demo://resource/dynamic/text/2' })).toEqual([]);
+  });
+});
