@@ -1,38 +1,19 @@
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
-import type { InvocationState } from '../../invocations/invocation-state.js';
-import { sameScope } from '../../scope.js';
-import type { Scope } from '../../scope.js';
-import { errorParam, invocationParams, transitionParams } from '../sqlite/sqlite-rows.js';
 import { INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sqlite/sqlite-rows.js';
-import { duplicateInvocation, duplicateSeq, notFound, staleTransition } from '../store-checks.js';
+import { NewCallRows } from '../sqlite/new-call-rows.js';
+import { duplicateInvocation } from '../store-checks.js';
 import { placeholders, resultValues } from './postgres-statements.js';
 import type { PgClient } from './postgres-store-config.js';
 
-/** Where `invocationParams` binds the columns a transition changes. */
-const STATE = 11;
-const OUTCOME = 12;
-const ERROR = 13;
-const UPDATED_AT = 15;
-
-interface NewCall {
-  readonly scope: Scope;
-  /** The row as it will be inserted: `invocationParams` of the record, patched by each transition. */
-  readonly values: unknown[];
-  state: InvocationState;
-  readonly seqs: Set<number>;
-}
-
 /**
- * The calls a batch creates, kept in memory until the batch's end and then inserted with their transitions and
- * results in a few multi-row INSERTs: a group of calls that start and end within one commit (the history writer's
- * usual batch) costs a handful of round trips however many calls it holds. Transitions of these calls are checked
- * here exactly as the database would check them (scope, compare-and-set on the state, one row per seq); calls created
- * by earlier batches go through the database's own checks (`PostgresBatch`).
+ * The calls a PostgreSQL batch creates (`NewCallRows`), inserted with their transitions and results in a few
+ * multi-row INSERTs at the batch's end: a group of calls that start and end within one commit (the history writer's
+ * usual batch) costs a handful of round trips however many calls it holds. Calls created by earlier batches go
+ * through the database's own checks (`PostgresBatch`).
  */
-export class NewCalls {
-  readonly #calls = new Map<string, NewCall>();
-  /** Ids the batch creates that earlier batches already stored (`lookUp`). */
-  #taken = new Set<string>();
+export class NewCalls extends NewCallRows {
+  constructor() {
+    super(resultValues);
+  }
 
   /**
    * Finds which of the ids the batch will create are already stored, in one query before the batch's first write,
@@ -45,42 +26,7 @@ export class NewCalls {
       text: 'SELECT id FROM invocations WHERE id = ANY($1::text[])',
       values: [ids],
     });
-    this.#taken = new Set((rows as { id: string }[]).map((row) => row.id));
-  }
-  readonly #transitions: unknown[][] = [];
-  readonly #results: unknown[][] = [];
-
-  /** True when this batch created the call `id` (so its transitions are applied here). */
-  has(id: string): boolean {
-    return this.#calls.has(id);
-  }
-
-  /** Keeps a new call (checked by the caller) and its first transition. */
-  create(record: InvocationRecord, first: TransitionRecord): void {
-    if (this.#calls.has(record.id) || this.#taken.has(record.id)) throw duplicateInvocation(record.id);
-    this.#calls.set(record.id, {
-      scope: record.scope,
-      values: invocationParams(record),
-      state: record.state,
-      seqs: new Set([first.seq]),
-    });
-    this.#transitions.push(transitionParams(first));
-  }
-
-  /** Applies a transition (checked against the state machine by the caller) to a call this batch created. */
-  transition(scope: Scope, t: TransitionRecord, result: ResultRecord | undefined): void {
-    const call = this.#calls.get(t.invocationId);
-    if (call === undefined || !sameScope(call.scope, scope)) throw notFound(t.invocationId);
-    if (call.state !== t.from) throw staleTransition(t, call.state);
-    if (call.seqs.has(t.seq)) throw duplicateSeq(t);
-    call.seqs.add(t.seq);
-    call.state = t.to;
-    call.values[STATE] = t.to;
-    call.values[OUTCOME] = t.outcome;
-    call.values[ERROR] = errorParam(t.error);
-    call.values[UPDATED_AT] = t.at;
-    this.#transitions.push(transitionParams(t));
-    if (result !== undefined) this.#results.push(resultValues(result));
+    this.taken = new Set((rows as { id: string }[]).map((row) => row.id));
   }
 
   /**
@@ -88,9 +34,9 @@ export class NewCalls {
    * finds it (`duplicateInvocation`).
    */
   async flush(client: PgClient): Promise<void> {
-    if (this.#calls.size === 0) return;
-    const ids = [...this.#calls.keys()];
-    const rows = [...this.#calls.values()].map((c) => c.values);
+    const rows = this.callRows();
+    if (rows.length === 0) return;
+    const ids = this.callIds();
     try {
       await insertRows(client, 'invocations', INVOCATION_COLUMNS, rows);
     } catch (error) {
@@ -99,11 +45,9 @@ export class NewCalls {
       const named = typeof detail === 'string' ? ids.find((id) => detail.includes(`(${id})`)) : undefined;
       throw duplicateInvocation(named ?? ids[0] ?? '', error);
     }
-    await insertRows(client, 'invocation_transitions', TRANSITION_COLUMNS, this.#transitions);
-    await insertRows(client, 'invocation_results', RESULT_COLUMNS, this.#results);
-    this.#calls.clear();
-    this.#transitions.length = 0;
-    this.#results.length = 0;
+    await insertRows(client, 'invocation_transitions', TRANSITION_COLUMNS, this.transitionRows);
+    await insertRows(client, 'invocation_results', RESULT_COLUMNS, this.resultRows);
+    this.forgetRows();
   }
 }
 

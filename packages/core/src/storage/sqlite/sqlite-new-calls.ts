@@ -1,25 +1,7 @@
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
-import type { InvocationState } from '../../invocations/invocation-state.js';
-import { sameScope } from '../../scope.js';
-import type { Scope } from '../../scope.js';
-import { duplicateInvocation, duplicateSeq, notFound, staleTransition } from '../store-checks.js';
-import { errorParam, invocationParams, resultParams, transitionParams } from './sqlite-rows.js';
+import { resultParams } from './sqlite-rows.js';
 import type { SqliteRowInsert } from './sqlite-row-insert.js';
 import type { SqliteStatement } from './sqlite-store-config.js';
-
-/** Where `invocationParams` binds the columns a transition changes. */
-const STATE = 11;
-const OUTCOME = 12;
-const ERROR = 13;
-const UPDATED_AT = 15;
-
-interface NewCall {
-  readonly scope: Scope;
-  /** The row as it will be inserted: `invocationParams` of the record, patched by each transition. */
-  readonly values: unknown[];
-  state: InvocationState;
-  readonly seqs: number[];
-}
+import { NewCallRows } from './new-call-rows.js';
 
 /** What `SqliteNewCalls` writes with. */
 export interface SqliteNewCallsConfig {
@@ -31,22 +13,14 @@ export interface SqliteNewCallsConfig {
 }
 
 /**
- * The calls a batch creates, kept in memory until the batch's end (or a write that needs their rows) and then
- * inserted with their final state, their transitions and their results in a few multi-row INSERTs, as
- * `PostgresStore` does: a call that starts and ends within one commit (the history writer's usual batch) costs one
- * row of each table and no UPDATE, instead of an insert and an update per transition. Its transitions are checked
- * here exactly as the database checks the others (scope, compare-and-set on the state, one row per seq); calls
- * created by earlier batches go through the database. Internal to storage/sqlite/.
+ * The calls a SQLite batch creates (`NewCallRows`): inserted in a few multi-row INSERTs at the batch's end, or before a
+ * write that needs their rows. Calls created by earlier batches go through the database. Internal to storage/sqlite/.
  */
-export class SqliteNewCalls {
+export class SqliteNewCalls extends NewCallRows {
   readonly #config: SqliteNewCallsConfig;
-  readonly #calls = new Map<string, NewCall>();
-  readonly #transitions: unknown[][] = [];
-  readonly #results: unknown[][] = [];
-  /** Ids the batch creates that are stored already (`begin`). */
-  #taken: ReadonlySet<string> = new Set();
 
   constructor(config: SqliteNewCallsConfig) {
+    super(resultParams);
     this.#config = config;
   }
 
@@ -57,62 +31,28 @@ export class SqliteNewCalls {
    */
   begin(ids: readonly string[]): void {
     this.#forget();
-    this.#taken =
+    this.taken =
       ids.length === 0
         ? new Set()
         : new Set((this.#config.existingIds.all(JSON.stringify(ids)) as { id: string }[]).map((row) => row.id));
   }
 
-  /** True when this batch created the call `id` and has not inserted it yet (its transitions are applied here). */
-  has(id: string): boolean {
-    return this.#calls.has(id);
-  }
-
-  /** Keeps a new call (checked by the caller) and its first transition. */
-  create(record: InvocationRecord, first: TransitionRecord): void {
-    if (this.#calls.has(record.id) || this.#taken.has(record.id)) throw duplicateInvocation(record.id);
-    this.#calls.set(record.id, {
-      scope: record.scope,
-      values: invocationParams(record),
-      state: record.state,
-      seqs: [first.seq],
-    });
-    this.#transitions.push(transitionParams(first));
-  }
-
-  /** Applies a transition (checked against the state machine by the caller) to a call this batch created. */
-  transition(scope: Scope, t: TransitionRecord, result: ResultRecord | undefined): void {
-    const call = this.#calls.get(t.invocationId);
-    if (call === undefined || !sameScope(call.scope, scope)) throw notFound(t.invocationId);
-    if (call.state !== t.from) throw staleTransition(t, call.state);
-    if (call.seqs.includes(t.seq)) throw duplicateSeq(t);
-    call.seqs.push(t.seq);
-    call.state = t.to;
-    call.values[STATE] = t.to;
-    call.values[OUTCOME] = t.outcome;
-    call.values[ERROR] = errorParam(t.error);
-    call.values[UPDATED_AT] = t.at;
-    this.#transitions.push(transitionParams(t));
-    if (result !== undefined) this.#results.push(resultParams(result));
-  }
-
   /** Inserts everything kept (the calls first: their transitions and results reference them), then forgets it. */
   flush(): void {
-    if (this.#calls.size === 0) return;
+    const calls = this.callRows();
+    if (calls.length === 0) return;
     const { invocations, transitions, results } = this.#config;
-    for (const call of this.#calls.values()) invocations.add(call.values);
+    for (const row of calls) invocations.add(row);
     invocations.flush();
-    for (const row of this.#transitions) transitions.add(row);
+    for (const row of this.transitionRows) transitions.add(row);
     transitions.flush();
-    for (const row of this.#results) results.add(row);
+    for (const row of this.resultRows) results.add(row);
     results.flush();
     this.#forget();
   }
 
   #forget(): void {
-    this.#calls.clear();
-    this.#transitions.length = 0;
-    this.#results.length = 0;
+    this.forgetRows();
     this.#config.invocations.clear();
     this.#config.transitions.clear();
     this.#config.results.clear();
