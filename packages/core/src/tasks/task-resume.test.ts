@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import type { Host } from '../host.js';
+import type { HostConfig } from '../host-config.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import type { ElicitationRequest } from '../surface.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
@@ -96,6 +97,36 @@ function reports(url: string): ServerConfig {
   return { id: 'reports', transport: 'http', url, headers: {}, trusted: false, disabled: false };
 }
 
+/** A host on the SQLite file with the task server, as every host of these cases is made. */
+function hostOn(file: string, url: string, more: Pick<HostConfig, 'clock' | 'limits'> = {}): Host {
+  return createHost({
+    servers: [reports(url)],
+    store: new SqliteStore({ database: new Database(file) }),
+    surface: new ScriptedSurface('allow_once'),
+    ...more,
+  });
+}
+
+/** A host of its own starts a report task on `topic` and closes while it works: the call's id and what its caller got. */
+async function startTaskAndCloseHost(
+  file: string,
+  url: string,
+  topic: string,
+): Promise<{ invocationId: string; cut: Awaited<ReturnType<Host['invoke']>> }> {
+  const first = hostOn(file, url);
+  await first.servers.settled();
+  const handle = new Promise<string>((done) => first.on('task.updated', ({ task }) => done(task.invocationId)));
+  const call = first.invoke({
+    scope: SCOPE,
+    caller: { kind: 'model' },
+    tool: `reports__${REPORT_TOOL}`,
+    args: { topic },
+  });
+  const invocationId = await handle;
+  await first.close();
+  return { invocationId, cut: await call };
+}
+
 describe('tasks across a host restart', () => {
   it('picks up a task a killed host started: polling resumes and the result lands in history', async () => {
     server = await startTaskServer();
@@ -103,11 +134,7 @@ describe('tasks across a host restart', () => {
     const started = await startTaskAndKillHost(file, server.url);
     expect(server.created).toEqual([started.taskId]);
 
-    host = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-    });
+    host = hostOn(file, server.url);
     const h = host;
     const progress: string[] = [];
     const polledAgain = server.polls.get(started.taskId) ?? 0;
@@ -182,29 +209,11 @@ describe('tasks across a host restart', () => {
   it('leaves a task open when its host closes mid-task, and the next host on the store finishes it', async () => {
     server = await startTaskServer();
     const file = join(dir, 'airlock.db');
-    const first = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-    });
-    await first.servers.settled();
-    const handle = new Promise<string>((done) => first.on('task.updated', ({ task }) => done(task.invocationId)));
-    const cut = first.invoke({
-      scope: SCOPE,
-      caller: { kind: 'model' },
-      tool: `reports__${REPORT_TOOL}`,
-      args: { topic: 'kelp' },
-    });
-    const invocationId = await handle;
-    await first.close();
-    expect((await cut).error?.code).toBe('host_closed');
+    const { invocationId, cut } = await startTaskAndCloseHost(file, server.url, 'kelp');
+    expect(cut.error?.code).toBe('host_closed');
 
     server.finish();
-    host = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-    });
+    host = hostOn(file, server.url);
     const h = host;
     const ended = new Promise<void>((done) =>
       h.on('invocation.transition', ({ invocation }) => {
@@ -220,31 +229,12 @@ describe('tasks across a host restart', () => {
   it('waits for a server not ready when the task is resumed, and follows the task once it is', async () => {
     server = await startTaskServer();
     const file = join(dir, 'airlock.db');
-    const first = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-    });
-    await first.servers.settled();
-    const handle = new Promise<string>((done) => first.on('task.updated', ({ task }) => done(task.invocationId)));
-    void first.invoke({
-      scope: SCOPE,
-      caller: { kind: 'model' },
-      tool: `reports__${REPORT_TOOL}`,
-      args: { topic: 'dunes' },
-    });
-    const invocationId = await handle;
-    await first.close();
+    const { invocationId } = await startTaskAndCloseHost(file, server.url, 'dunes');
 
     // The server answers 503 while the next host starts: its first connection fails.
     server.refuse(true);
     const clock = new FakeClock();
-    host = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-      clock,
-    });
+    host = hostOn(file, server.url, { clock });
     const h = host;
     const waiting = new Promise<string>((done) =>
       h.on('invocation.progress', ({ progress }) => {
@@ -271,31 +261,11 @@ describe('tasks across a host restart', () => {
   it('ends a resumed task at its ceiling while its server is still not ready (timeout, not transport_error)', async () => {
     server = await startTaskServer();
     const file = join(dir, 'airlock.db');
-    const first = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-    });
-    await first.servers.settled();
-    const handle = new Promise<string>((done) => first.on('task.updated', ({ task }) => done(task.invocationId)));
-    void first.invoke({
-      scope: SCOPE,
-      caller: { kind: 'model' },
-      tool: `reports__${REPORT_TOOL}`,
-      args: { topic: 'reefs' },
-    });
-    const invocationId = await handle;
-    await first.close();
+    const { invocationId } = await startTaskAndCloseHost(file, server.url, 'reefs');
 
     server.refuse(true);
     const clock = new FakeClock(Date.now());
-    host = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-      clock,
-      limits: { taskMaxTotalMs: 60_000 },
-    });
+    host = hostOn(file, server.url, { clock, limits: { taskMaxTotalMs: 60_000 } });
     const h = host;
     const waiting = new Promise<void>((done) =>
       h.on('invocation.progress', ({ progress }) => {
@@ -323,11 +293,7 @@ describe('tasks across a host restart', () => {
     await server.close();
     server = await startTaskServer({ port });
 
-    host = createHost({
-      servers: [reports(server.url)],
-      store: new SqliteStore({ database: new Database(file) }),
-      surface: new ScriptedSurface('allow_once'),
-    });
+    host = hostOn(file, server.url);
     const h = host;
     const ended = new Promise<void>((done) =>
       h.on('invocation.transition', ({ invocation }) => {
