@@ -13,6 +13,7 @@ import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
+import { signedInPage } from './signed-in-page.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -101,19 +102,13 @@ afterAll(async () => {
 });
 
 async function resourcesPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.url });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => {
-    throw error;
+  const page = await signedInPage(browser, running.url, {
+    contexts,
+    prepare: async (page) => {
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.url });
+      await page.addInitScript(() => ((window as unknown as { __xss: number }).__xss = 0));
+    },
   });
-  await page.addInitScript(() => ((window as unknown as { __xss: number }).__xss = 0));
-  await page.goto(running.url);
-  await page.getByLabel('Your name').fill('ana');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
   await page.getByRole('link', { name: 'Resources' }).click();
   await page.getByRole('heading', { name: 'Resources' }).waitFor();
   return page;

@@ -12,6 +12,7 @@ import { parseServersConfig } from '@airlock/core';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { signedInPage } from './signed-in-page.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -48,17 +49,7 @@ afterAll(async () => {
 
 async function resourcesPage(): Promise<Page> {
   // The test adds axe to the page, which the console's CSP would refuse.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(running.url);
-  await page.getByLabel('Your name').fill('ana');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  const page = await signedInPage(browser, running.url, { contexts, contextOptions: { bypassCSP: true } });
   await page.getByRole('link', { name: 'Resources' }).click();
   await page.getByRole('heading', { name: 'Resources' }).waitFor();
   return page;

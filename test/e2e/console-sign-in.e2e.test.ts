@@ -13,6 +13,7 @@ import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { startAuthorizationServer, startProtectedMcpServer } from '../support/oauth/index.js';
 import type { AuthorizationServer, ProtectedMcpServer } from '../support/oauth/index.js';
 import { oauthConsoleConfig } from '../support/oauth/oauth-console-config.js';
+import { signedInPage } from './signed-in-page.js';
 
 let dir: string;
 let as: AuthorizationServer;
@@ -39,19 +40,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function signedInPage(userId: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(running.url);
-  await page.getByLabel('Your name').fill(userId);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
-  return page;
+function signedInAs(userId: string): Promise<Page> {
+  return signedInPage(browser, running.url, { contexts, name: userId });
 }
 
 /** Posts one of the authorization server's interaction forms from the popup, as its page would. */
@@ -74,7 +64,7 @@ async function submitInteraction(popup: Page, action: 'login' | 'consent', accou
 
 describe('signing in to a remote server from the console page', () => {
   it('signs in through the popup, calls as the user, and signs out', async () => {
-    const page = await signedInPage('ana');
+    const page = await signedInAs('ana');
     const server = page.locator('li[data-server="notes"]');
     await expect.poll(() => server.locator('.state').textContent()).toBe('needs sign-in');
     const popupOpened = page.waitForEvent('popup');
@@ -92,7 +82,7 @@ describe('signing in to a remote server from the console page', () => {
     await expect.poll(() => server.locator('.state').textContent()).toBe('ready');
 
     // Another user still has to sign in for themselves.
-    const ben = await signedInPage('ben');
+    const ben = await signedInAs('ben');
     await expect.poll(() => ben.locator('li[data-server="notes"] .state').textContent()).toBe('needs sign-in');
 
     const result = await running.host.invoke({

@@ -12,6 +12,7 @@ import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { startMockOpenAI } from './mock-openai.js';
+import { signedInPage } from './signed-in-page.js';
 
 const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -51,19 +52,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function signedIn(running: RunningConsole): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(running.url);
-  await page.getByLabel('Your name').fill('ana');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
-  return page;
+function signedIn(running: RunningConsole): Promise<Page> {
+  return signedInPage(browser, running.url, { contexts });
 }
 
 describe('prompts as slash commands', () => {
