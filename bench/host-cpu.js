@@ -12,6 +12,7 @@ import { createHost, MemoryStore } from '@airlock/core';
 import { WorkerStore } from '@airlock/core/worker';
 import { HistoryWriter } from '../packages/core/dist/history/history-writer.js';
 import { newInvocationId } from '../packages/core/dist/invocations/invocation-id.js';
+import { rewrite } from './call-writes.js';
 import { MACHINE, processCpuUs, spread, threadCpuUs } from './bench-stats.js';
 
 const env = process.env;
@@ -112,22 +113,6 @@ async function writesOfOneCall() {
   await host.close();
   if (written.length === 0) throw new Error('host-cpu.js: the host call wrote no history');
   return written;
-}
-
-/** The same writes for another invocation id (made as the host makes them: keys' order costs), at the current time. */
-function rewrite(writes, id) {
-  const at = Date.now();
-  return writes.map((w) => {
-    const audit = w.audit === undefined ? undefined : { ...w.audit, invocationId: id, at };
-    if (w.kind === 'create') {
-      return { kind: 'create', record: { ...w.record, id }, first: { ...w.first, invocationId: id, at }, audit };
-    }
-    if (w.kind === 'audit') return { kind: 'audit', audit };
-    const transition = { ...w.transition, invocationId: id, at };
-    return w.result === undefined
-      ? { kind: 'transition', scope: w.scope, transition, audit }
-      : { kind: 'transition', scope: w.scope, transition, result: { ...w.result, invocationId: id }, audit };
-  });
 }
 
 // Target 3: the writes of each call queued as the host queues them, acknowledged as the host acknowledges a call

@@ -16,6 +16,7 @@ import { createHost, MemoryStore } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
 import { WorkerStore } from '@airlock/core/worker';
 import { HistoryWriter } from '../packages/core/dist/history/history-writer.js';
+import { rewrite } from './call-writes.js';
 
 const KINDS = ['sqlite', 'sqlite_worker', 'memory'];
 const kind = process.argv[2];
@@ -96,22 +97,6 @@ async function writesOfOneCall() {
   await host.close();
   if (written.length === 0) throw new Error('invoke-pair.js: the host call wrote no history');
   return written;
-}
-
-/** The same writes for another invocation id, at the current time. */
-function rewrite(writes, id) {
-  const at = Date.now();
-  return writes.map((w) => {
-    const audit = w.audit === undefined ? undefined : { ...w.audit, invocationId: id, at };
-    if (w.kind === 'create') {
-      return { kind: 'create', record: { ...w.record, id }, first: { ...w.first, invocationId: id, at }, audit };
-    }
-    if (w.kind === 'audit') return { kind: 'audit', audit };
-    const transition = { ...w.transition, invocationId: id, at };
-    return w.result === undefined
-      ? { kind: 'transition', scope: w.scope, transition, audit }
-      : { kind: 'transition', scope: w.scope, transition, result: { ...w.result, invocationId: id }, audit };
-  });
 }
 
 async function openHistoryOnly(kind) {
