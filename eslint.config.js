@@ -107,6 +107,12 @@ export default tseslint.config(
           selector: 'ImportExpression[source.value=/^(@airlock\\/console|(\\.\\.\\/){3,}apps\\/)/]',
           message: 'packages/* never import apps/* or @airlock/console, dynamically or not.',
         },
+        {
+          // V8 gives each evaluation of such a literal a map of its own in the old generation, which keeps what the
+          // accessor's closure holds alive through young collections (see invocations/call-context.ts).
+          selector: 'ObjectExpression > Property[kind=/^(get|set)$/]',
+          message: 'No getters or setters in object literals: use a class, its accessor on the prototype.',
+        },
       ],
     },
   },

@@ -9,6 +9,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { admitCall, CallRefusal } from './admit-call.js';
 import type { BoundLimits } from './bound-result.js';
 import { DEFAULT_BOUND_LIMITS, resultHandle } from './bound-result.js';
+import { LiveCall } from './call-context.js';
 import { CallRecorder } from './call-recorder.js';
 import type { CallHistory, PipelineEvents } from './call-recorder.js';
 import { classifyFailure } from './classify-failure.js';
@@ -249,17 +250,7 @@ export class InvocationPipeline {
           }),
       around: (callSignal, hold, go) =>
         this.deps.around(
-          {
-            serverId: call.serverId,
-            scope,
-            get invocation() {
-              return recorded();
-            },
-            get signal() {
-              return callSignal();
-            },
-            hold,
-          },
+          new LiveCall({ serverId: call.serverId, scope, hold, invocation: recorded, signal: callSignal }),
           go,
         ),
       timeoutMs,

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import type { Tool, ToolProgress } from '../tools/tool.js';
 import type { TaskUpdate } from '../tools/tool-task.js';
+import { RunContext } from './call-context.js';
 import type { ControllerPool } from './controller-pool.js';
 import type { Deadlines } from './deadlines.js';
 
@@ -134,26 +135,31 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
   let running: Promise<CallToolResult>;
   try {
     running = options.around(signal, hold, () =>
-      options.tool.run(options.args, {
-        get signal() {
-          return signal();
-        },
-        scope: options.scope,
-        onProgress: (progress) => {
-          if (aborted !== null) return;
-          idleAt = clock.monotonic() + options.timeoutMs;
-          options.onProgress(progress);
-        },
-        ...(options.asTask === true ? { asTask: true } : {}),
-        ...(options.onTask === undefined
-          ? {}
-          : {
-              onTask: (update: TaskUpdate) => {
-                if (update.created && options.taskCeilingMs !== undefined) ceilingAt = start + options.taskCeilingMs;
-                if (aborted === null) options.onTask?.(update);
+      options.tool.run(
+        options.args,
+        new RunContext(
+          signal,
+          options.scope,
+          (progress) => {
+            if (aborted !== null) return;
+            idleAt = clock.monotonic() + options.timeoutMs;
+            options.onProgress(progress);
+          },
+          options.asTask !== true && options.onTask === undefined
+            ? undefined
+            : {
+                asTask: options.asTask === true,
+                onTask:
+                  options.onTask === undefined
+                    ? undefined
+                    : (update: TaskUpdate) => {
+                        if (update.created && options.taskCeilingMs !== undefined)
+                          ceilingAt = start + options.taskCeilingMs;
+                        if (aborted === null) options.onTask?.(update);
+                      },
               },
-            }),
-      }),
+        ),
+      ),
     );
   } catch (error) {
     finish({ ok: false, error, aborted });
