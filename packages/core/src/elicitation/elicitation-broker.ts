@@ -9,6 +9,7 @@ import { auditEvent } from '../audit/audit-event-builder.js';
 import type { Scope } from '../scope.js';
 import { sameScope } from '../scope.js';
 import type { CallInFlight } from '../invocations/call-in-flight.js';
+import { InFlightList } from '../invocations/in-flight-list.js';
 import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
 import { checkElicitationAnswer } from './check-elicitation-answer.js';
 import { buildFormModel, initialValues } from './form-model.js';
@@ -52,7 +53,7 @@ const NO_HOLD = (): void => undefined;
  */
 export class ElicitationBroker {
   readonly #calls = new AsyncLocalStorage<CallInFlight>();
-  readonly #inFlight = new Map<string, Set<CallInFlight>>();
+  readonly #inFlight = new Map<string, InFlightList<CallInFlight>>();
   readonly #pending = new Map<string, Pending>();
   readonly #queues = new Map<string, Promise<void>>();
   readonly #closers = new Map<string, (end: ElicitationEnd) => void>();
@@ -96,12 +97,12 @@ export class ElicitationBroker {
     const serverId = call.serverId;
     if (serverId === null) return run();
     const channel = channelOf(serverId, this.deps.tenantOf?.(serverId, call.scope));
-    let set = this.#inFlight.get(channel);
-    if (set === undefined) this.#inFlight.set(channel, (set = new Set()));
-    set.add(call);
-    const calls = set;
-    // The last call of a channel takes its set along: channels come and go with users, the map does not grow.
-    const done = () => calls.delete(call) && calls.size === 0 && this.#inFlight.delete(channel);
+    let calls = this.#inFlight.get(channel);
+    if (calls === undefined) this.#inFlight.set(channel, (calls = new InFlightList()));
+    const node = calls.add(call);
+    const list = calls;
+    // The last call of a channel takes its list along: channels come and go with users, the map does not grow.
+    const done = () => list.remove(node) && list.size === 0 && this.#inFlight.delete(channel);
     const linked = this.deps.questionsInCallContext?.(serverId) ?? true;
     return (linked ? this.#calls.run(call, run) : run()).then(
       (value) => {
