@@ -16,7 +16,7 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { createHost } from '@airlock/core';
 import { WorkerStore } from '@airlock/core/worker';
-import { MACHINE, processCpuUs, quantile, spread } from './bench-stats.js';
+import { cpuSplit, MACHINE, processCpuUs, quantile, spread, threadsCpuUs } from './bench-stats.js';
 
 const env = process.env;
 const RUNS = Number(env.AIRLOCK_BENCH_RUNS ?? 5);
@@ -73,9 +73,10 @@ async function openAiSdk() {
 /** The host as the target states it: allow always, durability 'grouped', SQLite history in a worker. */
 async function openHost() {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const tid = new Int32Array(new SharedArrayBuffer(4));
   const store = new WorkerStore({
     module: new URL('./store-worker.js', import.meta.url),
-    workerData: { path: join(dir, 'bench.db') },
+    workerData: { path: join(dir, 'bench.db'), tid },
   });
   const host = createHost({
     servers: { mcpServers: { echo: { command: process.execPath, args: server.args } } },
@@ -91,6 +92,7 @@ async function openHost() {
   await host.permissions.decide({ scope: scopes[0], tool: 'echo__echo', decision: 'allow_always' });
   return {
     name: 'host',
+    storeTid: () => Atomics.load(tid, 0),
     call: async (i, caller = 0) => {
       const r = await host.invoke({
         scope: scopes[caller],
@@ -170,6 +172,7 @@ console.log(
 // one connection to the server.
 async function concurrentRound(side) {
   const latencies = [];
+  const threads = threadsCpuUs();
   const start = performance.now();
   await Promise.all(
     Array.from({ length: CALLERS }, async (_, caller) => {
@@ -182,7 +185,8 @@ async function concurrentRound(side) {
   );
   const seconds = (performance.now() - start) / 1000;
   await side.settle();
-  return { perSecond: latencies.length / seconds, p99: quantile(latencies, 0.99) };
+  const cpu = cpuSplit(threads, threadsCpuUs(), latencies.length, side.storeTid?.() ?? 0);
+  return { perSecond: latencies.length / seconds, p99: quantile(latencies, 0.99), cpu };
 }
 const [bare, , host] = sides;
 await concurrentRound(bare);
@@ -192,6 +196,16 @@ for (let round = 0; round < RUNS; round++) {
   for (const side of round % 2 === 0 ? [bare, host] : [host, bare]) rounds[side.name].push(await concurrentRound(side));
 }
 const pick = (name, key) => rounds[name].map((r) => r[key]);
+const cpuOf = (name) =>
+  Object.fromEntries(
+    ['call_thread', 'store_worker', 'other_threads'].map((k) => [
+      k,
+      spread(
+        rounds[name].map((r) => r.cpu[k]),
+        1,
+      ),
+    ]),
+  );
 console.log(
   JSON.stringify({
     bench: 'target_4_concurrent_64',
@@ -205,6 +219,14 @@ console.log(
     bare_p99_ms: spread(pick('bare', 'p99')),
     host_p99_ms: spread(pick('host', 'p99')),
     throughput_vs_bare: spread(rounds.host.map((r, i) => r.perSecond / rounds.bare[i].perSecond)),
+    // CPU per call by thread (the store's history written before the round ends): what holds throughput on few cores.
+    cpu_us_per_call:
+      rounds.bare[0].cpu === null
+        ? null
+        : {
+            bare: cpuOf('bare'),
+            host: cpuOf('host'),
+          },
     p99_vs_bare: spread(rounds.host.map((r, i) => r.p99 / rounds.bare[i].p99)),
     target_throughput_vs_bare: 0.9,
     target_p99_vs_bare: 1.25,
