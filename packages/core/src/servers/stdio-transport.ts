@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parseJSONRPCMessage, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { plainJsonRpcMessage } from './json-rpc-check.js';
 import { readMessageHead } from './json-rpc-head.js';
 import { LineReader } from './line-reader.js';
 import type { OversizeLine } from './line-reader.js';
@@ -206,7 +207,8 @@ export class StdioTransport implements Transport {
     }
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(value);
+      // The common shapes are checked by hand (json-rpc-check.ts); anything else goes through the SDK's schema.
+      message = plainJsonRpcMessage(value) ?? parseJSONRPCMessage(value);
     } catch {
       this.#fault(`wrote JSON that is not a JSON-RPC message to stdout: ${previewOf(line)}`);
       return;
