@@ -21,6 +21,14 @@ export class OrderedClient extends Client {
     },
   };
 
+  /**
+   * True when a `tools/call` may be sent directly on the transport (direct-tool-call.ts): a 2025-era connection, whose
+   * requests carry no `_meta` envelope of the client's, so what is sent is byte for byte what `request()` would send.
+   */
+  sendsPlainRequests(): boolean {
+    return this.getProtocolEra() !== 'modern' && this._outboundMetaEnvelope() === undefined;
+  }
+
   protected override _onresponse(response: JSONRPCResponse): void {
     queueMicrotask(() => super._onresponse(response));
   }

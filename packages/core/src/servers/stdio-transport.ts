@@ -3,7 +3,9 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parseJSONRPCMessage, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/client';
+import { DirectRequests } from './direct-requests.js';
+import type { DirectHandlers, DirectTransport } from './direct-requests.js';
 import { plainJsonRpcMessage } from './json-rpc-check.js';
 import { readMessageHead } from './json-rpc-head.js';
 import { LineReader } from './line-reader.js';
@@ -50,7 +52,7 @@ const STDERR_TAIL_CHARS = 2_000;
  * sibling process as with the SDK's transport. Not the SDK's `cross-spawn`: on Windows a `.cmd` shim must be named
  * with its extension.
  */
-export class StdioTransport implements Transport {
+export class StdioTransport implements Transport, DirectTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -60,6 +62,8 @@ export class StdioTransport implements Transport {
   readonly #reader: LineReader;
   /** Requests sent and not yet answered: id to method. */
   readonly #pending = new Map<string | number, string>();
+  /** Requests sent directly (`sendDirect`) and not answered yet. */
+  readonly #direct = new DirectRequests();
   /** Requests already failed by a refusal; their late answers are dropped. */
   readonly #refused = new Set<string | number>();
   #process: ChildProcess | undefined;
@@ -156,6 +160,28 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /**
+   * Sends a request whose answer and progress notifications (its id as their token) go to `handlers` instead of the
+   * client: the host's own `tools/call` (direct-tool-call.ts). Everything else about the stream is as for `send`.
+   */
+  sendDirect(
+    build: (id: string) => JSONRPCRequest,
+    handlers: DirectHandlers,
+  ): { readonly id: string; sent: Promise<void> } {
+    const id = this.#direct.open(handlers);
+    const sent = this.send(build(id));
+    sent.catch(() => this.#direct.take(id));
+    return { id, sent };
+  }
+
+  /** Stops waiting for a direct request's answer and tells the server, as the SDK cancels its own requests. */
+  cancelDirect(id: string, reason: string): void {
+    if (this.#direct.take(id) === undefined) return;
+    this.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(
+      () => undefined,
+    );
+  }
+
   /** Ends input, then waits for the process to leave (SIGTERM, then SIGKILL, after a grace each). */
   async close(): Promise<void> {
     const child = this.#process;
@@ -214,12 +240,45 @@ export class StdioTransport implements Transport {
       return;
     }
     this.#spoke = true;
-    const id = 'method' in message ? undefined : message.id;
-    if (id !== undefined) {
-      if (this.#refused.delete(id)) return;
-      this.#pending.delete(id);
+    if ('method' in message) {
+      if (message.method === 'notifications/progress' && this.#progressed(message.params)) return;
+    } else if (message.id !== undefined) {
+      if (this.#refused.delete(message.id)) return;
+      this.#pending.delete(message.id);
     }
-    this.onmessage?.(message);
+    this.#deliver(message);
+  }
+
+  /** Hands a message to the direct request it answers, or else to the client. */
+  #deliver(message: JSONRPCMessage): void {
+    const direct = 'method' in message ? undefined : this.#direct.take(message.id);
+    if (direct === undefined) this.onmessage?.(message);
+    else this.#guard('answer', () => direct.answer(message as Parameters<DirectHandlers['answer']>[0]));
+  }
+
+  /** Runs a direct request's handler; what it throws is reported (as the SDK reports its handlers'), never raised here. */
+  #guard(what: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.onerror?.(new Error(`Uncaught error in a direct request's ${what} handler: ${String(error)}`));
+    }
+  }
+
+  /**
+   * True when a progress notification went to the direct request whose id is its token. One whose params the wire
+   * schema would refuse goes to the client, which reports it as it always has.
+   */
+  #progressed(params: unknown): boolean {
+    const p = params as Record<string, unknown> | undefined;
+    const direct = this.#direct.find(p?.['progressToken']);
+    if (direct === undefined || p === undefined) return false;
+    const { progressToken: _token, ...rest } = p;
+    const { progress, total, message } = rest;
+    if (typeof progress !== 'number' || !(total === undefined || typeof total === 'number')) return false;
+    if (!(message === undefined || typeof message === 'string')) return false;
+    this.#guard('progress', () => direct.progress(rest));
+    return true;
   }
 
   #onOversize(line: OversizeLine): void {
@@ -263,7 +322,7 @@ export class StdioTransport implements Transport {
   }
 
   #answer(id: string | number, refusal: MessageRefusal): void {
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: describeRefusal(refusal), data: refusal } });
+    this.#deliver({ jsonrpc: '2.0', id, error: { code: -32603, message: describeRefusal(refusal), data: refusal } });
   }
 
   /**
@@ -295,7 +354,12 @@ export class StdioTransport implements Transport {
     this.#reader.clear();
     this.#pending.clear();
     this.#refused.clear();
-    this.onclose?.();
+    try {
+      this.onclose?.();
+    } finally {
+      // After the client's own close, as the SDK fails its requests: each direct request in flight fails too.
+      for (const direct of this.#direct.takeAll()) direct.closed();
+    }
   }
 }
 

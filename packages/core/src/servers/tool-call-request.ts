@@ -1,8 +1,10 @@
 import type { CallToolResult, Client, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { hashJson } from '../audit/canonical-json.js';
-import type { ToolProgress } from '../tools/tool.js';
+import { isDirectTransport } from './direct-requests.js';
+import { sendDirectToolCall } from './direct-tool-call.js';
 import { OrderedClient } from './ordered-client.js';
 import type { ConnectionCallOptions } from './server-connection-options.js';
+import { progressOf } from './tool-progress.js';
 
 /** The SDK's own request timeout, set out of reach: every timeout is the host's, on its clock. */
 export const NO_SDK_TIMEOUT_MS = 2_147_483_647;
@@ -11,8 +13,8 @@ export const NO_SDK_TIMEOUT_MS = 2_147_483_647;
  * Sends one `tools/call` on a client, in the client's era. The legacy era needs nothing of callTool but the request
  * itself: the host validates structuredContent on its own (the definition it passes has no outputSchema), so it sends
  * tools/call directly and saves callTool's extra await on every call, with the result check of its client (see
- * {@link OrderedClient.toolResultSchema}). The 2026 era goes through callTool, which mirrors declared arguments into
- * headers.
+ * {@link OrderedClient.toolResultSchema}). On the host's own stdio transport it skips `request()` too and is sent
+ * directly (direct-tool-call.ts). The 2026 era goes through callTool, which mirrors declared arguments into headers.
  */
 export function sendToolCall(
   on: Client,
@@ -20,6 +22,10 @@ export function sendToolCall(
   args: Readonly<Record<string, unknown>>,
   options: ConnectionCallOptions,
 ): Promise<CallToolResult> {
+  // On the host's stdio transport, a 2025-era call skips the SDK's per-request bookkeeping (direct-tool-call.ts).
+  const transport = on.transport;
+  if (on instanceof OrderedClient && on.sendsPlainRequests() && isDirectTransport(transport))
+    return sendDirectToolCall(on, transport, name, args, options);
   const requestOptions = {
     signal: options.signal,
     onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress(progressOf(p)),
@@ -40,12 +46,4 @@ export function sameDefinition(listed: McpToolDefinition | undefined, called: Mc
   if (listed === undefined) return false;
   const { outputSchema: _ignored, ...rest } = listed;
   return hashJson(rest) === hashJson(called);
-}
-
-function progressOf(p: { progress: number; total?: number; message?: string }): ToolProgress {
-  return {
-    progress: p.progress,
-    ...(p.total === undefined ? {} : { total: p.total }),
-    ...(p.message === undefined ? {} : { message: p.message }),
-  };
 }
