@@ -11,9 +11,15 @@ import type { InvocationRecord } from './invocation-record.js';
 // and promotes them. Measured on a native echo through host.invoke: about 3 MB promoted per scavenge and half the
 // call thread's time in the collector with the literals, a few kilobytes with these classes.
 
-/** The context a tool runs with (`ToolRunContext`): its signal is built when first read. */
+/** Where a `RunContext` keeps what builds its signal: a symbol, not a private field, so a Proxy of it still reads it. */
+const BUILD_SIGNAL = Symbol('buildSignal');
+
+/**
+ * The context a tool runs with (`ToolRunContext`): its signal is built when first read, by a getter on the prototype
+ * (so a spread of the context does not copy `signal`: read it).
+ */
 export class RunContext implements ToolRunContext {
-  readonly #signal: () => AbortSignal;
+  readonly [BUILD_SIGNAL]: () => AbortSignal;
   readonly scope: Scope;
   readonly onProgress: (progress: ToolProgress) => void;
   declare readonly asTask?: boolean;
@@ -25,7 +31,7 @@ export class RunContext implements ToolRunContext {
     onProgress: (progress: ToolProgress) => void,
     task?: { readonly asTask: boolean; readonly onTask: ((update: TaskUpdate) => void) | undefined },
   ) {
-    this.#signal = signal;
+    this[BUILD_SIGNAL] = signal;
     this.scope = scope;
     this.onProgress = onProgress;
     // Present only when set, as the literal had them: a tool tells a task call by `asTask === true` or `onTask`.
@@ -34,7 +40,7 @@ export class RunContext implements ToolRunContext {
   }
 
   get signal(): AbortSignal {
-    return this.#signal();
+    return this[BUILD_SIGNAL]();
   }
 }
 

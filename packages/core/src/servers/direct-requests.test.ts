@@ -12,9 +12,10 @@ describe('DirectRequests', () => {
   it('finds a waiting request by its id until it is taken, and never by an id it did not give', () => {
     const requests = new DirectRequests();
     const a = handlers();
-    const id = requests.open(a);
+    const id = requests.open(a)!;
+    expect(id).toBeLessThan(0);
     expect(requests.find(id)).toBe(a);
-    for (const other of [1, '1', 'a', 'a0', 'a0.', 'ax.1', 'a-1.0', 'b0.0', null, undefined, { id }]) {
+    for (const other of [0, 1, -1.5, String(id), id - 65_536, id + 1, -Infinity, NaN, null, undefined, { id }]) {
       expect(requests.find(other)).toBeUndefined();
       expect(requests.take(other)).toBeUndefined();
     }
@@ -30,9 +31,24 @@ describe('DirectRequests', () => {
     const b = handlers();
     const second = requests.open(b);
     expect(second).not.toBe(first);
-    expect(second.split('.')[0]).toBe(first.split('.')[0]);
+    expect((-second! - 1) % 65_536).toBe((-first! - 1) % 65_536);
     expect(requests.find(first)).toBeUndefined();
     expect(requests.find(second)).toBe(b);
+  });
+
+  it('keeps a cancelled request quiet until taken: its answer is dropped, its progress is not found', () => {
+    const requests = new DirectRequests();
+    const told: string[] = [];
+    const id = requests.open({
+      answer: () => told.push('answer'),
+      progress: () => told.push('progress'),
+      closed: () => told.push('closed'),
+    });
+    expect(requests.quiet(id)).toBe(true);
+    expect(requests.find(id)).toBeUndefined();
+    requests.take(id)?.answer({ jsonrpc: '2.0', id: id!, result: {} });
+    expect(told).toEqual([]);
+    expect(requests.quiet(id)).toBe(false);
   });
 
   it('gives every waiting request back once when the transport closes', () => {
@@ -40,6 +56,7 @@ describe('DirectRequests', () => {
     const all = Array.from({ length: 5 }, () => handlers());
     const ids = all.map((h) => requests.open(h));
     requests.take(ids[2]);
+    expect(ids.every((id) => id !== undefined && Number.isSafeInteger(id) && id < 0)).toBe(true);
     expect(requests.takeAll()).toEqual([all[0], all[1], all[3], all[4]]);
     expect(requests.takeAll()).toEqual([]);
     for (const id of ids) expect(requests.find(id)).toBeUndefined();

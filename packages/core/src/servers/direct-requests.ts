@@ -12,16 +12,19 @@ export interface DirectHandlers {
 
 /**
  * A transport that sends a request whose answer and progress come back to the sender instead of the client
- * (`StdioTransport`). Its ids are strings the client's own numeric ids never equal.
+ * (`StdioTransport`). Its ids are negative integers, which the client's own ids never are.
  */
 export interface DirectTransport {
-  /** Sends the request `build` makes for the id it is given; `sent` settles once written (rejects when not). */
+  /**
+   * Sends the request `build` makes for the id it is given; `sent` settles once written (rejects when not). Undefined
+   * when the transport cannot take another direct request now: the caller sends it through the client instead.
+   */
   sendDirect(
-    build: (id: string) => JSONRPCRequest,
+    build: (id: number) => JSONRPCRequest,
     handlers: DirectHandlers,
-  ): { readonly id: string; sent: Promise<void> };
+  ): { readonly id: number; readonly sent: Promise<void> } | undefined;
   /** Stops waiting for a request's answer and tells the server (`notifications/cancelled`). */
-  cancelDirect(id: string, reason: string): void;
+  cancelDirect(id: number, reason: string): void;
 }
 
 /** True for a transport that can send requests directly. */
@@ -35,25 +38,34 @@ export function isDirectTransport(transport: unknown): transport is DirectTransp
 }
 
 interface Slot {
-  readonly id: string;
+  readonly id: number;
   readonly handlers: DirectHandlers;
 }
 
+/** What a cancelled request is told: nothing. */
+const QUIET: DirectHandlers = { answer: () => undefined, progress: () => undefined, closed: () => undefined };
+
+/** How many direct requests may wait at once: an id keeps its slot in its low part. */
+const SLOTS = 65_536;
+
 /**
- * The requests a transport sent directly and that wait for their answer, found by id. They sit in the slots of an
- * array, a freed slot taken by the next request, and an id names its slot (`a<slot>.<count>`): a lookup reads the
- * slot and compares the id. A Map would take a set and a delete per call, whose rebuilt tables keep the handlers (and
- * the calls they close over) alive through young collections (see invocations/in-flight-list.ts).
+ * The requests a transport sent directly and that wait for their answer, found by id. Ids are negative integers,
+ * which the client's own ids (counting up from 0) never are, so a server that expects numeric ids keeps working; an
+ * id names its slot (`-(count * 65536 + slot) - 1`) and a lookup reads that slot and compares the whole id, so the
+ * late answer of a request whose slot was taken again finds nothing. The slots are an array, a freed slot taken by
+ * the next request: a Map would take a set and a delete per call, whose rebuilt tables keep the handlers (and the
+ * calls they close over) alive through young collections (see invocations/in-flight-list.ts).
  */
 export class DirectRequests {
   readonly #slots: (Slot | undefined)[] = [];
   readonly #free: number[] = [];
   #count = 0;
 
-  /** Keeps a request's handlers; returns its id. */
-  open(handlers: DirectHandlers): string {
-    const slot = this.#free.pop() ?? this.#slots.length;
-    const id = `a${slot}.${this.#count++}`;
+  /** Keeps a request's handlers; returns its id, or undefined when 65,536 wait already (send it another way). */
+  open(handlers: DirectHandlers): number | undefined {
+    const slot = this.#free.pop() ?? (this.#slots.length < SLOTS ? this.#slots.length : undefined);
+    if (slot === undefined) return undefined;
+    const id = -(this.#count++ * SLOTS + slot) - 1;
     this.#slots[slot] = { id, handlers };
     return id;
   }
@@ -62,7 +74,8 @@ export class DirectRequests {
   find(id: unknown): DirectHandlers | undefined {
     const slot = slotOf(id);
     const held = slot === undefined ? undefined : this.#slots[slot];
-    return held !== undefined && held.id === id ? held.handlers : undefined;
+    // A cancelled request's progress is the client's to report, as the SDK forgets a cancelled request's progress.
+    return held !== undefined && held.id === id && held.handlers !== QUIET ? held.handlers : undefined;
   }
 
   /** Like `find`, and the request stops waiting (its answer came, or it was cancelled). */
@@ -74,6 +87,15 @@ export class DirectRequests {
     this.#slots[slot] = undefined;
     this.#free.push(slot);
     return held.handlers;
+  }
+
+  /** Keeps a waiting request's slot but drops what it would be told (a cancelled request, until `take`). */
+  quiet(id: unknown): boolean {
+    const slot = slotOf(id);
+    const held = slot === undefined ? undefined : this.#slots[slot];
+    if (slot === undefined || held === undefined || held.id !== id) return false;
+    this.#slots[slot] = { id: held.id, handlers: QUIET };
+    return true;
   }
 
   /** Every request still waiting, each taken (the transport closed). */
@@ -88,9 +110,6 @@ export class DirectRequests {
 
 /** The slot an id of `open` names, or undefined for a value that is no such id. */
 function slotOf(id: unknown): number | undefined {
-  if (typeof id !== 'string' || id.charCodeAt(0) !== 97 /* a */) return undefined;
-  const dot = id.indexOf('.');
-  if (dot < 2) return undefined;
-  const slot = Number(id.slice(1, dot));
-  return Number.isSafeInteger(slot) && slot >= 0 ? slot : undefined;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id >= 0) return undefined;
+  return (-id - 1) % SLOTS;
 }

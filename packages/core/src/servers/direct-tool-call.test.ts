@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
 import { Client, ProtocolError, SdkError } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { ToolProgress } from '../tools/tool.js';
 import { OrderedClient } from './ordered-client.js';
 import { StdioTransport } from './stdio-transport.js';
+import { TaskExtensionClient } from './task-extension-client.js';
 import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
 
 // A 2025-era stdio server whose one tool does what the call's `case` says: tells progress (some of it malformed),
@@ -34,6 +36,11 @@ process.stdin.on('data', (chunk) => {
       else if (c === 'request') send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(m) }] } });
       else if (c === 'cancelled') send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(cancelled) }] } });
       else if (c === 'exit') process.exit(0);
+      else if (c === 'task') send({ jsonrpc: '2.0', id: m.id, result: { resultType: 'task', task: { taskId: 't1', status: 'working' } } });
+      else if (c === 'infinite') {
+        process.stdout.write('{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":' + JSON.stringify(token) + ',"progress":1e999}}\n');
+        send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'done' }] } });
+      } else if (c === 'huge') send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'x'.repeat(2000000) }] } });
     } else if (m.id !== undefined) send({ jsonrpc: '2.0', id: m.id, result: {} });
   }
 });
@@ -82,15 +89,23 @@ function viaSdk(client: Client, c: string, signal?: AbortSignal) {
 const textOf = (result: { content: unknown }) => (result.content as { text: string }[])[0]!.text;
 
 describe('a tools/call sent directly on the stdio transport', () => {
-  it('sends what the SDK sends, its id as the progress token, and no id the client uses', async () => {
-    const host = await connect(new OrderedClient({ name: 'host', version: '0' }));
-    const sent = JSON.parse(textOf(await viaHost(host, 'request'))) as Record<string, unknown>;
-    expect(sent).toEqual({
-      jsonrpc: '2.0',
-      id: expect.stringMatching(/^a\d+\.\d+$/),
-      method: 'tools/call',
-      params: { name: 'act', arguments: { case: 'request' }, _meta: { progressToken: sent['id'] } },
-    });
+  it('sends what the SDK sends but its id: a negative integer, also its progress token', async () => {
+    const [host, sdk] = await Promise.all([
+      connect(new OrderedClient({ name: 'host', version: '0' })),
+      connect(new Client({ name: 'sdk', version: '0' })),
+    ]);
+    const ours = textOf(await viaHost(host, 'request'));
+    const theirs = textOf(
+      await sdk.request(
+        { method: 'tools/call', params: { name: 'act', arguments: { case: 'request' } } },
+        { timeout: NO_SDK_TIMEOUT_MS, onprogress: () => undefined },
+      ),
+    );
+    const id = (JSON.parse(ours) as { id: number }).id;
+    expect(Number.isSafeInteger(id) && id < 0).toBe(true);
+    const sdkId = (JSON.parse(theirs) as { id: number }).id;
+    // The same text, key order included, once the ids are set aside.
+    expect(ours.replaceAll(String(id), 'ID')).toBe(theirs.replaceAll(String(sdkId), 'ID'));
   });
 
   it('tells each well-formed progress notification in order, and the result after them', async () => {
@@ -154,7 +169,8 @@ describe('a tools/call sent directly on the stdio transport', () => {
     expect(a!.message).toBe(b!.message);
     // The next call on the same connection finds the cancel already received.
     const seen = JSON.parse(textOf(await viaHost(host, 'cancelled'))) as unknown[];
-    expect(seen).toEqual([expect.stringMatching(/^a\d+\.\d+$/)]);
+    expect(seen).toEqual([expect.any(Number)]);
+    expect((seen[0] as number) < 0).toBe(true);
   });
 
   it('rejects a call in flight with "Connection closed" when the server exits, as the SDK does', async () => {
@@ -171,10 +187,70 @@ describe('a tools/call sent directly on the stdio transport', () => {
     expect(ours!.message).toMatch(/Connection closed/);
   });
 
+  it("turns a task answer the call did not ask for into the same error as through the SDK (the host's client)", async () => {
+    const host = await connect(new TaskExtensionClient({ name: 'host', version: '0' }));
+    const viaRequest = await host
+      .request({ method: 'tools/call', params: { name: 'act', arguments: { case: 'task' } } }, host.toolResultSchema, {
+        timeout: NO_SDK_TIMEOUT_MS,
+      })
+      .catch((e: unknown) => e);
+    const direct = await viaHost(host, 'task').catch((e: unknown) => e);
+    expect(direct).toBeInstanceOf(ProtocolError);
+    expect((direct as Error).message).toBe((viaRequest as Error).message);
+    expect((direct as Error).message).toContain('answered with a task');
+  });
+
+  it('leaves no abort listener on the signal, whatever ended the call', async () => {
+    const host = await connect(new OrderedClient({ name: 'host', version: '0' }));
+    for (const c of ['request', 'error', 'task', 'huge']) {
+      const controller = new AbortController();
+      await viaHost(host, c, { signal: controller.signal }).catch(() => undefined);
+      expect(getEventListeners(controller.signal, 'abort'), c).toHaveLength(0);
+    }
+    const aborted = new AbortController();
+    const hanging = viaHost(host, 'hang', { signal: aborted.signal }).catch(() => undefined);
+    aborted.abort('stop');
+    await hanging;
+    expect(getEventListeners(aborted.signal, 'abort')).toHaveLength(0);
+    const closing = new AbortController();
+    const lost = viaHost(host, 'exit', { signal: closing.signal }).catch(() => undefined);
+    await lost;
+    expect(getEventListeners(closing.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('rejects at once, sending nothing, when the signal is already aborted', async () => {
+    const host = await connect(new OrderedClient({ name: 'host', version: '0' }));
+    const controller = new AbortController();
+    controller.abort('before');
+    const error = await viaHost(host, 'request', { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SdkError);
+    expect((error as Error).message).toContain('before');
+    const seen = JSON.parse(textOf(await viaHost(host, 'cancelled'))) as unknown[];
+    expect(seen).toEqual([]);
+  });
+
+  it('leaves a progress notification with a number JSON cannot hold (1e999) to the client, as the SDK refuses it', async () => {
+    const host = await connect(new OrderedClient({ name: 'host', version: '0' }));
+    const reported = new Promise<Error>((resolve) => (host.onerror = resolve));
+    const progress: ToolProgress[] = [];
+    expect(textOf(await viaHost(host, 'infinite', { progress }))).toBe('done');
+    expect(progress).toEqual([]);
+    expect((await reported).message).toMatch(/notification handler/);
+  });
+
+  it("refuses an answer over the transport's cap for the call it answers", async () => {
+    const host = await connect(new OrderedClient({ name: 'host', version: '0' }));
+    const error = await viaHost(host, 'huge').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).data).toMatchObject({ cap: 1_000_000, matched: 'by_id' });
+    // The connection goes on: the next call is answered.
+    expect(textOf(await viaHost(host, 'progress'))).toBe('done');
+  });
+
   it('keeps many calls in flight apart, each getting its own answer', async () => {
     const host = await connect(new OrderedClient({ name: 'host', version: '0' }));
     const results = await Promise.all(Array.from({ length: 50 }, () => viaHost(host, 'request')));
-    const ids = results.map((r) => (JSON.parse(textOf(r)) as { id: string }).id);
+    const ids = results.map((r) => (JSON.parse(textOf(r)) as { id: number }).id);
     expect(new Set(ids).size).toBe(50);
   });
 });

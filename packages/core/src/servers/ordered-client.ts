@@ -23,14 +23,22 @@ export class OrderedClient extends Client {
 
   /**
    * True when a `tools/call` may be sent directly on the transport (direct-tool-call.ts): a 2025-era connection, whose
-   * requests carry no `_meta` envelope of the client's, so what is sent is byte for byte what `request()` would send.
+   * requests carry no `_meta` envelope of the client's, so what is sent is what `request()` would send but the id.
    */
   sendsPlainRequests(): boolean {
     return this.getProtocolEra() !== 'modern' && this._outboundMetaEnvelope() === undefined;
   }
 
+  /**
+   * A response as this client hands it to whoever waits for it: as it came here; a subclass rewrites answers it must
+   * not pass on (TaskExtensionClient). Requests sent through the SDK and sent directly (direct-tool-call.ts) alike.
+   */
+  answerOf(response: JSONRPCResponse): JSONRPCResponse {
+    return response;
+  }
+
   protected override _onresponse(response: JSONRPCResponse): void {
-    queueMicrotask(() => super._onresponse(response));
+    queueMicrotask(() => super._onresponse(this.answerOf(response)));
   }
 
   /** The SDK's own check of a `tools/call` result in the negotiated era, as its `request()` runs it. */

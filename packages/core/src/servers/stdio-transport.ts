@@ -165,20 +165,26 @@ export class StdioTransport implements Transport, DirectTransport {
    * client: the host's own `tools/call` (direct-tool-call.ts). Everything else about the stream is as for `send`.
    */
   sendDirect(
-    build: (id: string) => JSONRPCRequest,
+    build: (id: number) => JSONRPCRequest,
     handlers: DirectHandlers,
-  ): { readonly id: string; sent: Promise<void> } {
+  ): { readonly id: number; readonly sent: Promise<void> } | undefined {
     const id = this.#direct.open(handlers);
+    if (id === undefined) return undefined;
     const sent = this.send(build(id));
     sent.catch(() => this.#direct.take(id));
     return { id, sent };
   }
 
-  /** Stops waiting for a direct request's answer and tells the server, as the SDK cancels its own requests. */
-  cancelDirect(id: string, reason: string): void {
-    if (this.#direct.take(id) === undefined) return;
+  /**
+   * Stops waiting for a direct request's answer and tells the server, as the SDK cancels its own requests: an answer
+   * already read in the same turn is dropped quietly (the SDK's handler stays until its request settles), a later one
+   * goes to the client as an unknown id, and a cancel that cannot be sent is reported.
+   */
+  cancelDirect(id: number, reason: string): void {
+    if (!this.#direct.quiet(id)) return;
+    queueMicrotask(() => this.#direct.take(id));
     this.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(
-      () => undefined,
+      (error: unknown) => this.onerror?.(new Error(`Failed to send cancellation: ${String(error)}`)),
     );
   }
 
@@ -253,15 +259,15 @@ export class StdioTransport implements Transport, DirectTransport {
   #deliver(message: JSONRPCMessage): void {
     const direct = 'method' in message ? undefined : this.#direct.take(message.id);
     if (direct === undefined) this.onmessage?.(message);
-    else this.#guard('answer', () => direct.answer(message as Parameters<DirectHandlers['answer']>[0]));
+    else this.#guard('response', () => direct.answer(message as Parameters<DirectHandlers['answer']>[0]));
   }
 
-  /** Runs a direct request's handler; what it throws is reported (as the SDK reports its handlers'), never raised here. */
+  /** Runs a direct request's handler; what it throws is reported as the SDK reports its handlers', never raised here. */
   #guard(what: string, run: () => void): void {
     try {
       run();
     } catch (error) {
-      this.onerror?.(new Error(`Uncaught error in a direct request's ${what} handler: ${String(error)}`));
+      this.onerror?.(new Error(`Uncaught error in ${what} handler: ${String(error)}`));
     }
   }
 
@@ -275,9 +281,10 @@ export class StdioTransport implements Transport, DirectTransport {
     if (direct === undefined || p === undefined) return false;
     const { progressToken: _token, ...rest } = p;
     const { progress, total, message } = rest;
-    if (typeof progress !== 'number' || !(total === undefined || typeof total === 'number')) return false;
+    // The wire schema's numbers are finite (JSON's 1e999 parses to Infinity): anything else is the client's to refuse.
+    if (!Number.isFinite(progress) || !(total === undefined || Number.isFinite(total))) return false;
     if (!(message === undefined || typeof message === 'string')) return false;
-    this.#guard('progress', () => direct.progress(rest));
+    this.#guard('notification', () => direct.progress(rest));
     return true;
   }
 

@@ -76,10 +76,10 @@ export class TaskExtensionClient extends OrderedClient {
     );
   }
 
-  protected override _onresponse(response: JSONRPCResponse): void {
+  override answerOf(response: JSONRPCResponse): JSONRPCResponse {
     const result = 'result' in response ? (response.result as Record<string, unknown> | undefined) : undefined;
-    if (result?.['resultType'] !== 'task') return super._onresponse(response);
-    super._onresponse({
+    if (result?.['resultType'] !== 'task') return response;
+    return {
       jsonrpc: '2.0',
       id: response.id,
       error: {
@@ -88,6 +88,6 @@ export class TaskExtensionClient extends OrderedClient {
           'the server answered with a task (resultType "task") where the request did not declare the tasks extension',
         data: { [this.#key]: result },
       },
-    });
+    };
   }
 }

@@ -24,8 +24,10 @@ export function sendToolCall(
 ): Promise<CallToolResult> {
   // On the host's stdio transport, a 2025-era call skips the SDK's per-request bookkeeping (direct-tool-call.ts).
   const transport = on.transport;
-  if (on instanceof OrderedClient && on.sendsPlainRequests() && isDirectTransport(transport))
-    return sendDirectToolCall(on, transport, name, args, options);
+  if (on instanceof OrderedClient && on.sendsPlainRequests() && isDirectTransport(transport)) {
+    const direct = sendDirectToolCall(on, transport, name, args, options);
+    if (direct !== undefined) return direct;
+  }
   const requestOptions = {
     signal: options.signal,
     onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress(progressOf(p)),
