@@ -16,7 +16,7 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { createHost } from '@airlock/core';
 import { WorkerStore } from '@airlock/core/worker';
-import { cpuSplit, MACHINE, processCpuUs, quantile, spread, threadsCpuUs } from './bench-stats.js';
+import { cpuSplit, MACHINE, processCpuUs, quantile, spread, threadCpuUs, threadsCpuUs } from './bench-stats.js';
 
 const env = process.env;
 const RUNS = Number(env.AIRLOCK_BENCH_RUNS ?? 5);
@@ -117,15 +117,18 @@ for (let i = 0; i < WARMUP; i++) for (const side of sides) await side.call(n++);
 for (const side of sides) await side.settle();
 
 // Target 1: per run, each side's median over interleaved slices (the order of the sides turns every slice, so none
-// always follows the same one); CPU per call counts every thread, the store's worker and the settling included.
-const perRun = Object.fromEntries(sides.map((s) => [s.name, { medians: [], cpu: [] }]));
+// always follows the same one); CPU per call counts every thread, the store's worker and the settling included, and
+// apart from it the call thread's own (the settling's one history read each 50 calls included).
+const perRun = Object.fromEntries(sides.map((s) => [s.name, { medians: [], cpu: [], thread: [] }]));
 for (let run = 0; run < RUNS; run++) {
   const samples = Object.fromEntries(sides.map((s) => [s.name, []]));
   const cpu = Object.fromEntries(sides.map((s) => [s.name, 0]));
+  const thread = Object.fromEntries(sides.map((s) => [s.name, 0]));
   for (let slice = 0; slice * SLICE < CALLS; slice++) {
     for (let k = 0; k < sides.length; k++) {
       const side = sides[(slice + k) % sides.length];
       const before = processCpuUs();
+      const threadBefore = threadCpuUs();
       for (let i = 0; i < SLICE; i++) {
         const start = performance.now();
         await side.call(n++);
@@ -133,11 +136,13 @@ for (let run = 0; run < RUNS; run++) {
       }
       await side.settle();
       cpu[side.name] += processCpuUs() - before;
+      if (threadBefore !== undefined) thread[side.name] += threadCpuUs() - threadBefore;
     }
   }
   for (const side of sides) {
     perRun[side.name].medians.push(quantile(samples[side.name], 0.5));
     perRun[side.name].cpu.push(cpu[side.name] / samples[side.name].length);
+    perRun[side.name].thread.push(thread[side.name] / samples[side.name].length);
   }
 }
 const ratios = (a, b) => perRun[a].medians.map((m, r) => m / perRun[b].medians[r]);
@@ -164,6 +169,14 @@ console.log(
       ai_sdk: spread(perRun.ai_sdk.cpu, 1),
       host: spread(perRun.host.cpu, 1),
     },
+    cpu_us_per_call_call_thread:
+      threadCpuUs() === undefined
+        ? null
+        : {
+            bare: spread(perRun.bare.thread, 1),
+            ai_sdk: spread(perRun.ai_sdk.thread, 1),
+            host: spread(perRun.host.thread, 1),
+          },
   }),
 );
 
