@@ -35,7 +35,8 @@ describe('RunContext', () => {
       () => new AbortController().signal,
       scope,
       () => undefined,
-      { asTask: true, onTask },
+      true,
+      onTask,
     );
     expect(task.asTask).toBe(true);
     expect(task.onTask).toBe(onTask);
@@ -43,10 +44,8 @@ describe('RunContext', () => {
       () => new AbortController().signal,
       scope,
       () => undefined,
-      {
-        asTask: false,
-        onTask,
-      },
+      false,
+      onTask,
     );
     expect('asTask' in told).toBe(false);
     expect(told.onTask).toBe(onTask);

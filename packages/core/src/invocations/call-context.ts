@@ -29,14 +29,15 @@ export class RunContext implements ToolRunContext {
     signal: () => AbortSignal,
     scope: Scope,
     onProgress: (progress: ToolProgress) => void,
-    task?: { readonly asTask: boolean; readonly onTask: ((update: TaskUpdate) => void) | undefined },
+    asTask = false,
+    onTask?: (update: TaskUpdate) => void,
   ) {
     this[BUILD_SIGNAL] = signal;
     this.scope = scope;
     this.onProgress = onProgress;
     // Present only when set, as the literal had them: a tool tells a task call by `asTask === true` or `onTask`.
-    if (task?.asTask === true) (this as { asTask?: boolean }).asTask = true;
-    if (task?.onTask !== undefined) (this as { onTask?: (update: TaskUpdate) => void }).onTask = task.onTask;
+    if (asTask) (this as { asTask?: boolean }).asTask = true;
+    if (onTask !== undefined) (this as { onTask?: (update: TaskUpdate) => void }).onTask = onTask;
   }
 
   get signal(): AbortSignal {

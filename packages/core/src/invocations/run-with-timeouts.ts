@@ -145,18 +145,12 @@ export function runWithTimeouts(options: RunOptions): Promise<RunOutcome> {
             idleAt = clock.monotonic() + options.timeoutMs;
             options.onProgress(progress);
           },
-          options.asTask !== true && options.onTask === undefined
+          options.asTask === true,
+          options.onTask === undefined
             ? undefined
-            : {
-                asTask: options.asTask === true,
-                onTask:
-                  options.onTask === undefined
-                    ? undefined
-                    : (update: TaskUpdate) => {
-                        if (update.created && options.taskCeilingMs !== undefined)
-                          ceilingAt = start + options.taskCeilingMs;
-                        if (aborted === null) options.onTask?.(update);
-                      },
+            : (update: TaskUpdate) => {
+                if (update.created && options.taskCeilingMs !== undefined) ceilingAt = start + options.taskCeilingMs;
+                if (aborted === null) options.onTask?.(update);
               },
         ),
       ),

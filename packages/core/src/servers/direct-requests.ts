@@ -39,6 +39,7 @@ export function isDirectTransport(transport: unknown): transport is DirectTransp
 
 interface Slot {
   readonly id: number;
+  readonly slot: number;
   readonly handlers: DirectHandlers;
 }
 
@@ -66,36 +67,38 @@ export class DirectRequests {
     const slot = this.#free.pop() ?? (this.#slots.length < SLOTS ? this.#slots.length : undefined);
     if (slot === undefined) return undefined;
     const id = -(this.#count++ * SLOTS + slot) - 1;
-    this.#slots[slot] = { id, handlers };
+    this.#slots[slot] = { id, slot, handlers };
     return id;
   }
 
   /** The handlers of a request still waiting, by its id (a progress token); undefined for any other value. */
   find(id: unknown): DirectHandlers | undefined {
-    const slot = slotOf(id);
-    const held = slot === undefined ? undefined : this.#slots[slot];
+    const handlers = this.#held(id)?.handlers;
     // A cancelled request's progress is the client's to report, as the SDK forgets a cancelled request's progress.
-    return held !== undefined && held.id === id && held.handlers !== QUIET ? held.handlers : undefined;
+    return handlers === QUIET ? undefined : handlers;
   }
 
   /** Like `find`, and the request stops waiting (its answer came, or it was cancelled). */
   take(id: unknown): DirectHandlers | undefined {
-    const slot = slotOf(id);
-    if (slot === undefined) return undefined;
-    const held = this.#slots[slot];
-    if (held === undefined || held.id !== id) return undefined;
-    this.#slots[slot] = undefined;
-    this.#free.push(slot);
+    const held = this.#held(id);
+    if (held === undefined) return undefined;
+    this.#slots[held.slot] = undefined;
+    this.#free.push(held.slot);
     return held.handlers;
   }
 
   /** Keeps a waiting request's slot but drops what it would be told (a cancelled request, until `take`). */
   quiet(id: unknown): boolean {
+    const held = this.#held(id);
+    if (held !== undefined) this.#slots[held.slot] = { ...held, handlers: QUIET };
+    return held !== undefined;
+  }
+
+  /** The request waiting under `id`; undefined when none does (another value, or its slot taken again since). */
+  #held(id: unknown): Slot | undefined {
     const slot = slotOf(id);
     const held = slot === undefined ? undefined : this.#slots[slot];
-    if (slot === undefined || held === undefined || held.id !== id) return false;
-    this.#slots[slot] = { id: held.id, handlers: QUIET };
-    return true;
+    return held !== undefined && held.id === id ? held : undefined;
   }
 
   /** Every request still waiting, each taken (the transport closed). */

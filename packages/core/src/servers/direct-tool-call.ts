@@ -47,14 +47,15 @@ class DirectToolCall implements DirectHandlers {
   readonly result: Promise<CallToolResult>;
   #resolve!: (result: CallToolResult) => void;
   #reject!: (error: Error) => void;
-  #cancel: (() => void) | undefined;
+  /** The transport and id it was sent with, once sent (an abort cancels it there). */
+  #sent: { readonly transport: DirectTransport; readonly id: number } | undefined;
   readonly #client: OrderedClient;
   readonly #signal: AbortSignal;
   /** Let go once the call settles (see `#stop`). */
   #onProgress: (progress: ToolProgress) => void;
   readonly #onAbort = (): void => {
     this.#stop();
-    this.#cancel?.();
+    this.#sent?.transport.cancelDirect(this.#sent.id, String(this.#signal.reason));
     this.#reject(abortError(this.#signal.reason));
   };
 
@@ -70,7 +71,7 @@ class DirectToolCall implements DirectHandlers {
 
   /** The request is on its way: an abort from now on cancels it, and a failure to write it fails the call. */
   started(transport: DirectTransport, id: number, sent: Promise<void>): void {
-    this.#cancel = () => transport.cancelDirect(id, String(this.#signal.reason));
+    this.#sent = { transport, id };
     this.#signal.addEventListener('abort', this.#onAbort, { once: true });
     sent.catch((error: unknown) => {
       this.#stop();
