@@ -140,8 +140,12 @@ describe('a hostile view', () => {
       .poll(() => relayed, { timeout: 15_000 })
       .toContainEqual(expect.objectContaining({ method: 'ui/notifications/sandbox-view-left' }));
     expect(relayed.filter((d) => (d as { method?: string }).method === 'tools/call')).toEqual([]);
-    const proxyFrame = sink.frames().find((f) => f.url().startsWith(`http://127.0.0.1:${proxy.port}/`));
-    expect(proxyFrame?.childFrames()).toHaveLength(0);
+    const proxyFrame = sink.frames().find((f) => f.url().startsWith(`http://127.0.0.1:${proxy.port}/`))!;
+    // The proxy removes the view's frame before it says the view left, so its document has no frame by now. The
+    // browser's frame tree reaches the test by another channel (the proxy runs in a process of its own), so that
+    // is awaited rather than read once.
+    expect(await proxyFrame.evaluate(() => document.querySelectorAll('iframe').length)).toBe(0);
+    await expect.poll(() => proxyFrame.childFrames().length, { timeout: 5000 }).toBe(0);
   });
 
   it("refuses a sandbox proxy on the page's own origin, and shows why instead of the view", async () => {

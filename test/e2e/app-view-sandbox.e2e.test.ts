@@ -201,7 +201,11 @@ describe('the sandbox proxy', () => {
         frame.src = url;
         document.body.append(frame);
         // It writes first, as a page would to take the proxy over: the view it gives would report back to it.
-        const give = () =>
+        // Each offer made after the frame loaded is counted, for the test to wait on.
+        const offers = window as unknown as { __offers: number };
+        offers.__offers = 0;
+        const give = () => {
+          offers.__offers += 1;
           frame.contentWindow?.postMessage(
             {
               jsonrpc: '2.0',
@@ -212,19 +216,25 @@ describe('the sandbox proxy', () => {
             },
             '*',
           );
-        frame.addEventListener('load', give);
-        setInterval(give, 200);
+        };
+        frame.addEventListener('load', () => {
+          give();
+          setInterval(give, 200);
+        });
       },
       sandboxProxyUrl(`http://127.0.0.1:${proxy.port}`, parent),
     );
     return { page, heard };
   }
 
+  const offersMade = (page: Page) => page.evaluate(() => (window as unknown as { __offers: number }).__offers);
   const proxyFrameOf = (page: Page) => page.frames().find((f) => f.url().startsWith(`http://127.0.0.1:${proxy.port}/`));
 
   it("cannot be framed by another origin than the console's (frame-ancestors)", async () => {
     const { page, heard } = await framedFromElsewhere(origin);
-    await page.waitForTimeout(1000);
+    // The frame loaded (the browser's refusal) and the page has made its offer three times since: a view given on the
+    // first would have had two more rounds to report back.
+    await expect.poll(() => offersMade(page), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     // The browser refused to render the proxy there: no proxy document, no view, nothing sent to the page.
     const proxyFrame = proxyFrameOf(page);
     expect(
@@ -250,7 +260,16 @@ describe('the sandbox proxy', () => {
     await expect
       .poll(() => proxyFrame.evaluate(() => document.scripts.length).catch(() => 0), { timeout: 10_000 })
       .toBe(1);
-    await page.waitForTimeout(1000);
+    // The proxy's own listener was added before this one, so each message counted here it has already handled.
+    await proxyFrame.evaluate(() => {
+      const seen = window as unknown as { __seen: number };
+      seen.__seen = 0;
+      window.addEventListener('message', () => (seen.__seen += 1));
+    });
+    await expect
+      .poll(() => proxyFrame.evaluate(() => (window as unknown as { __seen: number }).__seen), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(3);
+    expect(await proxyFrame.evaluate(() => document.querySelectorAll('iframe').length)).toBe(0);
     expect(proxyFrame.childFrames()).toHaveLength(0);
     expect(heard).toEqual([]);
     await page.close();
