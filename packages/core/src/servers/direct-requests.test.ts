@@ -36,6 +36,15 @@ describe('DirectRequests', () => {
     expect(requests.find(second)).toBe(b);
   });
 
+  it('keeps every id a safe integer: the count starts again at 0 past 2^36 requests', () => {
+    const requests = new DirectRequests(2 ** 36 - 2);
+    const ids = Array.from({ length: 4 }, () => requests.open(handlers())!);
+    expect(ids.every((id) => Number.isSafeInteger(id) && id < 0)).toBe(true);
+    expect(ids[0]).toBe(-((2 ** 36 - 2) * 65_536) - 1);
+    expect(ids[2]).toBe(-2 - 1);
+    for (const id of ids) expect(requests.take(id)).toBeDefined();
+  });
+
   it('keeps a cancelled request quiet until taken: its answer is dropped, its progress is not found', () => {
     const requests = new DirectRequests();
     const told: string[] = [];

@@ -50,6 +50,14 @@ const QUIET: DirectHandlers = { answer: () => undefined, progress: () => undefin
 const SLOTS = 65_536;
 
 /**
+ * Requests counted before the count starts again at 0, so that every id stays a safe integer (2^36 * 2^16 = 2^52):
+ * without it, ids would pass 2^53 after about 1.4e11 requests on one transport (some 40 days at 40k calls a second)
+ * and no answer would find its request again. An old id equals a new one only if its slot was taken again exactly
+ * 2^36 times in between while its answer never came.
+ */
+const COUNTS = 2 ** 36;
+
+/**
  * The requests a transport sent directly and that wait for their answer, found by id. Ids are negative integers,
  * which the client's own ids (counting up from 0) never are, so a server that expects numeric ids keeps working; an
  * id names its slot (`-(count * 65536 + slot) - 1`) and a lookup reads that slot and compares the whole id, so the
@@ -60,13 +68,19 @@ const SLOTS = 65_536;
 export class DirectRequests {
   readonly #slots: (Slot | undefined)[] = [];
   readonly #free: number[] = [];
-  #count = 0;
+  #count: number;
+
+  /** `count` is where the ids' count starts (a test starts it near the wrap). */
+  constructor(count = 0) {
+    this.#count = count % COUNTS;
+  }
 
   /** Keeps a request's handlers; returns its id, or undefined when 65,536 wait already (send it another way). */
   open(handlers: DirectHandlers): number | undefined {
     const slot = this.#free.pop() ?? (this.#slots.length < SLOTS ? this.#slots.length : undefined);
     if (slot === undefined) return undefined;
-    const id = -(this.#count++ * SLOTS + slot) - 1;
+    const id = -(this.#count * SLOTS + slot) - 1;
+    this.#count = (this.#count + 1) % COUNTS;
     this.#slots[slot] = { id, slot, handlers };
     return id;
   }

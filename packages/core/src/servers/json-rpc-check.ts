@@ -4,8 +4,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
  * A quick check of a JSON-RPC message a server wrote: the message itself when it is a result, a request or a
  * notification the SDK's wire schema (`parseJSONRPCMessage`, a zod union of strict objects) accepts and would hand
  * back with the same content; undefined for anything else (an error response, a `_meta` the schema reads, an id it
- * may refuse, any key a strict object refuses, an own `__proto__`), which the caller then gives to the SDK's schema, so that it is
- * refused or kept exactly as before. This check can only save work, never accept what the SDK refuses.
+ * may refuse, any key a strict object refuses, an own `__proto__`), which the caller then gives to the SDK's schema,
+ * so that it is refused or kept exactly as before. This check can only save work, never accept what the SDK refuses.
  *
  * Why: the schema's union tries each branch in turn, and a result fails two before it matches; that allocated about
  * 4.5 KB per message on the host's call thread (a WeakMap among it), an eighth of what a call allocates there.
