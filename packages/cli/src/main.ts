@@ -22,8 +22,6 @@ import { promptCommand, promptsCommand, readCommand, resourcesCommand } from './
 import { serverLogsCommand, serverSwitchCommand, toolSwitchCommand } from './server-commands.js';
 import { FixedSurface, TerminalSurface, terminalLocale } from './terminal-surface.js';
 
-export { USAGE } from './cli-args.js';
-
 interface Io {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;

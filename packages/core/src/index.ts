@@ -1,14 +1,18 @@
-// @airlock/core: the MCP host runtime. Every public export is named here. This entry is runtime-neutral; Node-only
-// parts have subpaths of their own: '@airlock/core/sqlite' (SqliteStore), '@airlock/core/worker' (WorkerStore,
-// serveStore), and test doubles '@airlock/core/testing'.
-export { createHost } from './host.js';
-export type { Host, HostConfig, HostLimits, ServerInfo } from './host.js';
+// @airlock/core: the MCP host runtime. Every public export is named here, and test/core-exports.test.ts holds the
+// list, so a new public name is a reviewed change. The entry runs on Node (connections spawn stdio servers; the store
+// of kept reads, the token vault and the audit anchor use node:crypto, node:fs and async_hooks); a browser takes its
+// types only. Store adapters have subpaths of their own: '@airlock/core/sqlite', '@airlock/core/worker',
+// '@airlock/core/postgres'; test doubles and the store contract are '@airlock/core/testing'.
+export { createHost } from './host/create-host.js';
+export type { Host } from './host/create-host.js';
+export type { HostConfig, HostLimits } from './host/host-config.js';
+export type { ServerInfo } from './servers/server-info.js';
 export type { ServerAbout } from './servers/server-info.js';
 export type { ServerLogLine } from './servers/server-log.js';
-export type { HostServersApi } from './host-servers-api.js';
-export type { HostToolsApi, ToolHideOptions } from './host-tools-api.js';
-export type { ToolSwitch, ToolSwitchLevel } from './host-switches.js';
-export type { SwitchKey, SwitchLevel, SwitchRecord } from './storage/switches.js';
+export type { HostServersApi } from './host/servers-api.js';
+export type { HostToolsApi, ToolHideOptions } from './host/tools-api.js';
+export type { ToolSwitch, ToolSwitchLevel } from './switches/tool-switches.js';
+export type { SwitchKey, SwitchLevel, SwitchRecord } from './store/switches.js';
 export type { TelemetryConfig } from './telemetry/tool-spans.js';
 export { LOG_REDACT_PATHS, logHostEvents } from './telemetry/host-log.js';
 export type { LogSink } from './telemetry/host-log.js';
@@ -16,26 +20,19 @@ export { DEFAULT_RESULT_SLICE_CHARS } from './history/history-reader.js';
 export type { HistoryEntry, ResultSlice } from './history/history-reader.js';
 export { HISTORY_LOSS_BOUND } from './history/history-writer.js';
 export type { Durability } from './history/history-writer.js';
-export { HostEvents } from './host-events.js';
-export type { HostEventMap, HostEventName, HostListener } from './host-events.js';
+export type { HostEventMap, HostEventName, HostListener } from './events/host-events.js';
 export { HostError } from './errors/host-error.js';
 export type { HostErrorCode } from './errors/host-error.js';
 export { assertScope, sameScope } from './scope.js';
 export type { Scope } from './scope.js';
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';
-export { PERMISSION_DECISIONS } from './surface.js';
-export type {
-  ElicitationAnswer,
-  ElicitationMode,
-  ElicitationRequest,
-  PermissionDecision,
-  PermissionRequest,
-  SignInRequest,
-  Surface,
-} from './surface.js';
-export type { HostAuthApi, HostAuthConfig } from './host-auth.js';
-export { ElicitationBroker } from './elicitation/elicitation-broker.js';
+export { PERMISSION_DECISIONS } from './permissions/permission-request.js';
+export type { Surface } from './host/surface.js';
+export type { SignInRequest } from './auth/sign-in-request.js';
+export type { ElicitationAnswer, ElicitationMode, ElicitationRequest } from './elicitation/elicitation-request.js';
+export type { PermissionDecision, PermissionRequest } from './permissions/permission-request.js';
+export type { HostAuthApi, HostAuthConfig } from './auth/host-auth.js';
 export type { ElicitationEnd } from './elicitation/elicitation-broker.js';
 export type { CallInFlight } from './invocations/call-in-flight.js';
 export { buildFormModel, initialValues } from './elicitation/form-model.js';
@@ -48,8 +45,8 @@ export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';
 export { isolationOf, parseServersConfig, serverIdentity } from './servers/server-config.js';
 export { DEFAULT_TENANT_LIMITS, tenantMatches } from './servers/server-pool.js';
 export type { TenantConnectionLimits } from './servers/server-pool.js';
-export { readConfigFile, readConfigText } from './config-file.js';
-export type { ConfigFile } from './config-file.js';
+export { readConfigFile, readConfigText } from './host/config-file.js';
+export type { ConfigFile } from './host/config-file.js';
 export { defaultStorePath } from './config/default-store-path.js';
 export type {
   HttpServerConfig,
@@ -59,31 +56,26 @@ export type {
   ServerOAuthConfig,
   StdioServerConfig,
 } from './servers/server-config.js';
-export { DEFAULT_CONNECTION_LIMITS } from './servers/server-connection.js';
-export type { ConnectionLimits } from './servers/server-connection.js';
+export { DEFAULT_CONNECTION_LIMITS } from './servers/connection-limits.js';
+export type { ConnectionLimits } from './servers/connection-limits.js';
 export { SERVER_TRANSITIONS } from './servers/server-state.js';
 export type { ServerState } from './servers/server-state.js';
 export { toolDisplayName } from './tools/tool.js';
-export type { Audience, Caller, JsonSchema, Tool, ToolOrigin, ToolProgress, ToolRunContext } from './tools/tool.js';
+export type { JsonSchema, Tool, ToolOrigin, ToolProgress, ToolRunContext } from './tools/tool.js';
+export type { Audience, Caller } from './caller.js';
 export type { NativeToolDefinition } from './tools/tool-registry.js';
 export { MAX_TOOL_NAME_LENGTH, namespacedToolName } from './tools/tool-name.js';
 export { readToolUiMeta } from './tools/tool-visibility.js';
 export type { ToolUiMeta } from './tools/tool-visibility.js';
 export { definitionHash } from './tools/definition-hash.js';
-export { visibilityRefusal } from './tools/visibility-policy.js';
-export { INVOCATION_TRANSITIONS, isTerminalState, stateForOutcome } from './invocations/invocation-state.js';
-export type { InvocationOutcome, InvocationState } from './invocations/invocation-state.js';
-export { DEFAULT_TIMEOUT_LIMITS } from './invocations/invocation-pipeline.js';
-export type {
-  InvokeOptions,
-  PreCallContext,
-  PreCallHook,
-  PreCallVerdict,
-  TimeoutLimits,
-  ToolLimits,
-  ToolResult,
-} from './invocations/invocation-pipeline.js';
-export { boundResult, DEFAULT_BOUND_LIMITS, fitText, resultHandle } from './invocations/bound-result.js';
+export { INVOCATION_TRANSITIONS, isTerminalState } from './store/invocation-state.js';
+export type { InvocationOutcome, InvocationState } from './store/invocation-state.js';
+export { DEFAULT_TIMEOUT_LIMITS } from './invocations/run-with-timeouts.js';
+export type { ToolLimits } from './invocations/invocation-pipeline.js';
+export type { TimeoutLimits } from './invocations/run-with-timeouts.js';
+export type { PreCallContext, PreCallHook, PreCallVerdict } from './invocations/pre-call-chain.js';
+export type { InvokeOptions, ToolResult } from './invocations/invoke-options.js';
+export { boundResult, DEFAULT_BOUND_LIMITS, resultHandle } from './invocations/bound-result.js';
 export type { BoundLimits, ResultSource } from './invocations/bound-result.js';
 export { safeInlineBinary } from './resources/bound-resource.js';
 export type { BoundedRead, ResourceScreenContent } from './resources/bound-resource.js';
@@ -91,7 +83,21 @@ export type { BoundedPrompt, PromptScreenContent } from './resources/bound-promp
 export { expandTemplate } from './resources/expand-template.js';
 export { DEFAULT_KEPT_READS } from './resources/kept-reads.js';
 export type { WholeRead } from './resources/kept-reads.js';
-export type * from './resources/resource-types.js';
+export type {
+  CompleteOptions,
+  CompletionRef,
+  Completions,
+  FromServer,
+  GetPromptOptions,
+  ListedPrompt,
+  ListedResource,
+  ListedTemplate,
+  Listing,
+  PromptMessages,
+  ReadCaller,
+  ReadResourceOptions,
+  ResourceRead,
+} from './resources/resource-types.js';
 export type { AppView, AppViewCsp, AppViewPermission } from './apps/app-view.js';
 export { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE, DEFAULT_APP_VIEW_MAX_BYTES } from './apps/app-view.js';
 export type {
@@ -100,20 +106,21 @@ export type {
   ScreenBlock,
   ScreenPayload,
   Truncation,
-} from './invocations/bounded-result-types.js';
-export type { AuditQuery, DecisionKeyFields, DecisionTenant, HostStore, StoreWrite } from './storage/host-store.js';
+} from './store/bounded-result-types.js';
+export type { AuditQuery, DecisionKeyFields, DecisionTenant, HostStore, StoreWrite } from './store/host-store.js';
 export type {
   InvocationError,
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from './invocations/invocation-record.js';
-export type { InvocationTask, OpenTaskFilter } from './invocations/invocation-task.js';
-export type { TaskEra, TaskSnapshot, TaskStatus, TaskUpdate } from './tools/tool-task.js';
+} from './store/invocation-record.js';
+export type { InvocationTask, OpenTaskFilter } from './store/invocation-task.js';
+export type { TaskSnapshot, TaskUpdate } from './tools/tool-task.js';
+export type { TaskEra, TaskStatus } from './store/invocation-task.js';
 export type { HostTasksApi } from './tasks/host-tasks.js';
 export { MemoryStore } from './storage/memory/memory-store.js';
-export { AuditLog, PRUNE_BATCH } from './audit/audit-log.js';
+export { AuditLog } from './audit/audit-log.js';
 export type {
   AuditAnchorConfig,
   AuditExportFormat,
@@ -121,34 +128,26 @@ export type {
   AuditQueryOptions,
   PruneReport,
 } from './audit/audit-log.js';
-export { appendAnchor, readAnchors } from './audit/audit-anchor.js';
+export { readAnchors } from './audit/audit-anchor.js';
 export type { AuditAnchor } from './audit/audit-anchor.js';
-export { SYSTEM_TENANT } from './audit/audit-checkpoint.js';
 export type { CheckpointData } from './audit/audit-checkpoint.js';
-export { SEED_DECISIONS, SEED_ORIGINS, seedDecisionEvent } from './audit/seed-decision-event.js';
-export type { SeedDecisionEvent } from './audit/seed-decision-event.js';
-export { DAY_MS, RETENTION_DEFAULTS, resolveRetention } from './retention/retention-config.js';
+export { RETENTION_DEFAULTS } from './retention/retention-config.js';
 export type { ResolvedRetention, RetentionConfig, RetentionWindows } from './retention/retention-config.js';
 export type { RetentionReport } from './retention/retention-sweep.js';
-export type { RetentionCandidate, RetentionQuery } from './storage/host-store.js';
-export { chainEvent, GENESIS_HASH, verifyChain } from './audit/audit-event.js';
-export type {
-  AuditEvent,
-  AuditEventInput,
-  AuditEventType,
-  AuditVerification,
-  DecisionOrigin,
-} from './audit/audit-event.js';
-export { DEFAULT_EXPIRY_DAYS, PermissionEngine } from './permissions/permission-engine.js';
-export type { ExpiryDays, PermissionConfig } from './permissions/permission-engine.js';
+export type { RetentionCandidate, RetentionQuery } from './store/host-store.js';
+export { GENESIS_HASH, verifyChain } from './audit/audit-chain.js';
+export type { AuditVerification } from './audit/audit-chain.js';
+export type { AuditEvent, AuditEventInput, AuditEventType, DecisionOrigin } from './store/audit-record.js';
+export { DEFAULT_EXPIRY_DAYS } from './permissions/permission-config.js';
+export type { ExpiryDays, PermissionConfig } from './permissions/permission-config.js';
 export type { PermissionExplanation } from './permissions/explain-permission.js';
 export type { PermissionAskReason } from './permissions/resolve-permission.js';
-export { evaluateRules, parseRules, parseRulesText, unmatchableRules } from './permissions/permission-rules.js';
+export { parseRules, parseRulesText, unmatchableRules } from './permissions/permission-rules.js';
 export type { PermissionRule, RuleEffect, RuleLayer, RuleVerdict } from './permissions/permission-rules.js';
 export { deriveRisk, SERVER_RISK_META_KEY } from './permissions/risk.js';
-export type { RiskAssessment, RiskTier } from './permissions/risk.js';
-export { decisionKey } from './permissions/stored-decision.js';
-export type { StoredDecision } from './permissions/stored-decision.js';
+export type { RiskAssessment } from './permissions/risk.js';
+export type { RiskTier } from './store/stored-decision.js';
+export type { StoredDecision } from './store/stored-decision.js';
 export { formatMessage, LOCALES, MESSAGES } from './i18n/messages.js';
 export type { Locale, MessageKey } from './i18n/messages.js';
 // OAuth 2.1 for remote servers (auth/): the SDK's OAuthClientProvider per user and server, tokens sealed at rest.
@@ -160,8 +159,7 @@ export { signIn } from './auth/oauth-sign-in.js';
 export type { AuthChallenge, SignInOptions, SignInResult } from './auth/oauth-sign-in.js';
 export { authStatus, signOut } from './auth/oauth-sign-out.js';
 export type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
-export { DEFAULT_MAX_STEP_UPS, insufficientScopeChallenge, stepUp } from './auth/oauth-step-up.js';
-export { authFailed, authRequired, isAuthRequired } from './auth/auth-errors.js';
+export { isAuthRequired } from './auth/auth-errors.js';
 export type { AuthStep } from './auth/auth-errors.js';
 export { httpsOnlyFetch, isLoopbackHost } from './auth/https-only-fetch.js';
 export type { Authorize, AuthorizeRequest, OAuthClientConfig } from './auth/oauth-client-config.js';
@@ -171,4 +169,4 @@ export type {
   CredentialKind,
   CredentialMatch,
   CredentialRecord,
-} from './storage/credentials.js';
+} from './store/credentials.js';

@@ -8,27 +8,30 @@ export { DecisionRevokeEvent } from './airlock-tool-list/tool-list-events.js';
 export type { DecisionRevokeDetail } from './airlock-tool-list/tool-list-events.js';
 export { applyPreset, PRESET_NAMES, PRESETS } from './shared/presets.js';
 export type { Preset, PresetMode, PresetName, PresetToken, PresetTokens } from './shared/presets.js';
+export { AirlockToolCard } from './airlock-tool-card/airlock-tool-card.js';
 export {
-  AirlockToolCard,
-  ToolCancelEvent,
-  ToolCopyEvent,
-  ToolResourceOpenEvent,
-  ToolRetryEvent,
   type ToolCardInvocation,
   type ToolCardProgress,
   type ToolCardServer,
   type ToolCardTool,
+} from './airlock-tool-card/tool-card-types.js';
+export {
+  ToolCancelEvent,
+  ToolCopyEvent,
+  ToolResourceOpenEvent,
+  ToolRetryEvent,
   type ToolCancelDetail,
   type ToolCopyDetail,
   type ToolResourceOpenDetail,
   type ToolRetryDetail,
-} from './airlock-tool-card/airlock-tool-card.js';
+} from './airlock-tool-card/tool-card-events.js';
 export { AirlockPermissionSheet } from './airlock-permission-sheet/airlock-permission-sheet.js';
 export { PermissionDecideEvent } from './airlock-permission-sheet/permission-decide-event.js';
 export { AirlockElicitationDialog } from './airlock-elicitation-dialog/airlock-elicitation-dialog.js';
 export { ElicitationAnswerEvent, ElicitationDoneEvent } from './airlock-elicitation-dialog/elicitation-events.js';
-export { AirlockAppView, REFUSALS, VIEW_SANDBOX } from './airlock-app-view/airlock-app-view.js';
-export type { AppViewSource } from './airlock-app-view/airlock-app-view.js';
+export { AirlockAppView } from './airlock-app-view/airlock-app-view.js';
+export { REFUSALS, VIEW_SANDBOX } from './airlock-app-view/app-view-source.js';
+export type { AppViewSource } from './airlock-app-view/app-view-source.js';
 export type { ViewPermission } from './airlock-app-view/permission-consent.js';
 export {
   AppCallEvent,

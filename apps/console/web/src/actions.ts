@@ -13,7 +13,7 @@ import { retryKey } from './reduce.js';
 import { signInToServer, signOutOfServer } from './server-sign-in.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState, Verification } from './state.js';
-import type { Card, ServerView, ToolEntry } from './types.js';
+import type { Card, ServerView, ToolEntry } from '../../src/wire.js';
 
 /** The event stream as actions need it: signing in opens it, signing out closes it. */
 export interface StreamControl {

@@ -4,7 +4,8 @@ import { cardSlots } from './card-slots.js';
 import { reduce, retryKey } from './reduce.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState } from './state.js';
-import type { Card, ConsoleEvent } from './types.js';
+import type { ConsoleEvent } from '../../src/console-events.js';
+import type { Card } from '../../src/wire.js';
 
 const scope = { userId: 'ana', workspaceId: 'default', conversationId: CONVERSATION };
 

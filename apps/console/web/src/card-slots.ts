@@ -1,5 +1,5 @@
 import type { PageState } from './state.js';
-import type { Card } from './types.js';
+import type { Card } from '../../src/wire.js';
 
 /** One card on the page: the first call's id (its key), the call it shows now, and which attempt that is. */
 export interface CardSlot {

@@ -5,7 +5,8 @@ import { CARDS_PER_FRAME, drawnSlots, drawOlderCards } from './card-window.js';
 import { reduce } from './reduce.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState } from './state.js';
-import type { Card, ConsoleEvent, Snapshot } from './types.js';
+import type { ConsoleEvent } from '../../src/console-events.js';
+import type { Card, Snapshot } from '../../src/wire.js';
 
 const scope = { userId: 'ana', workspaceId: 'default', conversationId: CONVERSATION };
 

@@ -8,7 +8,7 @@ import { CONVERSATION } from './state.js';
 import { RESOURCE_UPDATED_EVENT } from './views/resource-preview.js';
 import { SERVER_LOG_EVENT } from './views/server-panel.js';
 import type { PageState } from './state.js';
-import type { ConsoleEvent } from './types.js';
+import type { ConsoleEvent } from '../../src/console-events.js';
 
 /** What the stream asks of the page beyond the state `reduce` makes. */
 export type StreamEffects = Pick<Actions, 'refresh' | 'loadFullText' | 'showSignIn'>;

@@ -3,7 +3,8 @@ import type { ElicitationRequest, InvocationRecord, PermissionRequest, ToolProgr
 import { reduce } from './reduce.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState } from './state.js';
-import type { Card, ChatLine, ConsoleEvent, Snapshot } from './types.js';
+import type { ConsoleEvent } from '../../src/console-events.js';
+import type { Card, ChatLine, Snapshot } from '../../src/wire.js';
 
 const scope = (conversationId = CONVERSATION) => ({ userId: 'ana', workspaceId: 'default', conversationId });
 

@@ -1,6 +1,7 @@
 import { isAcceptedUrlFlow } from '../../src/accepted-url-flow.js';
 import type { InvocationRecord } from '@airlock/core';
-import type { ConsoleEvent, Snapshot } from './types.js';
+import type { ConsoleEvent } from '../../src/console-events.js';
+import type { Snapshot } from '../../src/wire.js';
 import { CONVERSATION, initialState } from './state.js';
 import type { PageState } from './state.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serverReason } from './server-reason.js';
-import type { ServerView } from './types.js';
+import type { ServerView } from '../../src/wire.js';
 
 const server = (fields: Partial<ServerView>): ServerView => ({
   id: 'demo',

@@ -1,5 +1,5 @@
 import type { ConsoleMessageKey } from './console-messages.js';
-import type { ServerView } from './types.js';
+import type { ServerView } from '../../src/wire.js';
 
 /** One sentence of a server's reason, as a catalog key and its parameters (the page fills them in its language). */
 export interface ReasonLine {

@@ -1,7 +1,7 @@
 import type { AuditEvent, ElicitationEnd, ElicitationRequest, PermissionRequest } from '@airlock/core';
 import { CARDS_PER_FRAME } from './card-window.js';
 import type { ConsoleMessageKey } from './console-messages.js';
-import type { Card, ChatLine, Snapshot } from './types.js';
+import type { Card, ChatLine, Snapshot } from '../../src/wire.js';
 
 /** The conversation this page shows (the console has one per tab for now). */
 export const CONVERSATION = 'main';

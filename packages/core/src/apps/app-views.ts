@@ -1,6 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { sha256Hex } from '../audit/canonical-json.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
 import { inspectUrl } from '../elicitation/url-safety.js';
 import type { UrlInspection } from '../elicitation/url-safety.js';

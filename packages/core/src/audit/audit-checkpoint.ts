@@ -1,5 +1,5 @@
 import { HostError } from '../errors/host-error.js';
-import type { AuditEvent, AuditEventInput } from './audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../store/audit-record.js';
 import { auditEvent } from './audit-event-builder.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AuditEventInput, AuditEventType } from './audit-event.js';
+import type { AuditEventInput, AuditEventType } from '../store/audit-record.js';
 
 /** What an audit event is about; every field but the type, the time, the tenant and the data may be left out. */
 export interface AuditEventOptions {

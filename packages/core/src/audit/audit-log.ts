@@ -1,12 +1,13 @@
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import type { AuditQuery, HostStore, StoreWrite } from '../storage/host-store.js';
+import type { AuditQuery, HostStore, StoreWrite } from '../store/host-store.js';
 import type { AuditAnchor } from './audit-anchor.js';
 import { appendAnchor } from './audit-anchor.js';
 import { checkpointInput } from './audit-checkpoint.js';
-import type { AuditEvent, AuditVerification } from './audit-event.js';
-import { GENESIS_HASH } from './audit-event.js';
+import type { AuditVerification } from './audit-chain.js';
+import type { AuditEvent } from '../store/audit-record.js';
+import { GENESIS_HASH } from './audit-chain.js';
 import { checkAnchors, findCheckpoint, walkChain } from './chain-walk.js';
 import { seedDecisionEvent } from './seed-decision-event.js';
 

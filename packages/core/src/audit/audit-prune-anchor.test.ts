@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { HostStore } from '../storage/host-store.js';
+import { createHost } from '../host/create-host.js';
+import type { HostStore } from '../store/host-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { auditInput, auditWrites } from '../testing/host-store-fixtures.js';
 import { readAnchors } from './audit-anchor.js';
-import { GENESIS_HASH } from './audit-event.js';
+import { GENESIS_HASH } from './audit-chain.js';
 import { AuditLog } from './audit-log.js';
 
 const DAY = 24 * 60 * 60 * 1000;

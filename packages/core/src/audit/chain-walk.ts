@@ -1,8 +1,9 @@
 import type { AuditAnchor } from './audit-anchor.js';
 import type { CheckpointData } from './audit-checkpoint.js';
 import { checkpointData } from './audit-checkpoint.js';
-import type { AuditEvent, AuditVerification } from './audit-event.js';
-import { verifyChain } from './audit-event.js';
+import type { AuditVerification } from './audit-chain.js';
+import type { AuditEvent } from '../store/audit-record.js';
+import { verifyChain } from './audit-chain.js';
 
 /**
  * The latest checkpoint of the chain and its own number, or undefined when the chain was never pruned. A checkpoint

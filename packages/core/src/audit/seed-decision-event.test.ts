@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
-import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
+import type { Surface } from '../host/surface.js';
+import type { PermissionDecision, PermissionRequest } from '../permissions/permission-request.js';
 import { demoServer, SCOPE } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { canonicalJson } from './canonical-json.js';
-import { chainEvent } from './audit-event.js';
+import { chainEvent } from './audit-chain.js';
 import { seedDecisionEvent } from './seed-decision-event.js';
 
 const DAY = 24 * 60 * 60 * 1000;

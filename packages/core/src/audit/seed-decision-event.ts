@@ -1,4 +1,4 @@
-import type { AuditEvent } from './audit-event.js';
+import type { AuditEvent } from '../store/audit-record.js';
 
 /** A permission decision in seed 003 R6's audit schema, field for field. */
 export interface SeedDecisionEvent {

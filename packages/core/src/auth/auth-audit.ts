@@ -1,5 +1,5 @@
 import { auditEvent } from '../audit/audit-event-builder.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import type { Clock } from '../clock.js';
 
 /** What an auth audit event is about: the user, the server, the time. */

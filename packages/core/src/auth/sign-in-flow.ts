@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { HostError } from '../errors/host-error.js';
-import type { CredentialKey } from '../storage/credentials.js';
+import type { CredentialKey } from '../store/credentials.js';
 import type { AuthStep } from './auth-errors.js';
 
 /** What the store keeps, sealed, for a user's tokens. */

@@ -9,13 +9,13 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import type { AuditEventInput } from '../audit/audit-event.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import { systemClock } from '../clock.js';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import { credentialKeyText } from '../storage/credentials.js';
-import type { CredentialKey } from '../storage/credentials.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
+import { credentialKeyText } from '../store/credentials.js';
+import type { CredentialKey } from '../store/credentials.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
 import { authAudit } from './auth-audit.js';
 import { authRequired } from './auth-errors.js';
 import type { Authorize, OAuthClientConfig } from './oauth-client-config.js';

@@ -5,6 +5,7 @@
  * Value checks stay in the readers (`parseServersConfig`, `parseRulesText`, the surfaces' own sections), which give
  * the precise messages; the schema's types mirror them.
  */
+import type { KeySchema } from './key-schema.js';
 import {
   AUDIT_KEYS,
   CONSOLE_KEYS,
@@ -13,9 +14,6 @@ import {
   RETENTION_KEYS,
   settingsSection,
 } from './settings-definition.js';
-
-/** One known key: its JSON Schema fragment, description included. */
-export type KeySchema = Readonly<Record<string, unknown>> & { readonly description: string };
 
 const stringMap = (description: string): KeySchema => ({
   type: 'object',

@@ -1,4 +1,4 @@
-import type { KeySchema } from './config-definition.js';
+import type { KeySchema } from './key-schema.js';
 
 /**
  * The settings sections of `airlock.config.json` beside the servers, permissions and store: `limits`, `console`,

@@ -1,4 +1,4 @@
-import type { ElicitationAnswer, ElicitationRequest } from '../surface.js';
+import type { ElicitationAnswer, ElicitationRequest } from './elicitation-request.js';
 import { validateFormAnswer } from './form-validation.js';
 
 /** An answer that may be sent, or the problems with it by field (`''` for the answer as a whole). */

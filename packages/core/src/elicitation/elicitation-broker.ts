@@ -4,13 +4,14 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
 import type { Scope } from '../scope.js';
 import { sameScope } from '../scope.js';
 import type { CallInFlight } from '../invocations/call-in-flight.js';
 import { InFlightList } from '../invocations/in-flight-list.js';
-import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
+import type { ElicitationAsker } from './elicitation-request.js';
+import type { ElicitationAnswer, ElicitationMode, ElicitationRequest } from './elicitation-request.js';
 import { checkElicitationAnswer } from './check-elicitation-answer.js';
 import { buildFormModel, initialValues } from './form-model.js';
 import { UrlFlows } from './url-flows.js';
@@ -62,7 +63,7 @@ export class ElicitationBroker {
 
   constructor(
     private readonly deps: {
-      surface: Surface | undefined;
+      surface: ElicitationAsker | undefined;
       clock: Clock;
       events: ElicitationEvents;
       timeoutMs: (tool: string) => number;

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
-import type { ElicitationAnswer, ElicitationMode, ElicitationRequest, Surface } from '../surface.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import type { Surface } from '../host/surface.js';
+import type { ElicitationAnswer, ElicitationMode, ElicitationRequest } from './elicitation-request.js';
 import { FakeClock } from '../testing/fake-clock.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
+import type { AuditEventInput } from '../store/audit-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
 import { ElicitationBroker } from './elicitation-broker.js';
 import { demoServer, nextEvent, readCallLog, SCOPE, startHttpDemo } from '../testing/demo-fixture.js';
 

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
+import { createHost } from '../host/create-host.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { seeded } from '../testing/seeded.js';
 import { HISTORY_LOSS_BOUND } from './history-writer.js';

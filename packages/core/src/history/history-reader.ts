@@ -5,10 +5,10 @@ import type {
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from '../invocations/invocation-record.js';
+} from '../store/invocation-record.js';
 import type { Scope } from '../scope.js';
 import { assertScope } from '../scope.js';
-import type { HostStore } from '../storage/host-store.js';
+import type { HostStore } from '../store/host-store.js';
 import type { HistoryWriter } from './history-writer.js';
 
 /** One invocation with its transitions and the result exactly as the model was given it. */

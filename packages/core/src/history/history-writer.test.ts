@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../storage/memory/memory-store.js';
-import type { StoreWrite } from '../storage/host-store.js';
+import type { StoreWrite } from '../store/host-store.js';
 import {
   auditInput,
   auditWrites,

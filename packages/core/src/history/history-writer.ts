@@ -1,6 +1,6 @@
 import { HostError } from '../errors/host-error.js';
-import type { RecordingQueue } from '../invocations/recording-queue.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
+import type { RecordingQueue } from '../store/recording-queue.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
 
 /**
  * When `host.invoke` hands a call's result back, measured against the store's commits.

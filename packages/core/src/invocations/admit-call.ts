@@ -2,7 +2,7 @@ import { HostError } from '../errors/host-error.js';
 import { assertArguments } from '../tools/schema-validator.js';
 import type { Tool } from '../tools/tool.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
-import type { InvocationError } from './invocation-record.js';
+import type { InvocationError } from '../store/invocation-record.js';
 import type { InvokeOptions } from './invoke-options.js';
 
 /**

@@ -1,5 +1,11 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
-import type { BoundedResult, ModelPayload, ScreenBlock, ScreenPayload, Truncation } from './bounded-result-types.js';
+import type {
+  BoundedResult,
+  ModelPayload,
+  ScreenBlock,
+  ScreenPayload,
+  Truncation,
+} from '../store/bounded-result-types.js';
 import { modelStructuredContent } from './model-structured-content.js';
 
 /** The budgets of shared/DESIGN.md. All configurable, per host and per tool. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LiveCall, RunContext } from './call-context.js';
-import type { InvocationRecord } from './invocation-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
 
 const scope = { userId: 'u', workspaceId: 'w', conversationId: 'c' };
 

@@ -2,7 +2,7 @@ import type { Scope } from '../scope.js';
 import type { ToolProgress, ToolRunContext } from '../tools/tool.js';
 import type { TaskUpdate } from '../tools/tool-task.js';
 import type { CallInFlight } from './call-in-flight.js';
-import type { InvocationRecord } from './invocation-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
 
 // What a call hands out with a field read late (its signal, its record) is an instance of a class, its getter on the
 // prototype, never an object literal with `get x() {}`. V8 gives each evaluation of a literal with an accessor a map

@@ -1,5 +1,5 @@
 import type { Scope } from '../scope.js';
-import type { InvocationRecord } from './invocation-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
 
 /**
  * A call in flight, as the pipeline hands it to whatever runs around the call (the elicitation broker ties a server's

@@ -1,17 +1,17 @@
-import type { AuditEventInput } from '../audit/audit-event.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
 import { hashJson } from '../audit/canonical-json.js';
 import type { Clock } from '../clock.js';
-import type { RecordingQueue } from './recording-queue.js';
+import type { RecordingQueue } from '../store/recording-queue.js';
 import type { Scope } from '../scope.js';
 import type { Tool, ToolProgress } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
-import type { ScreenPayload } from './bounded-result-types.js';
+import type { ScreenPayload } from '../store/bounded-result-types.js';
 import type { InvokeOptions } from './invoke-options.js';
 import { newInvocationId } from './invocation-id.js';
-import type { InvocationError, InvocationRecord, ResultRecord } from './invocation-record.js';
-import type { InvocationOutcome, InvocationState } from './invocation-state.js';
-import { transition } from './invocation-state.js';
+import type { InvocationError, InvocationRecord, ResultRecord } from '../store/invocation-record.js';
+import type { InvocationOutcome, InvocationState } from '../store/invocation-state.js';
+import { transition } from '../store/invocation-state.js';
 
 /** What the pipeline tells the host's listeners. */
 export interface PipelineEvents {

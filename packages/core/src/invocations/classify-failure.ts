@@ -1,8 +1,8 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
-import type { InvocationError } from './invocation-record.js';
+import type { InvocationError } from '../store/invocation-record.js';
 import type { Tool } from '../tools/tool.js';
-import type { InvocationOutcome } from './invocation-state.js';
+import type { InvocationOutcome } from '../store/invocation-state.js';
 
 /**
  * Turns a failed run into one of the distinct outcomes. `aborted` is the pipeline's own reason when it aborted the

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import type { CallInFlight } from './call-in-flight.js';
-import type { RecordingQueue } from './recording-queue.js';
+import type { RecordingQueue } from '../store/recording-queue.js';
 import { assertScope } from '../scope.js';
 import type { Scope } from '../scope.js';
 import type { Tool } from '../tools/tool.js';
@@ -15,27 +15,20 @@ import type { CallHistory, PipelineEvents } from './call-recorder.js';
 import { classifyFailure } from './classify-failure.js';
 import type { ControllerPool } from './controller-pool.js';
 import type { Deadlines } from './deadlines.js';
-import type { InvocationError, InvocationRecord } from './invocation-record.js';
-import type { InvocationOutcome } from './invocation-state.js';
-import { isRunningState } from './invocation-state.js';
+import type { InvocationError, InvocationRecord } from '../store/invocation-record.js';
+import type { InvocationOutcome } from '../store/invocation-state.js';
+import { isRunningState } from '../store/invocation-state.js';
 import type { InvokeOptions, ToolResult } from './invoke-options.js';
 import { PreCallChain } from './pre-call-chain.js';
 import type { PreCallHook, QuickGate } from './pre-call-chain.js';
 import { DEFAULT_TIMEOUT_LIMITS, NEVER_ABORTED, runWithTimeouts } from './run-with-timeouts.js';
 import type { TimeoutLimits } from './run-with-timeouts.js';
 import { refusedResult, settleFailure, settleResult } from './settle-result.js';
-import type { InvocationTask } from './invocation-task.js';
+import type { InvocationTask } from '../store/invocation-task.js';
 import type { RegisteredTool } from '../tools/tool-registry.js';
 import type { ToolRunContext } from '../tools/tool.js';
 import { TaskRecorder } from './task-recorder.js';
 import type { TaskHistory } from './task-recorder.js';
-
-// The public names of the call path, where the package entry and the gate have always found them.
-export type { InvokeOptions, ToolResult } from './invoke-options.js';
-export type { PreCallContext, PreCallHook, PreCallVerdict, QuickGate } from './pre-call-chain.js';
-export { DEFAULT_TIMEOUT_LIMITS } from './run-with-timeouts.js';
-export type { TimeoutLimits } from './run-with-timeouts.js';
-export type { PipelineEvents } from './call-recorder.js';
 
 /** Per-tool overrides, keyed by host tool name. */
 export type ToolLimits = Readonly<Record<string, Partial<BoundLimits & TimeoutLimits>>>;

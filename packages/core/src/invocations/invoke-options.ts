@@ -1,9 +1,9 @@
 import type { ContentBlock } from '@modelcontextprotocol/client';
 import type { Scope } from '../scope.js';
-import type { Caller } from '../tools/tool.js';
-import type { Truncation } from './bounded-result-types.js';
-import type { InvocationError, InvocationRecord } from './invocation-record.js';
-import type { InvocationOutcome, InvocationState } from './invocation-state.js';
+import type { Caller } from '../caller.js';
+import type { Truncation } from '../store/bounded-result-types.js';
+import type { InvocationError, InvocationRecord } from '../store/invocation-record.js';
+import type { InvocationOutcome, InvocationState } from '../store/invocation-state.js';
 
 /** One call through the one path. */
 export interface InvokeOptions {

@@ -1,6 +1,6 @@
 import type { Scope } from '../scope.js';
 import type { Tool } from '../tools/tool.js';
-import type { InvocationRecord } from './invocation-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
 
 /** What a pre-call hook decides. Returning nothing lets the next hook decide. */
 export type PreCallVerdict = { readonly allow: true } | { readonly allow: false; readonly reason: string };

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host, HostConfig } from '../host.js';
-import type { StoreWrite } from '../storage/host-store.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import type { HostConfig } from '../host/host-config.js';
+import type { StoreWrite } from '../store/host-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { ToolProgress } from '../tools/tool.js';
 import { demoServer, readCallLog, SCOPE, waitForLog } from '../testing/demo-fixture.js';

@@ -7,9 +7,9 @@ import type { BoundLimits } from './bound-result.js';
 import { boundResult, DEFAULT_BOUND_LIMITS, fitText, resultHandle, serverErrorText } from './bound-result.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { InvokeOptions, ToolResult } from './invoke-options.js';
-import type { InvocationError, InvocationRecord, ResultRecord } from './invocation-record.js';
-import type { InvocationOutcome } from './invocation-state.js';
-import { stateForOutcome } from './invocation-state.js';
+import type { InvocationError, InvocationRecord, ResultRecord } from '../store/invocation-record.js';
+import type { InvocationOutcome } from '../store/invocation-state.js';
+import { stateForOutcome } from '../store/invocation-state.js';
 
 /**
  * Ends a call that returned a result: refuses one over the size cap (it is not kept) or one that breaks the tool's

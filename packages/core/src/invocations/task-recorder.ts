@@ -1,10 +1,11 @@
 import type { Clock } from '../clock.js';
-import type { TaskStatus, TaskUpdate } from '../tools/tool-task.js';
+import type { TaskUpdate } from '../tools/tool-task.js';
+import type { TaskStatus } from '../store/invocation-task.js';
 import type { CallRecorder } from './call-recorder.js';
-import type { InvocationTask } from './invocation-task.js';
-import type { InvocationState } from './invocation-state.js';
-import { isRunningState } from './invocation-state.js';
-import type { RecordingQueue } from './recording-queue.js';
+import type { InvocationTask } from '../store/invocation-task.js';
+import type { InvocationState } from '../store/invocation-state.js';
+import { isRunningState } from '../store/invocation-state.js';
+import type { RecordingQueue } from '../store/recording-queue.js';
 
 /** What the call path needs to record a call's task: the history, the server's identity, and whom to tell. */
 export interface TaskHistory {

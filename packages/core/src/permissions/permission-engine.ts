@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import type { AuditEventInput, DecisionOrigin } from '../audit/audit-event.js';
+import type { AuditEventInput, DecisionOrigin } from '../store/audit-record.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
 import type { PreCallContext, PreCallHook, PreCallVerdict, QuickGate } from '../invocations/pre-call-chain.js';
 import type { Scope } from '../scope.js';
-import type { HostStore } from '../storage/host-store.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
+import type { HostStore } from '../store/host-store.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
 import type { HistoryWriter } from '../history/history-writer.js';
-import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
+import type { PermissionAsker } from './permission-request.js';
+import type { PermissionDecision, PermissionRequest } from './permission-request.js';
 import type { Tool } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
 import { DecisionCache, followStoreDecisions } from './decision-cache.js';
@@ -21,16 +22,12 @@ import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
 import { decisionExpiresAt, permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
-import type { RiskAssessment, RiskTier } from './risk.js';
+import type { RiskAssessment } from './risk.js';
+import type { RiskTier } from '../store/stored-decision.js';
 import { storableDecision } from './storable-decision.js';
 import type { StoreCheck, StoredAllowCheck } from './stored-allow-check.js';
 import { afterStoreCheck, storedAllowCheck } from './stored-allow-check.js';
-import type { StoredDecision } from './stored-decision.js';
-
-/** Kept here too, where the host has always imported them from. */
-export type { PermissionExplanation } from './explain-permission.js';
-export { DEFAULT_EXPIRY_DAYS } from './permission-config.js';
-export type { ExpiryDays, PermissionConfig } from './permission-config.js';
+import type { StoredDecision } from '../store/stored-decision.js';
 
 /** A call as the gate sees it before it is recorded: the hash and the record are worked out only if needed. */
 type QuickCall = Parameters<QuickGate>[0];
@@ -76,7 +73,7 @@ export class PermissionEngine {
       /** The ordered history queue: decisions made without asking are audited in order with the call's rows. */
       writes: HistoryWriter;
       clock: Clock;
-      surface: Surface | undefined;
+      surface: PermissionAsker | undefined;
       config: PermissionConfig;
       server: (serverId: string) => ServerFacts | undefined;
       events: PermissionEvents;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
-import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
+import type { Surface } from '../host/surface.js';
+import type { PermissionDecision, PermissionRequest } from './permission-request.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import type { Tool } from '../tools/tool.js';
 import { askPermission, permissionRequest } from './permission-prompt.js';

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock.js';
-import type { DecisionOrigin } from '../audit/audit-event.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
-import type { PermissionDecision, PermissionRequest, Surface } from '../surface.js';
-import { PERMISSION_DECISIONS } from '../surface.js';
+import type { DecisionOrigin } from '../store/audit-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
+import type { PermissionAsker } from './permission-request.js';
+import type { PermissionDecision, PermissionRequest } from './permission-request.js';
+import { PERMISSION_DECISIONS } from './permission-request.js';
 import type { Tool } from '../tools/tool.js';
 import { toolDisplayName, toolTarget } from '../tools/tool.js';
 import type { PermissionAskReason, ServerFacts } from './resolve-permission.js';
@@ -84,7 +85,7 @@ export function allowAlwaysOffer(
  * prompt. `requested` is told just before the surface is asked.
  */
 export async function askPermission(options: {
-  surface: Surface | undefined;
+  surface: PermissionAsker | undefined;
   request: PermissionRequest;
   signal: AbortSignal;
   clock: Clock;

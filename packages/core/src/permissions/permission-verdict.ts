@@ -1,6 +1,6 @@
-import type { DecisionOrigin } from '../audit/audit-event.js';
+import type { DecisionOrigin } from '../store/audit-record.js';
 import type { PreCallVerdict } from '../invocations/pre-call-chain.js';
-import type { PermissionDecision } from '../surface.js';
+import type { PermissionDecision } from './permission-request.js';
 import type { Tool } from '../tools/tool.js';
 import type { PermissionResolution } from './resolve-permission.js';
 

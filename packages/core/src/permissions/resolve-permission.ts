@@ -3,10 +3,11 @@ import type { Tool } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
 import type { PermissionRule, RuleTarget, RuleVerdict } from './permission-rules.js';
 import { evaluateRules } from './permission-rules.js';
-import type { RiskAssessment, RiskTier } from './risk.js';
+import type { RiskAssessment } from './risk.js';
+import type { RiskTier } from '../store/stored-decision.js';
 import { deriveRisk } from './risk.js';
-import type { StoredDecision } from './stored-decision.js';
-import { decisionKeyPrefix } from './stored-decision.js';
+import type { StoredDecision } from '../store/stored-decision.js';
+import { decisionKeyPrefix } from '../store/stored-decision.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

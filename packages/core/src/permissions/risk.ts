@@ -1,7 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/client';
-
-/** How much a call can hurt: what the badge shows and what sets a stored decision's expiry. */
-export type RiskTier = 'low' | 'medium' | 'high';
+import type { RiskTier } from '../store/stored-decision.js';
 
 const ORDER: Record<RiskTier, number> = { low: 0, medium: 1, high: 2 };
 

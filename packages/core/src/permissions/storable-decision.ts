@@ -1,6 +1,6 @@
 import { HostError } from '../errors/host-error.js';
-import type { PermissionDecision } from '../surface.js';
-import { PERMISSION_DECISIONS } from '../surface.js';
+import type { PermissionDecision } from './permission-request.js';
+import { PERMISSION_DECISIONS } from './permission-request.js';
 import type { Tool } from '../tools/tool.js';
 import type { RiskAssessment } from './risk.js';
 

@@ -1,7 +1,7 @@
 import type { PreCallVerdict } from '../invocations/pre-call-chain.js';
-import type { HostStore } from '../storage/host-store.js';
+import type { HostStore } from '../store/host-store.js';
 import type { DecisionCache } from './decision-cache.js';
-import type { StoredDecision } from './stored-decision.js';
+import type { StoredDecision } from '../store/stored-decision.js';
 
 /**
  * Whether a stored allow held in memory still lets a call run, asked of the store: `true` when the store holds an

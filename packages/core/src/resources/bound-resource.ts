@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { base64Bytes, DEFAULT_BOUND_LIMITS, fitText } from '../invocations/bound-result.js';
 import type { BoundLimits } from '../invocations/bound-result.js';
-import type { Truncation } from '../invocations/bounded-result-types.js';
+import type { Truncation } from '../store/bounded-result-types.js';
 
 /**
  * Binary types a surface may show inline (an image element, an audio player). Anything else, SVG and HTML among

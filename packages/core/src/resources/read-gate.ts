@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../audit/canonical-json.js';
 import { HostError } from '../errors/host-error.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
 import type { PreCallContext, PreCallVerdict } from '../invocations/pre-call-chain.js';
 import type { RuleTarget } from '../permissions/permission-rules.js';
 import { evaluateRules } from '../permissions/permission-rules.js';

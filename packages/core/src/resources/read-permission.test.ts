@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
 import { parseRules } from '../permissions/permission-rules.js';
-import type { PermissionDecision } from '../surface.js';
+import type { PermissionDecision } from '../permissions/permission-request.js';
 import { scriptServer, SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
 import type { Scope } from '../scope.js';
-import type { PermissionDecision, Surface } from '../surface.js';
+import type { Surface } from '../host/surface.js';
+import type { PermissionDecision } from '../permissions/permission-request.js';
 import { demoServer, nextEvent, scriptServer, SCOPE } from '../testing/demo-fixture.js';
 
 let host: Host | undefined;

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
 import type { ServerConfig } from '../servers/server-config.js';
-import type { PermissionDecision, Surface } from '../surface.js';
+import type { Surface } from '../host/surface.js';
+import type { PermissionDecision } from '../permissions/permission-request.js';
 import { nextEvent, SCOPE } from '../testing/demo-fixture.js';
 
 /** The reference server of the MCP project: resources, templates with completion, subscriptions, prompts. */

@@ -1,7 +1,6 @@
 import type { RetentionConfig } from './retention-config.js';
 import { resolveRetention } from './retention-config.js';
 
-export type { RetentionConfig } from './retention-config.js';
 import type { RetentionReport, RetentionSweepDeps } from './retention-sweep.js';
 import { sweepRetention } from './retention-sweep.js';
 

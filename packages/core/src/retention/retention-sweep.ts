@@ -1,7 +1,7 @@
 import { SYSTEM_TENANT } from '../audit/audit-checkpoint.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import type { Clock } from '../clock.js';
-import type { HostStore, RetentionQuery, StoreWrite } from '../storage/host-store.js';
+import type { HostStore, RetentionQuery, StoreWrite } from '../store/host-store.js';
 import { DAY_MS } from './retention-config.js';
 import type { ResolvedRetention } from './retention-config.js';
 import { auditEvent } from '../audit/audit-event-builder.js';

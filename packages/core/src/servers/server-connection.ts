@@ -26,14 +26,11 @@ import { serverTransition } from './server-state.js';
 import type { StdioTransport } from './stdio-transport.js';
 import { StreamFault } from './stream-fault.js';
 import { NO_SDK_TIMEOUT_MS } from './tool-call-request.js';
-import type { TaskEra } from '../tools/tool-task.js';
+import type { TaskEra } from '../store/invocation-task.js';
 import { retryClient } from './call-retry.js';
 import { offersTasks, sendCall } from './task-call.js';
 import { ReconnectSchedule } from './reconnect-schedule.js';
 import { ServerLog } from './server-log.js';
-
-export { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
-export type { ConnectionLimits } from './connection-limits.js';
 
 /** How long `close()` waits for the server to answer the session DELETE. */
 const SESSION_DELETE_TIMEOUT_MS = 2_000;

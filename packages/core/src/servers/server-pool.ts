@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import type { ToolCaller } from '../tools/tool-registry.js';
-import type { TaskEra } from '../tools/tool-task.js';
+import type { TaskEra } from '../store/invocation-task.js';
 import type { ServerConfig, ServerIsolation } from './server-config.js';
 import { isolationOf } from './server-config.js';
 import type { ServerConnection } from './server-connection.js';

@@ -1,10 +1,11 @@
+import type { FollowTaskOptions } from './follow-task-options.js';
 import { specTypeSchemas } from '@modelcontextprotocol/client';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import type { ToolProgress } from '../tools/tool.js';
 import type { ConnectionCallOptions } from './server-connection-options.js';
-import type { TaskEra, TaskSnapshot, TaskUpdate } from '../tools/tool-task.js';
+import type { TaskSnapshot } from '../tools/tool-task.js';
+import type { TaskEra } from '../store/invocation-task.js';
 import { callWithTaskExtension, followExtensionTask } from './extension-task.js';
 import { TaskExtensionClient } from './task-extension-client.js';
 import { TaskPoller } from './task-poller.js';
@@ -83,23 +84,6 @@ export async function callAsTask(
     onProgress: options.onProgress,
     ...(options.onTask === undefined ? {} : { onTask: options.onTask }),
   });
-}
-
-/** What following a task needs: where it runs, which task, and whom to tell. */
-export interface FollowTaskOptions {
-  readonly client: Client;
-  readonly clock: Clock;
-  readonly serverId: string;
-  /** The tool's name on its server, for messages. */
-  readonly tool: string;
-  /** The task as last known: its id, status, message and the poll interval its server asked for. */
-  readonly task: TaskSnapshot;
-  /** Aborting cancels the task: `tasks/cancel` is sent. */
-  readonly signal: AbortSignal;
-  readonly onProgress: (progress: ToolProgress) => void;
-  readonly onTask?: (update: TaskUpdate) => void;
-  /** The era the task was started in (a resumed task): followed only on a connection of the same era. */
-  readonly era?: TaskEra;
 }
 
 /**

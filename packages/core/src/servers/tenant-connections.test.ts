@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
-import type { HostEventMap } from '../host-events.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import type { HostEventMap } from '../events/host-events.js';
 import type { Scope } from '../scope.js';
-import type { ElicitationAnswer, ElicitationRequest, PermissionDecision, Surface } from '../surface.js';
+import type { Surface } from '../host/surface.js';
+import type { ElicitationAnswer, ElicitationRequest } from '../elicitation/elicitation-request.js';
+import type { PermissionDecision } from '../permissions/permission-request.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

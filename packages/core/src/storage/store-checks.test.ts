@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
-import { auditEventOf, chainEvent, verifyChain } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../store/audit-record.js';
+import { auditEventOf, chainEvent, verifyChain } from '../audit/audit-chain.js';
 import { sealStoredAuditInput, storedAuditInput } from './store-checks.js';
 import { seeded } from '../testing/seeded.js';
 

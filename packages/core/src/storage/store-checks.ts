@@ -1,17 +1,18 @@
-import type { AuditEvent, AuditEventInput, AuditEventType, SealedAuditInput } from '../audit/audit-event.js';
-import { auditInputFields, sealAuditInput } from '../audit/audit-event.js';
+import type { SealedAuditInput } from '../audit/audit-chain.js';
+import type { AuditEvent, AuditEventInput, AuditEventType } from '../store/audit-record.js';
+import { auditInputFields, sealAuditInput } from '../audit/audit-chain.js';
 import { canonicalJson, flatCanonicalJson } from '../audit/canonical-json.js';
 import { HostError } from '../errors/host-error.js';
-import { isTerminalState, transition as checkMove } from '../invocations/invocation-state.js';
-import type { RiskTier } from '../permissions/risk.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
-import type { AuditQuery, RetentionQuery } from './host-store.js';
+import { isTerminalState, transition as checkMove } from '../store/invocation-state.js';
+import type { RiskTier } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/stored-decision.js';
+import type { AuditQuery, RetentionQuery } from '../store/host-store.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from '../invocations/invocation-record.js';
+} from '../store/invocation-record.js';
 
 // Checks shared by every HostStore, so that each backend refuses exactly the same writes with the same codes and the
 // contract suite can hold them all to it. Internal to storage/: not part of the public entry.

@@ -1,7 +1,7 @@
 import { HostError } from '../errors/host-error.js';
-import type { InvocationTask } from '../invocations/invocation-task.js';
-import { isTerminalTaskStatus } from '../tools/tool-task.js';
-import type { TaskEra, TaskStatus } from '../tools/tool-task.js';
+import type { InvocationTask } from '../store/invocation-task.js';
+import { isTerminalTaskStatus } from '../store/invocation-task.js';
+import type { TaskEra, TaskStatus } from '../store/invocation-task.js';
 
 const STATUSES: Readonly<Record<TaskStatus, true>> = {
   working: true,

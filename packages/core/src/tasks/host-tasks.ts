@@ -1,18 +1,18 @@
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import type { HostServers } from '../host-servers.js';
+import type { HostServers } from '../servers/host-servers.js';
 import type { InvocationPipeline, PipelineTasks } from '../invocations/invocation-pipeline.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
-import type { InvocationTask } from '../invocations/invocation-task.js';
-import type { RecordingQueue } from '../invocations/recording-queue.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
+import type { InvocationTask } from '../store/invocation-task.js';
+import type { RecordingQueue } from '../store/recording-queue.js';
 import { sameScope } from '../scope.js';
 import type { Scope } from '../scope.js';
 import { followTask } from '../servers/task-call.js';
 import { followWhenReady } from './follow-when-ready.js';
-import type { HostStore } from '../storage/host-store.js';
+import type { HostStore } from '../store/host-store.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolRunContext } from '../tools/tool.js';
-import type { TasksConfig } from '../host-config.js';
+import type { TasksConfig } from './tasks-config.js';
 import type { InvokeOptions, ToolResult } from '../invocations/invoke-options.js';
 import { taskStatusTool } from './task-status-tool.js';
 

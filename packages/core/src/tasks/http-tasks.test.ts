@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
-import type { InvocationTask } from '../invocations/invocation-task.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import type { InvocationTask } from '../store/invocation-task.js';
 import type { Scope } from '../scope.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SCOPE } from '../testing/demo-fixture.js';

@@ -8,14 +8,14 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
-import type { InvocationTask } from '../invocations/invocation-task.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import type { InvocationTask } from '../store/invocation-task.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
-import type { Surface } from '../surface.js';
+import type { Surface } from '../host/surface.js';
 import { REVIEW_TOOL, REVIEWER_KEY, startModernTaskServer } from '../../../../test/support/tasks/modern-task-server.js';
 import type { ModernTaskServer } from '../../../../test/support/tasks/modern-task-server.js';
 

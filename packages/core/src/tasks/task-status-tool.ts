@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { HostStore } from '../storage/host-store.js';
+import type { HostStore } from '../store/host-store.js';
 import type { NativeToolDefinition } from '../tools/tool-registry.js';
 
 /** The host tool's name: reserved for the host (a native tool of an application cannot contain "__"). */

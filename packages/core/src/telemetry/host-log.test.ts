@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
+import { createHost } from '../host/create-host.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';

@@ -1,4 +1,4 @@
-import type { HostEventName, HostListener } from '../host-events.js';
+import type { HostEventName, HostListener } from '../events/host-events.js';
 
 /**
  * Where the host's log lines go: the four methods of a pino logger (or of any logger taking a fields object, then a

@@ -6,9 +6,10 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostEvents } from '../host-events.js';
-import { createHost } from '../host.js';
-import type { Host, HostConfig } from '../host.js';
+import { HostEvents } from '../events/host-events.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import type { HostConfig } from '../host/host-config.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { demoServer, SCOPE } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';

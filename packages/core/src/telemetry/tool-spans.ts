@@ -1,7 +1,7 @@
 import { ProxyTracerProvider, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
-import type { HostEventMap, HostEventName, HostListener } from '../host-events.js';
+import type { HostEventMap, HostEventName, HostListener } from '../events/host-events.js';
 
 /** What `createHost({ telemetry })` takes. */
 export interface TelemetryConfig {

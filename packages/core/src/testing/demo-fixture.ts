@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Host } from '../host.js';
-import type { HostEventMap, HostEventName } from '../host-events.js';
+import type { Host } from '../host/create-host.js';
+import type { HostEventMap, HostEventName } from '../events/host-events.js';
 import type { ServerConfig } from '../servers/server-config.js';
 
 /** The built demo server: the tests spawn it over real stdio, as a user's host would. */

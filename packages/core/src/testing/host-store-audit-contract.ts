@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
-import { GENESIS_HASH, chainEvent, verifyChain } from '../audit/audit-event.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
-import type { AuditQuery, HostStore } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import { GENESIS_HASH, chainEvent, verifyChain } from '../audit/audit-chain.js';
+import type { AuditEventInput } from '../store/audit-record.js';
+import type { AuditQuery, HostStore } from '../store/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
 import {
   SCOPE,
   auditInput,

@@ -1,4 +1,4 @@
-import type { HostStore } from '../storage/host-store.js';
+import type { HostStoreContractOptions } from './store-contract-options.js';
 import { describeAuditContract } from './host-store-audit-contract.js';
 import { describeCredentialContract } from './host-store-credential-contract.js';
 import { describeDecisionContract } from './host-store-decision-contract.js';
@@ -8,23 +8,6 @@ import { describePruneContract } from './host-store-prune-contract.js';
 import { describeRetentionContract } from './host-store-retention-contract.js';
 import { describeTaskContract } from './host-store-task-contract.js';
 import { describeWriteContract } from './host-store-write-contract.js';
-
-/** What a backend's test hands the contract: a fresh, empty store, and how to reopen and dispose of it. */
-export interface OpenedStore {
-  readonly store: HostStore;
-  /** Closes the store and opens the same data again; given only by stores that persist. */
-  readonly reopen?: () => Promise<HostStore>;
-  /** Releases everything `open` made (closed or not). */
-  readonly cleanup: () => Promise<void>;
-}
-
-/** What `describeHostStoreContract` runs over: a backend's name and how to open a fresh, empty store of it. */
-export interface HostStoreContractOptions {
-  /** Names the `describe` blocks, e.g. 'SqliteStore'. */
-  readonly name: string;
-  /** Opens a fresh, empty store for one case; the case disposes of it with `cleanup`. */
-  readonly open: () => Promise<OpenedStore>;
-}
 
 /**
  * Declares the one contract every `HostStore` keeps, as vitest `describe` blocks named after the backend: history,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { verifyChain } from '../audit/audit-event.js';
-import type { CredentialKey, CredentialRecord } from '../storage/credentials.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import { verifyChain } from '../audit/audit-chain.js';
+import type { CredentialKey, CredentialRecord } from '../store/credentials.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
 import { auditInput, expectRejection, labels } from './host-store-fixtures.js';
 import { openStorePerTest } from './open-store-per-test.js';
 

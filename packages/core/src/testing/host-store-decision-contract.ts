@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
-import { verifyChain } from '../audit/audit-event.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
-import type { HostStore } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import { verifyChain } from '../audit/audit-chain.js';
+import type { StoredDecision } from '../store/stored-decision.js';
+import type { HostStore } from '../store/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
 import {
   TENANT,
   auditInput,

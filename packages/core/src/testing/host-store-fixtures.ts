@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../store/audit-record.js';
 import type { HostError, HostErrorCode } from '../errors/host-error.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
+import type { StoredDecision } from '../store/stored-decision.js';
 import type { Scope } from '../scope.js';
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../invocations/invocation-record.js';
-import type { DecisionTenant, StoreWrite } from '../storage/host-store.js';
+import type { InvocationRecord, ResultRecord, TransitionRecord } from '../store/invocation-record.js';
+import type { DecisionTenant, StoreWrite } from '../store/host-store.js';
 
 // Rows and assertions shared by the HostStore contract and the backends' own tests.
 

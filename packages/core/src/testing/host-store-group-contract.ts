@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
-import { chainEvent, verifyChain } from '../audit/audit-event.js';
-import type { AuditEvent, AuditEventInput } from '../audit/audit-event.js';
+import { chainEvent, verifyChain } from '../audit/audit-chain.js';
+import type { AuditEvent, AuditEventInput } from '../store/audit-record.js';
 import type { HostErrorCode } from '../errors/host-error.js';
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../invocations/invocation-record.js';
+import type { InvocationRecord, ResultRecord, TransitionRecord } from '../store/invocation-record.js';
 import type { Scope } from '../scope.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions } from './host-store-contract.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
+import type { HostStoreContractOptions } from './store-contract-options.js';
 import {
   SCOPE,
   auditInput,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
 import type { Scope } from '../scope.js';
-import type { HostStore } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
-import type { InvocationRecord, ResultRecord } from '../invocations/invocation-record.js';
+import type { HostStore } from '../store/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
+import type { InvocationRecord, ResultRecord } from '../store/invocation-record.js';
 import {
   SCOPE,
   auditInput,

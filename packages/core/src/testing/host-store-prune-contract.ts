@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
 import { checkpointInput } from '../audit/audit-checkpoint.js';
-import { chainEvent, verifyChain } from '../audit/audit-event.js';
-import type { AuditEvent } from '../audit/audit-event.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions } from './host-store-contract.js';
+import { chainEvent, verifyChain } from '../audit/audit-chain.js';
+import type { AuditEvent } from '../store/audit-record.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
+import type { HostStoreContractOptions } from './store-contract-options.js';
 import { auditInput, auditWrites, expectRejection, labels, move, invocation } from './host-store-fixtures.js';
 
 const AT = 1_700_000_100_000;

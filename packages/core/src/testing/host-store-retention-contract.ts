@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions } from './host-store-contract.js';
+import type { AuditEventInput } from '../store/audit-record.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
+import type { HostStoreContractOptions } from './store-contract-options.js';
 import {
   SCOPE,
   auditInput,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
-import type { InvocationTask } from '../invocations/invocation-task.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
+import type { InvocationTask } from '../store/invocation-task.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
 import {
   createWrite,
   expectRejection,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
-import { verifyChain } from '../audit/audit-event.js';
-import type { AuditEventInput } from '../audit/audit-event.js';
+import { verifyChain } from '../audit/audit-chain.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import type { HostErrorCode } from '../errors/host-error.js';
-import type { InvocationRecord } from '../invocations/invocation-record.js';
-import type { StoredDecision } from '../permissions/stored-decision.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
+import type { StoredDecision } from '../store/stored-decision.js';
 import type { Scope } from '../scope.js';
-import type { HostStore, StoreWrite } from '../storage/host-store.js';
-import type { HostStoreContractOptions } from './host-store-contract.js';
+import type { HostStore, StoreWrite } from '../store/host-store.js';
+import type { HostStoreContractOptions } from './store-contract-options.js';
 import {
   SCOPE,
   TENANT,

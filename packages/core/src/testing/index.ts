@@ -3,7 +3,7 @@
 // peer dependency: the contract suite declares its cases with vitest's describe/it/expect. Nothing here loads a
 // Node-only store: a store under test comes from its caller.
 export { describeHostStoreContract } from './host-store-contract.js';
-export type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+export type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
 export {
   SCOPE,
   TENANT,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { OpenedStore } from './host-store-contract.js';
+import type { OpenedStore } from './store-contract-options.js';
 
 /**
  * Opens a fresh store before each test of the enclosing `describe` and cleans it up after: every part of the

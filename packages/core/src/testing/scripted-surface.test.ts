@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ElicitationRequest, PermissionRequest } from '../surface.js';
+import type { ElicitationRequest } from '../elicitation/elicitation-request.js';
+import type { PermissionRequest } from '../permissions/permission-request.js';
 import { ScriptedSurface } from './scripted-surface.js';
 
 const request = (invocationId: string) => ({ invocationId }) as PermissionRequest;

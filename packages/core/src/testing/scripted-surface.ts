@@ -1,11 +1,6 @@
-import type {
-  ElicitationAnswer,
-  ElicitationMode,
-  ElicitationRequest,
-  PermissionDecision,
-  PermissionRequest,
-  Surface,
-} from '../surface.js';
+import type { Surface } from '../host/surface.js';
+import type { ElicitationAnswer, ElicitationMode, ElicitationRequest } from '../elicitation/elicitation-request.js';
+import type { PermissionDecision, PermissionRequest } from '../permissions/permission-request.js';
 
 /** What a `ScriptedSurface` answers. */
 export interface SurfaceScript {

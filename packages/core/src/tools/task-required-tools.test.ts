@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../host.js';
-import type { Host } from '../host.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SCOPE, scriptServer } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
-import type { Caller } from './tool.js';
+import type { Caller } from '../caller.js';
 import { ToolRegistry } from './tool-registry.js';
 
 let host: Host | undefined;

@@ -2,8 +2,10 @@ import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextpro
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
 import { visibilityRefusal } from './visibility-policy.js';
-import type { Audience, Caller, JsonSchema, Tool, ToolRunContext, ToolUnavailable } from './tool.js';
-import type { TaskEra, TaskUpdate } from './tool-task.js';
+import type { JsonSchema, Tool, ToolRunContext, ToolUnavailable } from './tool.js';
+import type { Audience, Caller } from '../caller.js';
+import type { TaskUpdate } from './tool-task.js';
+import type { TaskEra } from '../store/invocation-task.js';
 import { definitionHash } from './definition-hash.js';
 import { isRecommendedToolName, namespacedToolName } from './tool-name.js';
 import { audiencesOf, readToolUiMeta } from './tool-visibility.js';

@@ -1,4 +1,4 @@
-import type { Audience } from './tool.js';
+import type { Audience } from '../caller.js';
 
 /** What MCP Apps metadata says about a tool: who may see it and which view it renders into. */
 export interface ToolUiMeta {

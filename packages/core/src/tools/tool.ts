@@ -1,13 +1,7 @@
 import type { TaskUpdate } from './tool-task.js';
+import type { Audience } from '../caller.js';
 import type { Scope } from '../scope.js';
 import type { CallToolResult, Icon, ToolAnnotations } from '@modelcontextprotocol/client';
-
-/** Who may see and call a tool: the model, an MCP App view, or the person using the host. */
-export type Audience = 'model' | 'app' | 'user';
-
-/** Who makes a call. An app caller is a view rendered from one server connection and may call only that server. */
-export type Caller =
-  { readonly kind: 'model' } | { readonly kind: 'user' } | { readonly kind: 'app'; readonly serverId: string };
 
 /** Where a tool comes from: registered by the application itself, or listed by an MCP server. */
 export type ToolOrigin =

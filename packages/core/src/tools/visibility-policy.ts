@@ -1,4 +1,5 @@
-import type { Caller, Tool } from './tool.js';
+import type { Tool } from './tool.js';
+import type { Caller } from '../caller.js';
 
 /**
  * Why a caller may not see or call a tool, or null when it may: the one visibility rule for every caller (the user

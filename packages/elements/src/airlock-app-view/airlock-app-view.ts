@@ -24,9 +24,6 @@ import { viewDocument } from './view-document.js';
 import { REFUSALS, VIEW_SANDBOX } from './app-view-source.js';
 import type { AppViewSource } from './app-view-source.js';
 
-export { REFUSALS, VIEW_SANDBOX } from './app-view-source.js';
-export type { AppViewSource } from './app-view-source.js';
-
 /**
  * `<airlock-app-view>`: an MCP Apps view (a server's `text/html;profile=mcp-app` resource), rendered behind a sandbox
  * proxy on another origin than the page, in an inner frame with `sandbox="allow-scripts"` only (no same-origin

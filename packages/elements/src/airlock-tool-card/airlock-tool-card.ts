@@ -23,10 +23,6 @@ import { toolCardPresetStyles } from './tool-card-preset-styles.js';
 import { toolCardStyles } from './tool-card-styles.js';
 import type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
 
-export { ToolCancelEvent, ToolCopyEvent, ToolResourceOpenEvent, ToolRetryEvent } from './tool-card-events.js';
-export type { ToolCancelDetail, ToolCopyDetail, ToolResourceOpenDetail, ToolRetryDetail } from './tool-card-events.js';
-export type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
-
 let cards = 0;
 
 /**

@@ -4,7 +4,7 @@ import type { Actions } from '../actions.js';
 import { locale, t } from '../i18n.js';
 import type { PageState } from '../state.js';
 import type { CardSlot } from '../card-slots.js';
-import type { Snapshot } from '../types.js';
+import type { Snapshot } from '../../../src/wire.js';
 import { appViewSlot } from './app-view-slot.js';
 
 /** What a retried card says of its latest attempt: whether the user was asked again, or a stored decision let it run. */

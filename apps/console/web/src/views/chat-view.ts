@@ -3,7 +3,7 @@ import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { PageState } from '../state.js';
-import type { Snapshot } from '../types.js';
+import type { Snapshot } from '../../../src/wire.js';
 import './prompt-picker.js';
 
 /** The chat box: the conversation's lines and a message box, or how to configure a model when there is none. */

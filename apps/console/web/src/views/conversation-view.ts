@@ -6,7 +6,7 @@ import { cardSlots } from '../card-slots.js';
 import { drawnSlots } from '../card-window.js';
 import { t } from '../i18n.js';
 import type { PageState } from '../state.js';
-import type { Snapshot } from '../types.js';
+import type { Snapshot } from '../../../src/wire.js';
 import { cardView } from './card-view.js';
 import { chatView } from './chat-view.js';
 import { launcherView } from './launcher-view.js';

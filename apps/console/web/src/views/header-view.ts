@@ -3,7 +3,7 @@ import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { PageRoute } from '../route.js';
-import type { Snapshot } from '../types.js';
+import type { Snapshot } from '../../../src/wire.js';
 
 /** The top bar: the pages, who is signed in, the workspace switch, notifications and sign-out. */
 export function headerView(snapshot: Snapshot, route: PageRoute, actions: Actions): TemplateResult {

@@ -5,7 +5,7 @@ import { t } from '../i18n.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { argsSkeleton, launcherFields, renderLauncherFields } from '../launcher-form.js';
 import type { PageState } from '../state.js';
-import type { Snapshot } from '../types.js';
+import type { Snapshot } from '../../../src/wire.js';
 
 /** The launcher: call any tool the user may call by hand, its arguments as a form read from its input schema. */
 export function launcherView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {

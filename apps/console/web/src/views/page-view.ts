@@ -6,7 +6,7 @@ import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { PageRoute } from '../route.js';
 import type { ClosedQuestion, Notice, PageState } from '../state.js';
-import type { Snapshot } from '../types.js';
+import type { Snapshot } from '../../../src/wire.js';
 import { auditView } from './audit-view.js';
 import { conversationView } from './conversation-view.js';
 import { headerView } from './header-view.js';

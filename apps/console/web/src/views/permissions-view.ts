@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
 import { locale, t } from '../i18n.js';
-import type { Snapshot } from '../types.js';
+import type { Snapshot } from '../../../src/wire.js';
 
 /** The title a server gave the tool (its name when it gave none, or when the tool is gone from the catalog). */
 function toolTitle(snapshot: Snapshot, serverId: string, name: string): string {

@@ -4,7 +4,7 @@ import type { ServerLogLine, ToolSwitch, ToolSwitchLevel } from '@airlock/core';
 import { api } from '../api-client.js';
 import { locale, t } from '../i18n.js';
 import { serverReason } from '../server-reason.js';
-import type { ServerView, ToolEntry } from '../types.js';
+import type { ServerView, ToolEntry } from '../../../src/wire.js';
 import '../server-panel.css';
 
 /** The window event the page's stream dispatches for each `server.log` event (administrators' tabs only). */

@@ -4,7 +4,7 @@ import type { DecisionRevokeEvent } from '@airlock/elements';
 import type { Actions } from '../actions.js';
 import { plural, t } from '../i18n.js';
 import type { PageState } from '../state.js';
-import type { Snapshot, ToolEntry } from '../types.js';
+import type { Snapshot, ToolEntry } from '../../../src/wire.js';
 import './server-panel.js';
 
 /** True when a tool's name, title, server or description holds every word of the query (case-insensitive). */

@@ -1,5 +1,5 @@
-import type { AuditEvent } from '../../audit/audit-event.js';
-import type { AuditQuery } from '../host-store.js';
+import type { AuditEvent } from '../../store/audit-record.js';
+import type { AuditQuery } from '../../store/host-store.js';
 
 /** True when the event passes every filter the query gives (times inclusive); paging is the caller's. */
 export function matches(e: AuditEvent, q: AuditQuery): boolean {

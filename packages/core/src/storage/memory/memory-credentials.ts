@@ -6,9 +6,9 @@ import {
   storedCredential,
   storedCredentialDeletion,
   storedCredentialKey,
-} from '../credentials.js';
-import type { StoreWrite } from '../host-store.js';
-import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from '../credentials.js';
+} from '../../store/credentials.js';
+import type { StoreWrite } from '../../store/host-store.js';
+import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from '../../store/credentials.js';
 
 /**
  * The credentials of a `MemoryStore`: sealed values by key. Each change returns what takes it back, so a refused

@@ -1,6 +1,6 @@
-import { isTerminalState } from '../../invocations/invocation-state.js';
-import type { InvocationRecord, ResultRecord } from '../../invocations/invocation-record.js';
-import type { RetentionCandidate, RetentionQuery } from '../host-store.js';
+import { isTerminalState } from '../../store/invocation-state.js';
+import type { InvocationRecord, ResultRecord } from '../../store/invocation-record.js';
+import type { RetentionCandidate, RetentionQuery } from '../../store/host-store.js';
 import { inRetentionWorkspaces, retentionLimit } from '../store-checks.js';
 
 /** What `retentionCandidates` reads of a MemoryStore entry. */

@@ -1,9 +1,9 @@
 import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
-import { chainEvent } from '../../audit/audit-event.js';
-import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
+import { chainEvent } from '../../audit/audit-chain.js';
+import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
 import { HostError } from '../../errors/host-error.js';
-import { decisionKey } from '../../permissions/stored-decision.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
+import { decisionKey } from '../../store/stored-decision.js';
+import type { StoredDecision } from '../../store/stored-decision.js';
 import { sameScope } from '../../scope.js';
 import type { Scope } from '../../scope.js';
 import type {
@@ -13,8 +13,8 @@ import type {
   RetentionCandidate,
   RetentionQuery,
   StoreWrite,
-} from '../host-store.js';
-import { isTerminalState } from '../../invocations/invocation-state.js';
+} from '../../store/host-store.js';
+import { isTerminalState } from '../../store/invocation-state.js';
 import { retentionCandidates } from './memory-retention.js';
 import { MemoryCredentials } from './memory-credentials.js';
 import { matches } from './memory-audit-filter.js';
@@ -25,7 +25,7 @@ import type {
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from '../../invocations/invocation-record.js';
+} from '../../store/invocation-record.js';
 import {
   auditPage,
   checkFirstTransition,

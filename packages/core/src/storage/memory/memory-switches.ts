@@ -1,6 +1,6 @@
-import type { StoreWrite } from '../host-store.js';
-import { storedSwitch, storedSwitchKey, switchKeyText } from '../switches.js';
-import type { SwitchRecord } from '../switches.js';
+import type { StoreWrite } from '../../store/host-store.js';
+import { storedSwitch, storedSwitchKey, switchKeyText } from '../../store/switches.js';
+import type { SwitchRecord } from '../../store/switches.js';
 
 /**
  * The switches of a `MemoryStore`: the rows of what is off, by key. Each change returns what takes it back, so a

@@ -1,9 +1,9 @@
 import { sameScope } from '../../scope.js';
 import type { Scope } from '../../scope.js';
-import type { InvocationTask, OpenTaskFilter } from '../../invocations/invocation-task.js';
-import { isTerminalState } from '../../invocations/invocation-state.js';
-import type { InvocationState } from '../../invocations/invocation-state.js';
-import { isTerminalTaskStatus } from '../../tools/tool-task.js';
+import type { InvocationTask, OpenTaskFilter } from '../../store/invocation-task.js';
+import { isTerminalState } from '../../store/invocation-state.js';
+import type { InvocationState } from '../../store/invocation-state.js';
+import { isTerminalTaskStatus } from '../../store/invocation-task.js';
 import { notFound } from '../store-checks.js';
 import { storedTask } from '../task-checks.js';
 

@@ -1,8 +1,13 @@
-import { credentialFilter, storedCredential, storedCredentialDeletion, storedCredentialKey } from '../credentials.js';
-import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
+import {
+  credentialFilter,
+  storedCredential,
+  storedCredentialDeletion,
+  storedCredentialKey,
+} from '../../store/credentials.js';
+import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../store/credentials.js';
 import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from '../sqlite/sqlite-rows.js';
 import type { CredentialRow } from '../sqlite/sqlite-rows.js';
-import type { StoreWrite } from '../host-store.js';
+import type { StoreWrite } from '../../store/host-store.js';
 import { PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
 

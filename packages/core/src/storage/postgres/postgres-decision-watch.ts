@@ -1,4 +1,4 @@
-import type { DecisionTenant } from '../host-store.js';
+import type { DecisionTenant } from '../../store/host-store.js';
 import type { PgClient, PgNotification, PgPool } from './postgres-store-config.js';
 
 /**

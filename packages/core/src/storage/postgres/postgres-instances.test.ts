@@ -3,7 +3,7 @@
 // stale on its clock, ends them in history with the reason, in the one audit chain, which still verifies.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyChain } from '../../audit/audit-event.js';
+import { verifyChain } from '../../audit/audit-chain.js';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { SCOPE, createWrite, invocation, move, transitionWrite } from '../../testing/host-store-fixtures.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';

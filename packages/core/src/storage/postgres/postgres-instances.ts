@@ -1,7 +1,7 @@
 import { auditEvent } from '../../audit/audit-event-builder.js';
 import type { Clock } from '../../clock.js';
-import type { InvocationOutcome, InvocationState } from '../../invocations/invocation-state.js';
-import type { HostStore, StoreWrite } from '../host-store.js';
+import type { InvocationOutcome, InvocationState } from '../../store/invocation-state.js';
+import type { HostStore, StoreWrite } from '../../store/host-store.js';
 import { invocationFromRow } from '../sqlite/sqlite-rows.js';
 import type { InvocationRow } from '../sqlite/sqlite-rows.js';
 import { INVOCATION_COLUMNS } from '../sqlite/sqlite-rows.js';

@@ -1,4 +1,4 @@
-import type { AuditQuery, RetentionCandidate, RetentionQuery } from '../host-store.js';
+import type { AuditQuery, RetentionCandidate, RetentionQuery } from '../../store/host-store.js';
 import type { AuditPage } from '../store-checks.js';
 import { retentionLimit } from '../store-checks.js';
 import { AUDIT_COLUMNS } from '../sqlite/sqlite-rows.js';

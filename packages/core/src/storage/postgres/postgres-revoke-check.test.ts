@@ -4,12 +4,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Host } from '../../host.js';
-import { createHost } from '../../host.js';
-import type { PermissionRequest } from '../../surface.js';
+import type { Host } from '../../host/create-host.js';
+import { createHost } from '../../host/create-host.js';
+import type { PermissionRequest } from '../../permissions/permission-request.js';
 import { demoServer } from '../../testing/demo-fixture.js';
 import { SCOPE } from '../../testing/host-store-fixtures.js';
-import type { DecisionTenant, HostStore } from '../host-store.js';
+import type { DecisionTenant, HostStore } from '../../store/host-store.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
 import { PostgresStore } from './postgres-store.js';

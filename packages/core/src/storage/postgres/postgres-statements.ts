@@ -1,5 +1,5 @@
-import type { ResultRecord } from '../../invocations/invocation-record.js';
-import type { ModelPayload, ScreenPayload } from '../../invocations/bounded-result-types.js';
+import type { ResultRecord } from '../../store/invocation-record.js';
+import type { ModelPayload, ScreenPayload } from '../../store/bounded-result-types.js';
 import type { Scope } from '../../scope.js';
 import { DECISION_COLUMNS, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sqlite/sqlite-rows.js';
 import { ENDED } from '../sqlite/sqlite-statements.js';

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyChain } from '../../audit/audit-event.js';
+import { verifyChain } from '../../audit/audit-chain.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
 import { SCOPE, auditInput, auditWrites } from '../../testing/host-store-fixtures.js';

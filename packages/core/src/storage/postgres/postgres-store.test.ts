@@ -3,10 +3,10 @@
 import pg from 'pg';
 import { describeHostStoreContract } from '@airlock/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHost } from '../../host.js';
+import { createHost } from '../../host/create-host.js';
 import { demoServer } from '../../testing/demo-fixture.js';
-import type { DecisionTenant } from '../host-store.js';
-import { verifyChain } from '../../audit/audit-event.js';
+import type { DecisionTenant } from '../../store/host-store.js';
+import { verifyChain } from '../../audit/audit-chain.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
 import {

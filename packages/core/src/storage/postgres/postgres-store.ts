@@ -1,12 +1,12 @@
-import type { AuditEvent } from '../../audit/audit-event.js';
+import type { AuditEvent } from '../../store/audit-record.js';
 import { HostError } from '../../errors/host-error.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from '../../invocations/invocation-record.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
+} from '../../store/invocation-record.js';
+import type { StoredDecision } from '../../store/stored-decision.js';
 import type { Scope } from '../../scope.js';
 import type {
   AuditQuery,
@@ -16,11 +16,11 @@ import type {
   RetentionCandidate,
   RetentionQuery,
   StoreWrite,
-} from '../host-store.js';
+} from '../../store/host-store.js';
 import { auditFromRow, decisionFromRow, invocationFromRow, transitionFromRow } from '../sqlite/sqlite-rows.js';
 import type { AuditRow, DecisionRow, InvocationRow, TransitionRow } from '../sqlite/sqlite-rows.js';
 import { auditPage, closedError, pageSize } from '../store-checks.js';
-import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
+import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../store/credentials.js';
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { listSwitches } from './postgres-switches.js';

@@ -1,7 +1,7 @@
 // Switches kept in PostgreSQL (migration 7), against a real server: a throwaway cluster (test/support/postgres).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost } from '../../host.js';
+import { createHost } from '../../host/create-host.js';
 import type { Scope } from '../../scope.js';
 import { demoServer } from '../../testing/demo-fixture.js';
 import { ScriptedSurface } from '../../testing/scripted-surface.js';

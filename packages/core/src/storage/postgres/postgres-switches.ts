@@ -1,6 +1,6 @@
-import type { StoreWrite } from '../host-store.js';
-import { storedSwitch, storedSwitchKey } from '../switches.js';
-import type { SwitchRecord } from '../switches.js';
+import type { StoreWrite } from '../../store/host-store.js';
+import { storedSwitch, storedSwitchKey } from '../../store/switches.js';
+import type { SwitchRecord } from '../../store/switches.js';
 import { SWITCH_COLUMNS, switchFromRow, switchKeyParams, switchParams } from '../sqlite/sqlite-switches.js';
 import type { SwitchRow } from '../sqlite/sqlite-switches.js';
 import { PARSERS } from './postgres-statements.js';

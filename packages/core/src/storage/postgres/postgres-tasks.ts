@@ -1,4 +1,4 @@
-import type { InvocationTask, OpenTaskFilter } from '../../invocations/invocation-task.js';
+import type { InvocationTask, OpenTaskFilter } from '../../store/invocation-task.js';
 import type { Scope } from '../../scope.js';
 import {
   OPEN_TASK,

@@ -1,5 +1,5 @@
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
-import type { InvocationState } from '../../invocations/invocation-state.js';
+import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../store/invocation-record.js';
+import type { InvocationState } from '../../store/invocation-state.js';
 import { sameScope } from '../../scope.js';
 import type { Scope } from '../../scope.js';
 import { duplicateInvocation, duplicateSeq, notFound, staleTransition } from '../store-checks.js';

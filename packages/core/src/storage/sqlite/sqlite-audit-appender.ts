@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
 import { sealStoredAuditInput } from '../store-checks.js';
 import { auditParams } from './sqlite-rows.js';
 import type { SqliteRowInsert } from './sqlite-row-insert.js';

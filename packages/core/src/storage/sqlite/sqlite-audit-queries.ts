@@ -1,4 +1,4 @@
-import type { AuditQuery } from '../host-store.js';
+import type { AuditQuery } from '../../store/host-store.js';
 import { AUDIT_COLUMNS } from './sqlite-rows.js';
 import type { AuditRow } from './sqlite-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';

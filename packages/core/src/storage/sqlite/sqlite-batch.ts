@@ -1,9 +1,9 @@
 import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
-import type { AuditEvent } from '../../audit/audit-event.js';
-import type { ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
+import type { AuditEvent } from '../../store/audit-record.js';
+import type { ResultRecord, TransitionRecord } from '../../store/invocation-record.js';
+import type { StoredDecision } from '../../store/stored-decision.js';
 import type { Scope } from '../../scope.js';
-import type { StoreWrite } from '../host-store.js';
+import type { StoreWrite } from '../../store/host-store.js';
 import {
   checkFirstTransition,
   checkTransition,

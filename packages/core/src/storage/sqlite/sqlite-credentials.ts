@@ -1,6 +1,11 @@
-import { credentialFilter, storedCredential, storedCredentialDeletion, storedCredentialKey } from '../credentials.js';
-import type { CredentialFilter, CredentialKey, CredentialRecord } from '../credentials.js';
-import type { StoreWrite } from '../host-store.js';
+import {
+  credentialFilter,
+  storedCredential,
+  storedCredentialDeletion,
+  storedCredentialKey,
+} from '../../store/credentials.js';
+import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../store/credentials.js';
+import type { StoreWrite } from '../../store/host-store.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from './sqlite-rows.js';
 import type { CredentialRow } from './sqlite-rows.js';

@@ -1,4 +1,4 @@
-import type { RetentionCandidate, RetentionQuery } from '../host-store.js';
+import type { RetentionCandidate, RetentionQuery } from '../../store/host-store.js';
 import { retentionLimit } from '../store-checks.js';
 import { ENDED } from './sqlite-statements.js';
 import type { SqliteDatabase } from './sqlite-store-config.js';

@@ -1,16 +1,17 @@
-import type { AuditEvent, AuditEventType, SealedAuditInput } from '../../audit/audit-event.js';
-import type { InvocationOutcome, InvocationState } from '../../invocations/invocation-state.js';
-import type { ModelPayload, ScreenPayload } from '../../invocations/bounded-result-types.js';
-import type { RiskTier } from '../../permissions/risk.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
-import type { Caller } from '../../tools/tool.js';
-import type { CredentialKey, CredentialKind, CredentialRecord } from '../credentials.js';
+import type { SealedAuditInput } from '../../audit/audit-chain.js';
+import type { AuditEvent, AuditEventType } from '../../store/audit-record.js';
+import type { InvocationOutcome, InvocationState } from '../../store/invocation-state.js';
+import type { ModelPayload, ScreenPayload } from '../../store/bounded-result-types.js';
+import type { RiskTier } from '../../store/stored-decision.js';
+import type { StoredDecision } from '../../store/stored-decision.js';
+import type { Caller } from '../../caller.js';
+import type { CredentialKey, CredentialKind, CredentialRecord } from '../../store/credentials.js';
 import type {
   InvocationError,
   InvocationRecord,
   ResultRecord,
   TransitionRecord,
-} from '../../invocations/invocation-record.js';
+} from '../../store/invocation-record.js';
 
 // Row <-> record mapping for SqliteStore, kept apart so the store reads as SQL and transactions only. The column
 // lists and the parameter lists below must stay in the same order; both live here so they change together.

@@ -1,4 +1,4 @@
-import { isTerminalState } from '../../invocations/invocation-state.js';
+import { isTerminalState } from '../../store/invocation-state.js';
 import type { Scope } from '../../scope.js';
 import { DECISION_COLUMNS, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from './sqlite-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';

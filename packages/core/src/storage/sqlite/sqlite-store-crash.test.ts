@@ -10,9 +10,9 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainEvent, verifyChain } from '../../audit/audit-event.js';
-import type { AuditEvent, AuditEventInput } from '../../audit/audit-event.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
+import { chainEvent, verifyChain } from '../../audit/audit-chain.js';
+import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
+import type { StoredDecision } from '../../store/stored-decision.js';
 import { SqliteStore } from './sqlite-store.js';
 import { SCOPE, byId } from '../../testing/host-store-fixtures.js';
 

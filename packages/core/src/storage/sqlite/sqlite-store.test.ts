@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describeHostStoreContract } from '@airlock/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GENESIS_HASH, auditHash, verifyChain } from '../../audit/audit-event.js';
+import { GENESIS_HASH, auditHash, verifyChain } from '../../audit/audit-chain.js';
 import { HostError } from '../../errors/host-error.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, applySqliteMigrations } from './sqlite-migrations.js';
 import {

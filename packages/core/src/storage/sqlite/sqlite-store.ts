@@ -1,14 +1,14 @@
-import type { AuditEvent } from '../../audit/audit-event.js';
+import type { AuditEvent } from '../../store/audit-record.js';
 import { HostError } from '../../errors/host-error.js';
-import type { StoredDecision } from '../../permissions/stored-decision.js';
+import type { StoredDecision } from '../../store/stored-decision.js';
 import type { Scope } from '../../scope.js';
-import type { AuditQuery, HostStore, RetentionCandidate, RetentionQuery, StoreWrite } from '../host-store.js';
+import type { AuditQuery, HostStore, RetentionCandidate, RetentionQuery, StoreWrite } from '../../store/host-store.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
   ResultRecord,
   TransitionRecord,
-} from '../../invocations/invocation-record.js';
+} from '../../store/invocation-record.js';
 import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { SqliteBatch } from './sqlite-batch.js';
 import { SqliteCredentials } from './sqlite-credentials.js';

@@ -1,6 +1,6 @@
-import type { StoreWrite } from '../host-store.js';
-import { storedSwitch, storedSwitchKey } from '../switches.js';
-import type { SwitchKey, SwitchRecord } from '../switches.js';
+import type { StoreWrite } from '../../store/host-store.js';
+import { storedSwitch, storedSwitchKey } from '../../store/switches.js';
+import type { SwitchKey, SwitchRecord } from '../../store/switches.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 
 /** The same columns in SQLite and PostgreSQL (SQLite migration 6, PostgreSQL 7). */

@@ -1,5 +1,5 @@
-import type { InvocationTask } from '../../invocations/invocation-task.js';
-import type { TaskEra, TaskStatus } from '../../tools/tool-task.js';
+import type { InvocationTask } from '../../store/invocation-task.js';
+import type { TaskEra, TaskStatus } from '../../store/invocation-task.js';
 import { OPEN_TASK_STATUSES } from '../task-checks.js';
 
 // Row <-> record mapping of task handles (SQLite migration 5, PostgreSQL migration 6), shared by both stores as the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoreWrite } from '../host-store.js';
+import type { StoreWrite } from '../../store/host-store.js';
 import {
   SCOPE,
   auditInput,
@@ -14,7 +14,7 @@ import {
   transitionWrite,
 } from '../../testing/host-store-fixtures.js';
 import { serialize } from 'node:v8';
-import type { ResultRecord } from '../../invocations/invocation-record.js';
+import type { ResultRecord } from '../../store/invocation-record.js';
 import { decodeBatch, encodeBatch } from './worker-batch-codec.js';
 
 /** The batch as the worker's store receives it: compacted, cloned across the thread boundary, read back. */

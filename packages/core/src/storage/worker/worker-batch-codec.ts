@@ -1,8 +1,8 @@
-import type { AuditEventInput } from '../../audit/audit-event.js';
-import type { ModelPayload } from '../../invocations/bounded-result-types.js';
-import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../invocations/invocation-record.js';
+import type { AuditEventInput } from '../../store/audit-record.js';
+import type { ModelPayload } from '../../store/bounded-result-types.js';
+import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../store/invocation-record.js';
 import type { Scope } from '../../scope.js';
-import type { StoreWrite } from '../host-store.js';
+import type { StoreWrite } from '../../store/host-store.js';
 
 // How a batch crosses to the store's worker. Structured cloning writes every key of every object again: a call's four
 // writes (its record, three transitions, four audit events, its result) were about 3 KB and 8 µs of the calling

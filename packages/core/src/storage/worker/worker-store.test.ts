@@ -9,7 +9,7 @@ import { describeHostStoreContract } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 import { SCOPE, createWrite, invocation } from '../../testing/host-store-fixtures.js';
 import { MemoryStore } from '../memory/memory-store.js';
-import type { StoreWrite } from '../host-store.js';
+import type { StoreWrite } from '../../store/host-store.js';
 import { BACKGROUND_NICENESS, serveStore, WorkerStore } from './worker-store.js';
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../dist');

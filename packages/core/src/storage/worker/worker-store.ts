@@ -4,7 +4,7 @@ import { isMainThread, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { HostError } from '../../errors/host-error.js';
 import type { HostErrorCode } from '../../errors/host-error.js';
-import type { HostStore } from '../host-store.js';
+import type { HostStore } from '../../store/host-store.js';
 import { decodeBatch, encodeBatch } from './worker-batch-codec.js';
 import type { WireWrite } from './worker-batch-codec.js';
 

@@ -1,30 +1,32 @@
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
-import type { Clock } from './clock.js';
-import type { ElicitationBroker } from './elicitation/elicitation-broker.js';
-import { HostError } from './errors/host-error.js';
-import type { HostEvents } from './host-events.js';
-import type { HostLimits } from './host-config.js';
-import type { Scope } from './scope.js';
-import type { ServerConfig } from './servers/server-config.js';
-import { ServerConnection } from './servers/server-connection.js';
-import type { ServerConnectionOptions } from './servers/server-connection-options.js';
-import { serverInfo } from './servers/server-info.js';
-import type { ServerAbout, ServerInfo } from './servers/server-info.js';
-import { ServerPool } from './servers/server-pool.js';
-import type { ServerLogLine } from './servers/server-log.js';
-import { countListed } from './servers/server-counts.js';
-import { toolTarget } from './tools/tool.js';
-import type { ToolRegistry } from './tools/tool-registry.js';
+import type { Clock } from '../clock.js';
+import type { ElicitationBroker } from '../elicitation/elicitation-broker.js';
+import { HostError } from '../errors/host-error.js';
+import type { ServerEvents } from './server-events.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import type { TenantConnectionLimits } from './server-pool.js';
+import type { Scope } from '../scope.js';
+import type { ServerConfig } from './server-config.js';
+import { ServerConnection } from './server-connection.js';
+import type { ServerConnectionOptions } from './server-connection-options.js';
+import { serverInfo } from './server-info.js';
+import type { ServerAbout, ServerInfo } from './server-info.js';
+import { ServerPool } from './server-pool.js';
+import type { ServerLogLine } from './server-log.js';
+import { countListed } from './server-counts.js';
+import { toolTarget } from '../tools/tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
 
 /** What the host's servers are wired to. */
 export interface HostServersDeps {
   readonly servers: readonly ServerConfig[];
-  readonly limits: HostLimits;
+  /** The connection limits of the host's config (the rest of its limits are not this catalog's). */
+  readonly limits: Partial<ConnectionLimits> & Partial<TenantConnectionLimits>;
   readonly clock: Clock;
   readonly clientInfo?: { name: string; version: string };
   readonly registry: ToolRegistry;
   readonly broker: ElicitationBroker;
-  readonly events: HostEvents;
+  readonly events: ServerEvents;
   /** A server's catalog changed and it is ready: rules naming its tools are checked again. */
   readonly catalogReady: () => void;
   /** Extra options of an HTTP connection for a tenant (the OAuth provider of that user), when there are some. */

@@ -5,21 +5,23 @@ import {
   headlessAuthorize,
   startAuthorizationServer,
   startProtectedMcpServer,
-} from '../../../test/support/oauth/index.js';
+} from '../../../../test/support/oauth/index.js';
 import type {
   AuthorizationServer,
   AuthorizationServerOptions,
   HeadlessUser,
   ProtectedMcpServer,
-} from '../../../test/support/oauth/index.js';
-import { TokenVault } from './auth/token-vault.js';
-import { createHost } from './host.js';
-import type { Host } from './host.js';
-import type { Scope } from './scope.js';
-import { MemoryStore } from './storage/memory/memory-store.js';
-import type { PermissionDecision, SignInRequest, Surface } from './surface.js';
-import { nextEvent } from './testing/demo-fixture.js';
-import { FakeClock } from './testing/fake-clock.js';
+} from '../../../../test/support/oauth/index.js';
+import { TokenVault } from './token-vault.js';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import type { Scope } from '../scope.js';
+import { MemoryStore } from '../storage/memory/memory-store.js';
+import type { Surface } from '../host/surface.js';
+import type { SignInRequest } from './sign-in-request.js';
+import type { PermissionDecision } from '../permissions/permission-request.js';
+import { nextEvent } from '../testing/demo-fixture.js';
+import { FakeClock } from '../testing/fake-clock.js';
 
 const ana: Scope = { userId: 'ana', workspaceId: 'team', conversationId: 'c1' };
 const ben: Scope = { userId: 'ben', workspaceId: 'team', conversationId: 'c2' };

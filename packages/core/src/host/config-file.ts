@@ -2,18 +2,18 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import jsonc from 'jsonc-parser';
 import type { Node as JsonNode } from 'jsonc-parser';
-import { PERMISSIONS_KEYS, SERVER_KEYS, TOP_LEVEL_KEYS } from './config/config-definition.js';
-import { parseJsoncTree } from './config/json-position.js';
-import { checkKeys } from './config/unknown-keys.js';
-import { nearestKey } from './config/nearest-key.js';
-import { HostError } from './errors/host-error.js';
-import type { ExpiryDays } from './permissions/permission-engine.js';
-import { readRetentionSettings } from './retention/retention-settings.js';
-import type { RetentionSettings } from './retention/retention-settings.js';
-import type { PermissionRule } from './permissions/permission-rules.js';
-import { parseRulesText } from './permissions/permission-rules.js';
-import type { ServerConfig } from './servers/server-config.js';
-import { parseServersConfig } from './servers/server-config.js';
+import { PERMISSIONS_KEYS, SERVER_KEYS, TOP_LEVEL_KEYS } from '../config/config-definition.js';
+import { parseJsoncTree } from '../config/json-position.js';
+import { checkKeys } from '../config/unknown-keys.js';
+import { nearestKey } from '../config/nearest-key.js';
+import { HostError } from '../errors/host-error.js';
+import type { ExpiryDays } from '../permissions/permission-config.js';
+import { readRetentionSettings } from '../retention/retention-settings.js';
+import type { RetentionSettings } from '../retention/retention-settings.js';
+import type { PermissionRule } from '../permissions/permission-rules.js';
+import { parseRulesText } from '../permissions/permission-rules.js';
+import type { ServerConfig } from '../servers/server-config.js';
+import { parseServersConfig } from '../servers/server-config.js';
 
 /** What an `airlock.config.json` holds for a host, checked; `json` keeps the whole file for a surface's own keys. */
 export interface ConfigFile {

@@ -5,10 +5,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import jsonc from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema } from './config/config-definition.js';
+import { configJsonSchema } from '../config/config-definition.js';
 import { readConfigFile } from './config-file.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
+const root = join(import.meta.dirname, '..', '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'airlock-config-'));
 let n = 0;
 function write(text: string): string {

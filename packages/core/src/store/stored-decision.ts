@@ -1,4 +1,5 @@
-import type { RiskTier } from './risk.js';
+/** How much a call can hurt: what the badge shows and what sets a stored decision's expiry. */
+export type RiskTier = 'low' | 'medium' | 'high';
 
 /** A remembered answer: allow always or deny always, for one tenant, server identity and tool. */
 export interface StoredDecision {

@@ -1,10 +1,10 @@
-import { HostError } from './errors/host-error.js';
-import type { HostServers } from './host-servers.js';
-import type { Scope } from './scope.js';
-import { assertScope } from './scope.js';
-import type { ServerInfo } from './servers/server-info.js';
-import type { ServerLogLine } from './servers/server-log.js';
-import type { ToolSwitches } from './host-switches.js';
+import { HostError } from '../errors/host-error.js';
+import type { HostServers } from '../servers/host-servers.js';
+import type { Scope } from '../scope.js';
+import { assertScope } from '../scope.js';
+import type { ServerInfo } from '../servers/server-info.js';
+import type { ServerLogLine } from '../servers/server-log.js';
+import type { ToolSwitches } from '../switches/tool-switches.js';
 
 /** `host.servers`: the configured servers, as each tenant sees them, and what an administrator does with them. */
 export interface HostServersApi {

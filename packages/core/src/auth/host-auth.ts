@@ -1,23 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { httpsOnlyFetch } from './auth/https-only-fetch.js';
-import { signIn } from './auth/oauth-sign-in.js';
-import { DEFAULT_MAX_STEP_UPS, insufficientScopeChallenge, stepUp } from './auth/oauth-step-up.js';
-import type { SignInResult } from './auth/oauth-sign-in.js';
-import { authStatus, signOut } from './auth/oauth-sign-out.js';
-import type { AuthStatus, SignOutResult } from './auth/oauth-sign-out.js';
-import { SECRET_KEY_ENV, TokenVault } from './auth/token-vault.js';
-import { UserOAuthProvider } from './auth/user-oauth-provider.js';
-import type { Clock } from './clock.js';
-import { HostError } from './errors/host-error.js';
-import type { HostServers } from './host-servers.js';
-import type { Scope } from './scope.js';
-import { assertScope } from './scope.js';
-import type { HttpServerConfig, ServerConfig } from './servers/server-config.js';
-import type { ServerConnectionOptions } from './servers/server-connection-options.js';
-import type { ServerPool } from './servers/server-pool.js';
-import type { HostStore } from './storage/host-store.js';
-import type { Surface } from './surface.js';
+import { httpsOnlyFetch } from './https-only-fetch.js';
+import { signIn } from './oauth-sign-in.js';
+import { DEFAULT_MAX_STEP_UPS, insufficientScopeChallenge, stepUp } from './oauth-step-up.js';
+import type { SignInResult } from './oauth-sign-in.js';
+import { authStatus, signOut } from './oauth-sign-out.js';
+import type { AuthStatus, SignOutResult } from './oauth-sign-out.js';
+import { SECRET_KEY_ENV, TokenVault } from './token-vault.js';
+import { UserOAuthProvider } from './user-oauth-provider.js';
+import type { Clock } from '../clock.js';
+import { HostError } from '../errors/host-error.js';
+import type { HostServers } from '../servers/host-servers.js';
+import type { Scope } from '../scope.js';
+import { assertScope } from '../scope.js';
+import type { HttpServerConfig, ServerConfig } from '../servers/server-config.js';
+import type { ServerConnectionOptions } from '../servers/server-connection-options.js';
+import type { ServerPool } from '../servers/server-pool.js';
+import type { HostStore } from '../store/host-store.js';
+import type { SignInAsker } from './sign-in-request.js';
 
 /** How the host signs users in to remote servers. */
 export interface HostAuthConfig {
@@ -62,7 +62,7 @@ const HOST_USER = '';
 export class HostAuth {
   readonly #store: HostStore;
   readonly #clock: Clock;
-  readonly #surface: Surface | undefined;
+  readonly #surface: SignInAsker | undefined;
   readonly #config: HostAuthConfig;
   readonly #vault: TokenVault;
   /** Per server and user, the client a connection uses (it reads the stored tokens at each request). */
@@ -71,7 +71,7 @@ export class HostAuth {
   readonly #stepUps = new Map<string, number>();
   #servers: HostServers | undefined;
 
-  constructor(options: { store: HostStore; clock: Clock; surface: Surface | undefined; config?: HostAuthConfig }) {
+  constructor(options: { store: HostStore; clock: Clock; surface: SignInAsker | undefined; config?: HostAuthConfig }) {
     this.#store = options.store;
     this.#clock = options.clock;
     this.#surface = options.surface;

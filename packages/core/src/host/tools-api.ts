@@ -1,10 +1,11 @@
-import { HostError } from './errors/host-error.js';
-import type { HostEvents } from './host-events.js';
-import type { Scope } from './scope.js';
-import { assertScope } from './scope.js';
-import type { Audience, Tool } from './tools/tool.js';
-import type { NativeToolDefinition, ToolRegistry } from './tools/tool-registry.js';
-import type { ToolSwitch, ToolSwitchLevel, ToolSwitches } from './host-switches.js';
+import { HostError } from '../errors/host-error.js';
+import type { HostEvents } from '../events/host-events.js';
+import type { Scope } from '../scope.js';
+import { assertScope } from '../scope.js';
+import type { Tool } from '../tools/tool.js';
+import type { Audience } from '../caller.js';
+import type { NativeToolDefinition, ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolSwitch, ToolSwitchLevel, ToolSwitches } from '../switches/tool-switches.js';
 
 /** What `host.tools.setHidden` takes. */
 export interface ToolHideOptions {

@@ -1,5 +1,22 @@
 import type { Scope } from '../scope.js';
-import type { TaskEra, TaskStatus } from '../tools/tool-task.js';
+
+/**
+ * The statuses of a task, as both task specifications name them: `working` and `input_required` while it runs,
+ * `completed`, `failed` and `cancelled` once it has ended.
+ */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * Which task protocol a handle speaks: `2025-11-25` (the core's experimental tasks: `tools/call` augmented with
+ * `task`, then `tasks/get`, `tasks/result`, `tasks/cancel`) or `2026-07-28` (the `io.modelcontextprotocol/tasks`
+ * extension, where the server decides to answer with a task).
+ */
+export type TaskEra = '2025-11-25' | '2026-07-28';
+
+/** True for the statuses no task leaves. */
+export function isTerminalTaskStatus(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
 
 /**
  * The durable handle of a call that runs as a task, stored with its invocation: enough to follow the task again on

@@ -1,13 +1,13 @@
-import type { AuditEventInput } from './audit/audit-event.js';
-import { HostError } from './errors/host-error.js';
-import type { HistoryWriter } from './history/history-writer.js';
-import type { Scope } from './scope.js';
-import type { HostStore } from './storage/host-store.js';
-import { switchKeyText } from './storage/switches.js';
-import type { SwitchKey, SwitchRecord } from './storage/switches.js';
-import type { RegistrySwitches } from './tools/tool-registry.js';
-import { namespacedToolName } from './tools/tool-name.js';
-import type { Tool } from './tools/tool.js';
+import type { AuditEventInput } from '../store/audit-record.js';
+import { HostError } from '../errors/host-error.js';
+import type { HistoryWriter } from '../history/history-writer.js';
+import type { Scope } from '../scope.js';
+import type { HostStore } from '../store/host-store.js';
+import { switchKeyText } from '../store/switches.js';
+import type { SwitchKey, SwitchRecord } from '../store/switches.js';
+import type { RegistrySwitches } from '../tools/tool-registry.js';
+import { namespacedToolName } from '../tools/tool-name.js';
+import type { Tool } from '../tools/tool.js';
 
 /** Who a tool is hidden from the model for: this user in this workspace, or everyone in the workspace. */
 export type ToolSwitchLevel = 'user' | 'workspace';

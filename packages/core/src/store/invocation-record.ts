@@ -1,5 +1,5 @@
 import type { Scope } from '../scope.js';
-import type { Caller } from '../tools/tool.js';
+import type { Caller } from '../caller.js';
 import type { ModelPayload, ScreenPayload } from './bounded-result-types.js';
 import type { InvocationOutcome, InvocationState } from './invocation-state.js';
 

@@ -1,20 +1,21 @@
-import type { Clock } from './clock.js';
-import type { HostAuthConfig } from './host-auth.js';
-import type { AuditAnchorConfig } from './audit/audit-log.js';
-import type { Durability } from './history/history-writer.js';
-import type { BoundLimits } from './invocations/bound-result.js';
-import type { ToolLimits } from './invocations/invocation-pipeline.js';
-import type { PreCallHook } from './invocations/pre-call-chain.js';
-import type { TimeoutLimits } from './invocations/run-with-timeouts.js';
-import type { PermissionConfig } from './permissions/permission-engine.js';
-import type { RetentionConfig } from './retention/retention-schedule.js';
-import type { ServerConfig } from './servers/server-config.js';
-import type { ConnectionLimits } from './servers/server-connection.js';
-import type { TenantConnectionLimits } from './servers/server-pool.js';
-import type { HostStore } from './storage/host-store.js';
+import type { Clock } from '../clock.js';
+import type { HostAuthConfig } from '../auth/host-auth.js';
+import type { AuditAnchorConfig } from '../audit/audit-log.js';
+import type { Durability } from '../history/history-writer.js';
+import type { BoundLimits } from '../invocations/bound-result.js';
+import type { ToolLimits } from '../invocations/invocation-pipeline.js';
+import type { PreCallHook } from '../invocations/pre-call-chain.js';
+import type { TimeoutLimits } from '../invocations/run-with-timeouts.js';
+import type { PermissionConfig } from '../permissions/permission-config.js';
+import type { RetentionConfig } from '../retention/retention-config.js';
+import type { ServerConfig } from '../servers/server-config.js';
+import type { ConnectionLimits } from '../servers/connection-limits.js';
+import type { TenantConnectionLimits } from '../servers/server-pool.js';
+import type { HostStore } from '../store/host-store.js';
+import type { TasksConfig } from '../tasks/tasks-config.js';
 import type { Surface } from './surface.js';
-import type { NativeToolDefinition } from './tools/tool-registry.js';
-import type { TelemetryConfig } from './telemetry/tool-spans.js';
+import type { NativeToolDefinition } from '../tools/tool-registry.js';
+import type { TelemetryConfig } from '../telemetry/tool-spans.js';
 
 /** How long a server's question waits for the user when the limits do not say: 5 minutes. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 5 * 60_000;
@@ -35,19 +36,6 @@ export interface HostLimits
 }
 
 /** What `createHost` takes. Only `servers` matters for a first run; the rest has defaults. */
-/** What a host does with tasks. */
-export interface TasksConfig {
-  /**
-   * At start, follow again the open tasks of calls made before a restart. Default true; a one-shot command (the
-   * CLI's) passes false, and the tasks stay open for the next host.
-   */
-  readonly resume?: boolean;
-  /** List `airlock__task_status` to the model: how a task it started without waiting stands. Default false. */
-  readonly statusTool?: boolean;
-  /** Host tool names of `optional` task tools to run as tasks unless the caller says otherwise (`asTask`). */
-  readonly runAsTask?: readonly string[];
-}
-
 export interface HostConfig {
   /** Parsed `ServerConfig`s, or the raw `mcpServers` JSON object. */
   readonly servers?: readonly ServerConfig[] | Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent, AuditEventInput } from './audit-event.js';
-import { canonicalEventJson, chainEvent, GENESIS_HASH, verifyChain } from './audit-event.js';
+import type { AuditEvent, AuditEventInput } from '../store/audit-record.js';
+import { canonicalEventJson, chainEvent, GENESIS_HASH, verifyChain } from './audit-chain.js';
 import { canonicalJson } from './canonical-json.js';
 import { seeded } from '../testing/seeded.js';
 

@@ -1,4 +1,4 @@
-import type { StoreWrite } from '../storage/host-store.js';
+import type { StoreWrite } from './host-store.js';
 
 /**
  * What the call path needs of the history writer (history/history-writer.ts implements it): queue a write, put a

@@ -1,21 +1,21 @@
 import type { Client, Prompt, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
-import { auditEvent } from './audit/audit-event-builder.js';
-import { sha256Hex } from './audit/canonical-json.js';
-import type { Clock } from './clock.js';
-import { HostError } from './errors/host-error.js';
-import type { HostEvents } from './host-events.js';
-import type { HostServers } from './host-servers.js';
-import type { ServerPool } from './servers/server-pool.js';
-import type { HistoryWriter } from './history/history-writer.js';
-import type { BoundLimits } from './invocations/bound-result.js';
-import { boundPrompt } from './resources/bound-prompt.js';
-import { boundResource } from './resources/bound-resource.js';
-import { expandTemplate } from './resources/expand-template.js';
-import type { ReadGateDeps } from './resources/read-gate.js';
-import { gateRead } from './resources/read-gate.js';
-import { requestFailure } from './resources/request-failure.js';
-import type { WholeRead } from './resources/kept-reads.js';
-import { KeptReads } from './resources/kept-reads.js';
+import { auditEvent } from '../audit/audit-event-builder.js';
+import { sha256Hex } from '../audit/canonical-json.js';
+import type { Clock } from '../clock.js';
+import { HostError } from '../errors/host-error.js';
+import type { ServerEvents } from '../servers/server-events.js';
+import type { HostServers } from '../servers/host-servers.js';
+import type { ServerPool } from '../servers/server-pool.js';
+import type { HistoryWriter } from '../history/history-writer.js';
+import type { BoundLimits } from '../invocations/bound-result.js';
+import { boundPrompt } from './bound-prompt.js';
+import { boundResource } from './bound-resource.js';
+import { expandTemplate } from './expand-template.js';
+import type { ReadGateDeps } from './read-gate.js';
+import { gateRead } from './read-gate.js';
+import { requestFailure } from './request-failure.js';
+import type { WholeRead } from './kept-reads.js';
+import { KeptReads } from './kept-reads.js';
 import type {
   CompleteOptions,
   Completions,
@@ -25,9 +25,9 @@ import type {
   PromptMessages,
   ReadResourceOptions,
   ResourceRead,
-} from './resources/resource-types.js';
-import type { Scope } from './scope.js';
-import { assertScope } from './scope.js';
+} from './resource-types.js';
+import type { Scope } from '../scope.js';
+import { assertScope } from '../scope.js';
 
 /** What resources and prompts are wired to. */
 export interface HostResourcesDeps {
@@ -35,7 +35,7 @@ export interface HostResourcesDeps {
   readonly writes: HistoryWriter;
   readonly clock: Clock;
   readonly limits: Partial<BoundLimits>;
-  readonly events: HostEvents;
+  readonly events: ServerEvents;
   /** The permission gate reads pass: rules of kind `resource`, stored decisions, the surface. */
   readonly gate: ReadGateDeps;
 }

@@ -1,17 +1,20 @@
-import type { InvocationState } from './invocations/invocation-state.js';
-import type { ServerState } from './servers/server-state.js';
-import type { ServerLogLine } from './servers/server-log.js';
-import type { InvocationRecord } from './invocations/invocation-record.js';
-import type { InvocationTask } from './invocations/invocation-task.js';
-import type { ScreenPayload } from './invocations/bounded-result-types.js';
-import type { ToolProgress } from './tools/tool.js';
-import type { DecisionOrigin } from './audit/audit-event.js';
-import type { ElicitationAnswer, ElicitationRequest, PermissionDecision, PermissionRequest } from './surface.js';
-import type { ElicitationEnd } from './elicitation/elicitation-broker.js';
-import type { Scope } from './scope.js';
+import type { InvocationState } from '../store/invocation-state.js';
+import type { ServerEventMap } from '../servers/server-events.js';
+import type { InvocationRecord } from '../store/invocation-record.js';
+import type { InvocationTask } from '../store/invocation-task.js';
+import type { ScreenPayload } from '../store/bounded-result-types.js';
+import type { ToolProgress } from '../tools/tool.js';
+import type { DecisionOrigin } from '../store/audit-record.js';
+import type { ElicitationAnswer, ElicitationRequest } from '../elicitation/elicitation-request.js';
+import type { PermissionDecision, PermissionRequest } from '../permissions/permission-request.js';
+import type { ElicitationEnd } from '../elicitation/elicitation-broker.js';
+import type { Scope } from '../scope.js';
 
-/** Every event the host emits, by name. A surface rebuilds a card from `invocation.transition` events alone. */
-export interface HostEventMap {
+/**
+ * Every event the host emits, by name: the servers' own (`ServerEventMap`) and the calls', decisions' and questions'.
+ * A surface rebuilds a card from `invocation.transition` events alone.
+ */
+export interface HostEventMap extends ServerEventMap {
   /** One per state change, after the change is stored. `from` is null for the first (pending). */
   'invocation.transition': {
     readonly invocation: InvocationRecord;
@@ -22,25 +25,6 @@ export interface HostEventMap {
   'invocation.progress': { readonly invocation: InvocationRecord; readonly progress: ToolProgress };
   /** A call's task handle as just stored: its status or message changed (host.tasks). */
   'task.updated': { readonly task: InvocationTask };
-  /**
-   * A connection's state. `tenant` (e.g. `user:alice`) marks one tenant's own connection of a server per tenant: a
-   * surface shows it to that tenant only. Without it, the state is the server's for everyone.
-   */
-  'server.state': {
-    readonly serverId: string;
-    readonly tenant?: string;
-    readonly state: ServerState;
-    readonly error?: string;
-  };
-  /** Something a person should know about a server that did not stop it: a bad tool left out, garbage on stdout. */
-  'server.warning': { readonly serverId: string; readonly tenant?: string; readonly message: string };
-  /**
-   * A line a server wrote to stderr or sent as a log notification (the server's own words, which may hold secrets:
-   * a surface shows them to administrators only). `tenant` as for `server.state`.
-   */
-  'server.log': { readonly serverId: string; readonly tenant?: string; readonly line: ServerLogLine };
-  /** The tools changed: for everyone, or (with `tenant`) as one tenant sees them. */
-  'tools.changed': { readonly serverId: string | null; readonly tenant?: string };
   /** The surface is being asked; a surface can show "checking permissions…" until it answers. */
   'permission.requested': { readonly request: PermissionRequest };
   /** Every decision, whatever decided it (user prompt, stored decision, rule, no surface, prompt timeout). */
@@ -63,12 +47,6 @@ export interface HostEventMap {
   };
   /** A URL flow the user opened has finished (the server said so). */
   'elicitation.completed': { readonly scope: Scope; readonly serverId: string; readonly elicitationId: string };
-  /** A server's resources or resource templates changed (`notifications/resources/list_changed`): list again. */
-  'resources.changed': { readonly serverId: string; readonly tenant?: string };
-  /** A resource someone subscribed to changed on the server (`notifications/resources/updated`): read it again. */
-  'resource.updated': { readonly serverId: string; readonly tenant?: string; readonly uri: string };
-  /** A server's prompts changed (`notifications/prompts/list_changed`): list again. */
-  'prompts.changed': { readonly serverId: string; readonly tenant?: string };
   /** A permission rule that can never match. */
   'permission.rule_warning': { readonly message: string };
   /** A history write failed; new calls are refused until the host is restarted. */
