@@ -1,8 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// The directions of the layout (shared/DESIGN.md, "The house"), held by the linter. Import cycles between the folders
-// of packages/core/src are found by scripts/folder-cycles.js, which `npm run lint` runs after ESLint.
+// The directions of the layout (shared/DESIGN.md, "The house"), held by the linter. Import cycles between the files and
+// the folders of packages/core/src, and the layout's counts, are checked by scripts/check-layout.js, which
+// `npm run lint` runs after ESLint.
 
 /** Packages are libraries: they never reach into the runnable apps. */
 const PACKAGES_NEVER_IMPORT_APPS = [
@@ -18,18 +19,24 @@ const PACKAGES_NEVER_IMPORT_APPS = [
   },
 ];
 
-/** Domain code talks to storage through the port (storage/host-store.ts) only. */
+/** Domain code talks to storage through the port (store/host-store.ts) only. */
 const DOMAIN_NEVER_IMPORTS_STORES = [
   {
     regex: '(^|/)storage/(memory|sqlite|postgres|worker)(/|$)',
     message:
-      'Domain folders never import a store implementation: use the HostStore port (storage/host-store.ts); the ' +
-      'host (host.ts) or the application picks the store.',
+      'Domain folders never import a store implementation: use the HostStore port (store/host-store.ts); the ' +
+      'host (host/create-host.ts) or the application picks the store.',
   },
 ];
 
-/** The folders of packages/core/src that hold the domain, as opposed to storage, testing and the wiring in host.ts. */
+/** The folders of packages/core/src that hold the domain, as opposed to storage, testing and the wiring in host/. */
 const DOMAIN_FOLDERS = [
+  'store',
+  'config',
+  'events',
+  'switches',
+  'tasks',
+  'apps',
   'invocations',
   'permissions',
   'elicitation',
@@ -83,10 +90,12 @@ export default tseslint.config(
     },
   },
   {
-    // The house: no source file over 400 lines (a file past that is asking to be split by concern); tests may be longer.
+    // The house: a source file past 400 lines of code is asking to be split by concern, so it warns; the count is a
+    // prompt to ask "is this one concept?", never a reason to move code. The hard limit (600 lines) is
+    // scripts/check-layout.js's. Tests may be longer.
     files: ['**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'max-lines': ['error', { max: 400 }] },
+    rules: { 'max-lines': ['warn', { max: 400, skipComments: true, skipBlankLines: true }] },
   },
   {
     // Matchers such as expect.stringMatching() are typed any; tests assert through them on purpose.
