@@ -29,6 +29,7 @@ Usage:
   airlock auth status [--json]                      your sign-in to each server that asks for one
   airlock completion bash|zsh|fish                  a shell completion script (e.g. source <(airlock completion bash))
   airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
+  airlock gateway [--config FILE] [--http]  Airlock as an MCP server for your MCP client (airlock gateway --help)
 
 An ID may be given by its first characters (airlock history show 375a) when no other id starts with them.
 

@@ -16,6 +16,7 @@ import { cliVersion } from './cli-version.js';
 import { completionScript } from './completion.js';
 import type { Shell } from './completion.js';
 import { runConsoleCommand } from './console-command.js';
+import { runGatewayCommand } from './gateway-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { history, listServers, listTools, overview } from './list-commands.js';
 import { promptCommand, promptsCommand, readCommand, resourcesCommand } from './resource-commands.js';
@@ -37,6 +38,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     // stream per tab; it has its own options.
     return runConsoleCommand({ argv: argv.slice(1), stderr: io.stderr });
   }
+  if (argv[0] === 'gateway') return runGatewayCommand({ ...io, argv: argv.slice(1), env: io.env ?? process.env });
   // Everything on the command line is checked here, before a config is read or a server started.
   const parsed = parseCommandLine(argv);
   if (!parsed.ok) {

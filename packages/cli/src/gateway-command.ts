@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import type { Host } from '@airlock/core';
+import { createHost, logHostEvents, sha256Hex } from '@airlock/core';
+import { SqliteStore } from '@airlock/core/sqlite';
+import { GatewaySurface, serveGatewayStdio, startGatewayHttp } from '@airlock/gateway';
+import { loadConfig, storePath } from './cli-config.js';
+import { createCliLogger } from './cli-logger.js';
+import { cliVault } from './cli-vault.js';
+import { EXIT_CODES } from './exit-codes.js';
+
+/** The environment variable holding the bearer token HTTP clients must present. */
+export const GATEWAY_TOKEN_ENV = 'AIRLOCK_GATEWAY_TOKEN';
+
+export const GATEWAY_USAGE = `airlock gateway: Airlock as an MCP server in front of your MCP client. Every tool call
+goes through the host's one path: asked of you through the client (elicitation), audited, bounded.
+
+Usage:
+  airlock gateway [--config FILE] [--store FILE] [--user NAME] [--workspace NAME]     MCP over stdio
+  airlock gateway --http [--port N] [--host H] [...]   Streamable HTTP at /mcp; clients send
+                                                       Authorization: Bearer $${GATEWAY_TOKEN_ENV}
+
+Options:
+  --config FILE      servers in the mcpServers JSON, with permissions.rules (default ./airlock.config.json)
+  --rules FILE       more permission rules
+  --store FILE       SQLite history file (default $AIRLOCK_STORE, the config's store.path, or the CLI's)
+  --user NAME        whose calls they are (default: the OS user)
+  --workspace NAME   the workspace calls are kept under (default "default")
+  --port N           HTTP port (default 7411; 0 picks a free one)
+  --host H           HTTP interface (default 127.0.0.1); clients must use this name in their Host header
+  --verbose          debug logs on stderr (stdout carries MCP only)
+`;
+
+const OPTIONS = {
+  config: { type: 'string' },
+  rules: { type: 'string' },
+  store: { type: 'string' },
+  user: { type: 'string' },
+  workspace: { type: 'string' },
+  http: { type: 'boolean', default: false },
+  port: { type: 'string', default: '7411' },
+  host: { type: 'string', default: '127.0.0.1' },
+  verbose: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** What `airlock gateway` runs with: its arguments, the streams, the environment. */
+export interface GatewayCommandOptions {
+  readonly argv: readonly string[];
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/**
+ * `airlock gateway`: one host from the config, served to one MCP client over stdio (until it closes stdin) or to
+ * token holders over HTTP (until SIGINT or SIGTERM). stdout carries MCP only; every log line goes to stderr.
+ */
+export async function runGatewayCommand(options: GatewayCommandOptions): Promise<number> {
+  const { stderr, env } = options;
+  let values;
+  try {
+    values = parseArgs({ args: [...options.argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    stderr.write(`airlock gateway: ${error instanceof Error ? error.message : String(error)}\n\n${GATEWAY_USAGE}`);
+    return EXIT_CODES.usage;
+  }
+  if (values.help) {
+    (values.http ? stderr : options.stdout).write(GATEWAY_USAGE);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    stderr.write(`airlock gateway: --port must be a port number (0-65535), not ${JSON.stringify(values.port)}\n`);
+    return EXIT_CODES.usage;
+  }
+  const token = env[GATEWAY_TOKEN_ENV];
+  if (values.http && (token === undefined || token.length < 16)) {
+    stderr.write(
+      `airlock gateway: --http needs a bearer token of at least 16 characters in $${GATEWAY_TOKEN_ENV} ` +
+        '(e.g. export AIRLOCK_GATEWAY_TOKEN=$(openssl rand -hex 32)); clients send it as Authorization: Bearer\n',
+    );
+    return EXIT_CODES.usage;
+  }
+  const userId = values.user ?? (userInfo().username || 'local');
+  const workspaceId = values.workspace ?? 'default';
+
+  let host: Host | undefined;
+  try {
+    const config = loadConfig({
+      ...(values.config === undefined ? {} : { config: values.config }),
+      ...(values.rules === undefined ? {} : { rules: values.rules }),
+    });
+    const path = storePath(values.store, config.storePath);
+    const surface = new GatewaySurface();
+    host = createHost({
+      servers: config.servers,
+      store: new SqliteStore({ database: new Database(path) }),
+      surface,
+      auth: { vault: await cliVault(path), clientName: 'Airlock gateway' },
+      permissions: {
+        rules: config.rules,
+        ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }),
+      },
+      retention: { ...config.retention, schedule: false },
+      ...(config.audit?.anchorFile === undefined ? {} : { audit: { anchorFile: config.audit.anchorFile } }),
+    });
+    logHostEvents(host, createCliLogger({ verbose: values.verbose, destination: stderr }));
+    await host.servers.settled();
+    await host.auth.resume({ scope: { userId, workspaceId, conversationId: 'gateway' } });
+    if (!values.http) {
+      const scope = { userId, workspaceId, conversationId: `gateway-${randomUUID()}` };
+      const session = await serveGatewayStdio({
+        host,
+        surface,
+        scope,
+        stdin: options.stdin as NodeJS.ReadStream,
+        stdout: options.stdout as NodeJS.WriteStream,
+      });
+      await Promise.race([session.closed, stopSignal()]);
+      await session.close();
+      return 0;
+    }
+    const http = await startGatewayHttp({
+      host,
+      surface,
+      users: [{ tokenSha256: sha256Hex(token!), userId, workspaceId }],
+      port,
+      hostname: values.host,
+      onerror: (error) => stderr.write(`airlock gateway: ${error.message}\n`),
+    });
+    stderr.write(`airlock gateway: listening on ${http.url} (${config.source})\n`);
+    await stopSignal();
+    await http.close();
+    return 0;
+  } catch (error) {
+    stderr.write(`airlock gateway: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_CODES.usage;
+  } finally {
+    await host?.close();
+  }
+}
+
+/** Settles on the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,135 @@
+import type { Host, Scope } from '@airlock/core';
+import { HostError, namespacedToolName } from '@airlock/core';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { ReadResourceResult, Server } from '@modelcontextprotocol/server';
+
+/** The scheme of the handles behind which the host keeps whole tool results (`airlock:result/<id>`). */
+const RESULT_HANDLE = 'airlock:result/';
+
+/**
+ * Serves the servers' resources, resource templates, prompts and completions through the host, as the scope sees
+ * them. Resource URIs pass unchanged (a tool result's links keep working), so a read goes to the server that listed
+ * the URI, or whose template it fits; prompt names are namespaced like tool names (`server__prompt`), since two
+ * servers may name a prompt alike. A tool result's handle (`airlock:result/…`) reads the whole result back.
+ */
+export function serveCatalog(server: Server, host: Host, scope: Scope): void {
+  /** Which server listed each URI, and each template's fixed prefix, from this session's latest listings. */
+  const uriOwners = new Map<string, string>();
+  let templatePrefixes: { readonly prefix: string; readonly serverId: string }[] = [];
+  const promptNames = new Map<string, { readonly serverId: string; readonly name: string }>();
+
+  server.setRequestHandler('resources/list', async () => {
+    const listing = await host.resources.list({ scope });
+    for (const item of listing.items) uriOwners.set(item.uri, item.serverId);
+    return { resources: listing.items.map(({ serverId: _server, ...resource }) => resource) };
+  });
+
+  server.setRequestHandler('resources/templates/list', async () => {
+    const listing = await host.resources.templates({ scope });
+    templatePrefixes = listing.items.map((item) => ({
+      prefix: item.uriTemplate.split('{')[0] ?? '',
+      serverId: item.serverId,
+    }));
+    return { resourceTemplates: listing.items.map(({ serverId: _server, ...template }) => template) };
+  });
+
+  async function ownerOf(uri: string): Promise<string> {
+    if (!uriOwners.has(uri)) {
+      for (const item of (await host.resources.list({ scope })).items) uriOwners.set(item.uri, item.serverId);
+    }
+    const listed = uriOwners.get(uri);
+    if (listed !== undefined) return listed;
+    // The longest fixed prefix wins: `file:///{path}` and `file:///logs/{day}` both fit file:///logs/today.
+    const fits = templatePrefixes
+      .filter(({ prefix }) => prefix !== '' && uri.startsWith(prefix))
+      .sort((a, b) => b.prefix.length - a.prefix.length);
+    if (fits[0] !== undefined) return fits[0].serverId;
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists ${uri}`);
+  }
+
+  server.setRequestHandler('resources/read', async (request, ctx): Promise<ReadResourceResult> => {
+    const { uri } = request.params;
+    const signal = ctx.mcpReq.signal;
+    if (uri.startsWith(RESULT_HANDLE)) {
+      return { contents: [{ uri, mimeType: 'application/json', text: await wholeResult(host, scope, uri) }] };
+    }
+    const serverId = await ownerOf(uri);
+    const read = await host.resources.read({ scope, serverId, uri, full: true, signal }).catch(refused(uri));
+    return { contents: read.contents ?? [] };
+  });
+
+  server.setRequestHandler('prompts/list', async () => {
+    const listing = await host.prompts.list({ scope });
+    return {
+      prompts: listing.items.map(({ serverId, ...prompt }) => {
+        const name = namespacedToolName(serverId, prompt.name);
+        promptNames.set(name, { serverId, name: prompt.name });
+        return { ...prompt, name };
+      }),
+    };
+  });
+
+  async function promptOf(name: string): Promise<{ serverId: string; name: string }> {
+    if (!promptNames.has(name)) {
+      for (const item of (await host.prompts.list({ scope })).items) {
+        promptNames.set(namespacedToolName(item.serverId, item.name), { serverId: item.serverId, name: item.name });
+      }
+    }
+    const found = promptNames.get(name);
+    if (found === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    return found;
+  }
+
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const signal = ctx.mcpReq.signal;
+    const { serverId, name } = await promptOf(request.params.name);
+    const args = request.params.arguments;
+    const got = await host.prompts.get({ scope, serverId, name, ...(args === undefined ? {} : { args }), signal });
+    return { ...(got.description === undefined ? {} : { description: got.description }), messages: got.messages };
+  });
+
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const signal = ctx.mcpReq.signal;
+    const { ref, argument, context } = request.params;
+    const target =
+      ref.type === 'ref/prompt'
+        ? await promptOf(ref.name).then(({ serverId, name }) => ({
+            serverId,
+            ref: { type: 'ref/prompt' as const, name },
+          }))
+        : { serverId: await ownerOf(ref.uri), ref: { type: 'ref/resource' as const, uri: ref.uri } };
+    const completions = await host.prompts.complete({
+      scope,
+      ...target,
+      argument,
+      ...(context?.arguments === undefined ? {} : { context: context.arguments }),
+      signal,
+    });
+    return { completion: { ...completions, values: [...completions.values] } };
+  });
+}
+
+/** The whole result behind a handle, read a slice at a time (the host keeps it up to its hard cap). */
+async function wholeResult(host: Host, scope: Scope, handle: string): Promise<string> {
+  let text = '';
+  for (;;) {
+    const slice = await host.results.read({ scope, handle, offset: text.length }).catch(refused(handle));
+    text += slice.text;
+    if (slice.done || slice.text === '') return text;
+  }
+}
+
+/**
+ * A host refusal of a read as a protocol error the client can show: an unknown handle (or another tenant's) is not
+ * found; a refusal by the gate or a server's failure keeps the host's code and words.
+ */
+function refused(uri: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof HostError) {
+      if (error.code === 'not_found')
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `${error.code}: ${error.message}`);
+    }
+    throw error;
+  };
+}

@@ -1,0 +1,141 @@
+import type { Caller, Host, Scope, Tool } from '@airlock/core';
+import { Server } from '@modelcontextprotocol/server';
+import type { CallToolResult, ServerContext, Tool as McpTool } from '@modelcontextprotocol/server';
+import { serveCatalog } from './catalog-handlers.js';
+import type { ClientAsker, GatewaySurface } from './gateway-surface.js';
+
+/** The gateway's `serverInfo.name`, as clients show it. */
+export const GATEWAY_NAME = 'airlock-gateway';
+
+/** The gateway's version, kept equal to the package's. */
+export const GATEWAY_VERSION = '0.1.0';
+
+const MODEL: Caller = { kind: 'model' };
+
+/** The longest a question to the client may stay open on the wire; the host's own prompt deadline ends it sooner. */
+const QUESTION_TIMEOUT_MS = 60 * 60_000;
+
+/** What one gateway session serves from: the host, the surface the host asks through, and whose session it is. */
+export interface GatewayServerOptions {
+  readonly host: Host;
+  /** The surface `host` was created with: the session's client is attached to it while the session lives. */
+  readonly surface: GatewaySurface;
+  /** The tenant and conversation every request of this session runs under. */
+  readonly scope: Scope;
+}
+
+/**
+ * Builds the MCP server of one gateway session (2025-11-25, sessionful): the model's tools from the host, each
+ * `tools/call` through `host.invoke` with the model as caller (rules, the gate, history, audit, bounds), and the
+ * servers' resources, templates, prompts and completions. A denial or a tool's failure is an `isError` result, never
+ * a protocol error; the client gets the model's share of each result, and the host keeps the whole behind its handle.
+ * The host's list changes are relayed as `notifications/*\/list_changed`.
+ */
+export function createGatewayServer({ host, surface, scope }: GatewayServerOptions): Server {
+  const server = new Server(
+    { name: GATEWAY_NAME, version: GATEWAY_VERSION, title: 'Airlock gateway' },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+      },
+      instructions:
+        'Airlock governs these tools: each call may be asked of the user first, is kept in an audit log, and its ' +
+        'result is bounded (a cut result names a handle, readable as a resource).',
+    },
+  );
+
+  const sessionAsker: ClientAsker = {
+    modes: () => elicitationModes(server),
+    elicit: (params, signal) => server.elicitInput(params, { signal, timeout: QUESTION_TIMEOUT_MS }),
+  };
+  const progress = new Map<string, (value: { progress: number; total?: number; message?: string }) => void>();
+  const stops = [
+    surface.attachConversation(scope, sessionAsker),
+    host.on('tools.changed', () => void server.sendToolListChanged().catch(() => undefined)),
+    host.on('resources.changed', () => void server.sendResourceListChanged().catch(() => undefined)),
+    host.on('prompts.changed', () => void server.sendPromptListChanged().catch(() => undefined)),
+    host.on('invocation.progress', ({ invocation, progress: value }) => progress.get(invocation.id)?.(value)),
+    host.on('elicitation.completed', ({ scope: whose, elicitationId }) => {
+      if (whose.conversationId !== scope.conversationId || whose.userId !== scope.userId) return;
+      void server
+        .createElicitationCompletionNotifier(elicitationId)()
+        .catch(() => undefined);
+    }),
+  ];
+  server.onclose = () => {
+    for (const stop of stops.splice(0)) stop();
+  };
+
+  server.setRequestHandler('tools/list', () => ({
+    tools: host.tools.list({ audience: 'model', scope }).map(listedTool),
+  }));
+
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { name, arguments: args, _meta } = request.params;
+    const progressToken = _meta?.progressToken;
+    const callAsker: ClientAsker = {
+      modes: () => elicitationModes(server),
+      elicit: (params, signal) => ctx.mcpReq.elicitInput(params, { signal, timeout: QUESTION_TIMEOUT_MS }),
+    };
+    let recorded: string | undefined;
+    let detach: (() => void) | undefined;
+    try {
+      const result = await host.invoke({
+        scope,
+        caller: MODEL,
+        tool: name,
+        args: args ?? {},
+        signal: ctx.mcpReq.signal,
+        onRecorded: (invocation) => {
+          recorded = invocation.id;
+          detach = surface.attachCall(invocation.id, callAsker);
+          if (progressToken !== undefined) progress.set(invocation.id, relayProgress(ctx, progressToken));
+        },
+      });
+      return { content: [...result.content], ...(result.isError ? { isError: true } : {}) };
+    } finally {
+      detach?.();
+      if (recorded !== undefined) progress.delete(recorded);
+    }
+  });
+
+  serveCatalog(server, host, scope);
+  return server;
+}
+
+/**
+ * A host tool as the gateway lists it: its namespaced name and what the model reads. No `outputSchema`: the client
+ * gets the model's bounded text, never structured content, and a client that knows a schema refuses a result
+ * without it.
+ */
+function listedTool(tool: Tool): McpTool {
+  return {
+    name: tool.name,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    inputSchema: tool.inputSchema as McpTool['inputSchema'],
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    ...(tool.icons === undefined ? {} : { icons: [...tool.icons] }),
+  };
+}
+
+/** The elicitation modes the client declared: an empty `elicitation` object means form only, as the spec says. */
+function elicitationModes(server: Server): { form: boolean; url: boolean } {
+  const declared = server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+  if (declared === undefined) return { form: false, url: false };
+  const url = declared.url !== undefined;
+  return { form: declared.form !== undefined || !url, url };
+}
+
+function relayProgress(
+  ctx: ServerContext,
+  progressToken: string | number,
+): (value: { progress: number; total?: number; message?: string }) => void {
+  return (value) =>
+    void ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken, ...value } })
+      .catch(() => undefined);
+}

@@ -1,0 +1,11 @@
+// @airlock/gateway: Airlock as an MCP server in front of any MCP client. Every public export is named here.
+export { createGatewayServer, GATEWAY_NAME, GATEWAY_VERSION } from './gateway-server.js';
+export type { GatewayServerOptions } from './gateway-server.js';
+export { GatewaySurface } from './gateway-surface.js';
+export type { ClientAsker } from './gateway-surface.js';
+export { serveGatewayStdio } from './gateway-stdio.js';
+export type { GatewayStdio, GatewayStdioOptions } from './gateway-stdio.js';
+export { startGatewayHttp } from './gateway-http.js';
+export type { GatewayHttp, GatewayHttpConfig, GatewayUser } from './gateway-http.js';
+export { permissionMessage, permissionQuestion } from './permission-question.js';
+export { formSchema } from './form-schema.js';
