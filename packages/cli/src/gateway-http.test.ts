@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, '../dist/bin.js');
+const DEMO = resolve(here, '../../demo-server/dist/bin.js');
+const TOKEN = 'gateway-test-token-0123456789abcdef';
+
+let dir: string;
+let gateway: ChildProcess;
+let url: URL;
+let calls: string;
+
+/** The tools/call requests that reached the demo server, in order. */
+function reached(): string[] {
+  if (!existsSync(calls)) return [];
+  const lines = readFileSync(calls, 'utf8').trim().split('\n');
+  return lines.map((line) => (JSON.parse(line) as { tool: string }).tool);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-http-'));
+  calls = join(dir, 'calls.ndjson');
+  const config = join(dir, 'airlock.config.json');
+  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
+  const rules = [{ effect: 'allow', server: 'demo', tool: 'echo' }];
+  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules } }));
+  gateway = spawn(
+    process.execPath,
+    [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: TOKEN } },
+  );
+  let stderr = '';
+  gateway.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // The gateway says where it listens once its servers have settled.
+  while (!/listening on (\S+)/.test(stderr)) await once(gateway.stderr!, 'data');
+  url = new URL(/listening on (\S+)/.exec(stderr)![1]!);
+});
+
+afterAll(async () => {
+  if (gateway.exitCode === null) {
+    gateway.kill('SIGTERM');
+    await once(gateway, 'exit');
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A raw request, so the Host and Origin headers are the test's to set. */
+function raw(options: {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((done, fail) => {
+    const req = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers ?? {} }, (res) => {
+      res.resume();
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', fail);
+    req.end(options.body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+function textOf(result: unknown): string {
+  const { content } = result as { content: { type: string; text?: string }[] };
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+describe('airlock gateway --http', () => {
+  it('serves a v1 SDK client that presents the token: it lists and calls tools', async () => {
+    const client = new V1Client({ name: 'v1', version: '1' });
+    const transport = new V1StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('demo__echo');
+      const echo = await client.callTool({ name: 'demo__echo', arguments: { text: 'over http' } });
+      expect(textOf(echo)).toContain('over http');
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+
+  it("asks a v2 client's person on the call's own stream, and the call runs once", async () => {
+    const before = reached().filter((tool) => tool === 'search_notes').length;
+    const client = new Client({ name: 'v2', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', () => {
+      asked += 1;
+      return Promise.resolve({ action: 'accept' as const, content: { decision: 'allow_once' } });
+    });
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'demo__search_notes', arguments: { query: 'shopping' } });
+      expect(result.isError).toBeFalsy();
+      expect(asked).toBe(1);
+      expect(reached().filter((tool) => tool === 'search_notes').length).toBe(before + 1);
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+
+  it('answers 401 with a Bearer challenge without the token, or with a wrong one', async () => {
+    const missing = await raw({ headers: JSON_HEADERS, body: INITIALIZE });
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+    const wrong = await raw({ headers: { ...JSON_HEADERS, authorization: 'Bearer not-the-token' }, body: INITIALIZE });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('refuses a foreign Host or Origin with 403, token or not', async () => {
+    const auth = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}` };
+    expect((await raw({ headers: { ...auth, host: 'evil.example' }, body: INITIALIZE })).status).toBe(403);
+    expect((await raw({ headers: { ...auth, origin: 'https://evil.example' }, body: INITIALIZE })).status).toBe(403);
+    expect((await raw({ headers: { ...auth }, body: INITIALIZE })).status).toBe(200);
+  });
+
+  it('refuses a 10 MB request with 413', async () => {
+    const body = Buffer.alloc(10 * 1024 * 1024, 0x20);
+    const answer = await raw({ headers: { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}` }, body });
+    expect(answer.status).toBe(413);
+  });
+});
