@@ -56,7 +56,9 @@ for (const store of ['sqlite', 'sqlite_worker']) {
 // Issue 22's targets, each in a process of its own: wall time beside a bare client and the AI SDK's MCP client, and
 // 64 concurrent conversations (invoke-targets.js); CPU on the call thread and CPU of recording (host-cpu.js); the
 // console opening a conversation of 1,000 cards in Chromium and one event reaching 100 tabs (console-targets.js).
-for (const file of ['./invoke-targets.js', './host-cpu.js', './console-targets.js']) {
+// Issue 32: the gateway hop (airlock gateway over stdio in front of server-everything) against the same client calling
+// server-everything directly (gateway-hop.js).
+for (const file of ['./invoke-targets.js', './host-cpu.js', './console-targets.js', './gateway-hop.js']) {
   const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
