@@ -117,6 +117,26 @@ describe('airlock gateway over stdio', () => {
     expect(w.reached()).toEqual([]);
   });
 
+  it("passes a server's question during a call on to the client, and the server gets the answer", async () => {
+    const w = workspace([{ effect: 'allow', server: 'demo', tool: 'ask_user' }]);
+    const asked: ElicitRequestFormParams[] = [];
+    const client = new Client({ name: 'test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params as ElicitRequestFormParams);
+      return Promise.resolve({ action: 'accept' as const, content: { name: 'Ada', age: 36 } });
+    });
+    clients.push(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] }));
+
+    const result = await client.callTool({ name: 'demo__ask_user', arguments: {} });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.message).toMatch(
+      /^Server "demo" asks \(during demo__ask_user\):\nTell the demo server who you are/,
+    );
+    expect(asked[0]!.requestedSchema).toMatchObject({ properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(textOf(result)).toMatch(/action "accept"[\s\S]*Ada/);
+  });
+
   it('serves a v1 SDK client that cannot elicit: a call a rule allows runs, others say how to allow them', async () => {
     const w = workspace([{ effect: 'allow', server: 'demo', tool: 'echo' }]);
     const client = new V1Client({ name: 'v1', version: '1' });
