@@ -16,6 +16,7 @@ const SLOW = 600_000;
 const PACKAGES = {
   core: 'packages/core',
   demoServer: 'packages/demo-server',
+  gateway: 'packages/gateway',
   cli: 'packages/cli',
   elements: 'packages/elements',
   console: 'apps/console',
@@ -85,7 +86,8 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     );
     // First what a CLI and library user installs; the console and the elements come after, in the test for them.
     const before = Date.now();
-    await ok('npm', [...INSTALL, tarballs.core, tarballs.demoServer, tarballs.cli, 'better-sqlite3@^12.11.1'], project);
+    const cliTarballs = [tarballs.core, tarballs.demoServer, tarballs.gateway, tarballs.cli];
+    await ok('npm', [...INSTALL, ...cliTarballs, 'better-sqlite3@^12.11.1'], project);
     firstInstall = {
       seconds: (Date.now() - before) / 1000,
       present: CONSOLE_ONLY.filter((name) => existsSync(join(project, 'node_modules', name))),

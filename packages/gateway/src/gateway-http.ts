@@ -1,6 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer } from 'node:http';
 import type { Host } from '@airlock/core';
 import { sha256Hex } from '@airlock/core';
 import {
@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
 import { createGatewayServer } from './gateway-server.js';
+import { fetchListener } from './node-fetch-listener.js';
 import type { GatewaySurface } from './gateway-surface.js';
 
 /** Someone allowed to use the HTTP gateway: the sha-256 (hex) of their bearer token, and whose calls they make. */
@@ -126,19 +127,20 @@ export async function startGatewayHttp(config: GatewayHttpConfig): Promise<Gatew
     return session;
   }
 
-  const http = createAdaptorServer({ fetch: handle, hostname, port: config.port });
+  let origin = '';
+  const http = createServer(fetchListener(handle, () => origin, onerror));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, hostname, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
-  const origin = `http://${bracketed(hostname)}:${port}`;
+  origin = `http://${bracketed(hostname)}:${port}`;
   return {
     url: `${origin}/mcp`,
     sessions: () => sessions.size,
     close: async () => {
       await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()));
-      if ('closeAllConnections' in http) http.closeAllConnections();
+      http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
