@@ -42,11 +42,18 @@ export type { FormModel } from './elicitation/form-model.js';
 export { inspectUrl } from './elicitation/url-safety.js';
 export type { UrlInspection, UrlWarning } from './elicitation/url-safety.js';
 export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';
-export { isolationOf, parseServersConfig, serverIdentity } from './servers/server-config.js';
+export { isolationOf, parseServersConfig, processVariables, serverIdentity } from './servers/server-config.js';
+export type { ServersConfigOptions } from './servers/server-config.js';
+export type { ConfigInput, InputRequest, InputResolver } from './config/config-inputs.js';
+export type { ConfigVariables } from './config/config-variables.js';
+export type { HttpTransportKind } from './config/server-entry-checks.js';
+export { serverSlug } from './config/server-slug.js';
+export { StoredInputs } from './auth/stored-inputs.js';
+export type { StoredInputKey } from './auth/stored-inputs.js';
 export { DEFAULT_TENANT_LIMITS, tenantMatches } from './servers/server-pool.js';
 export type { TenantConnectionLimits } from './servers/server-pool.js';
 export { readConfigFile, readConfigText } from './host/config-file.js';
-export type { ConfigFile } from './host/config-file.js';
+export type { ConfigFile, ReadConfigOptions } from './host/config-file.js';
 export { defaultStorePath } from './config/default-store-path.js';
 export type {
   HttpServerConfig,

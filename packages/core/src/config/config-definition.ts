@@ -31,8 +31,14 @@ export const SERVER_KEYS: Readonly<Record<string, KeySchema>> = {
   headers: stringMap('HTTP headers sent with every request (e.g. Authorization).'),
   type: {
     type: 'string',
-    enum: ['stdio', 'http', 'sse'],
-    description: "VS Code's transport hint; accepted and ignored: the transport follows command or url.",
+    enum: ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp'],
+    description:
+      'stdio (command), http (Streamable HTTP) or sse (the legacy HTTP+SSE transport); must agree with command or ' +
+      'url. Without it, a url tries Streamable HTTP and falls back to SSE.',
+  },
+  envFile: {
+    type: 'string',
+    description: 'A dotenv file (NAME=value) for the command, relative to this file; env wins over it.',
   },
   trusted: { type: 'boolean', description: "Believe this server's tool annotations (default false: hints only)." },
   negotiation: {
@@ -120,16 +126,42 @@ export const PERMISSIONS_KEYS: Readonly<Record<string, KeySchema>> = {
 
 const serversMap = (description: string): KeySchema => ({
   type: 'object',
-  propertyNames: { pattern: '^[A-Za-z0-9_-]{1,32}$' },
+  propertyNames: { minLength: 1 },
   additionalProperties: { $ref: '#/$defs/server' },
   description,
 });
 
+/** One of VS Code's `inputs`, referenced as `${input:ID}`. */
+const INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', description: 'Referenced as ${input:ID}.' },
+    type: {
+      type: 'string',
+      enum: ['promptString', 'pickString'],
+      description: 'promptString: typed (masked with password); pickString: chosen from options.',
+    },
+    description: { type: 'string', description: 'What the user is asked.' },
+    password: { type: 'boolean', description: 'Mask the value as it is typed (promptString).' },
+    options: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'The values offered (pickString).' },
+    default: { type: 'string', description: 'The value offered first.' },
+  },
+  required: ['id', 'type'],
+  description: 'A value asked of the user once and kept sealed in their vault.',
+};
+
 /** Top-level keys. `servers` is VS Code's name for `mcpServers`. */
 export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySchema>> = {
   $schema: { type: 'string', description: 'The JSON Schema this file follows (for editors).' },
-  mcpServers: serversMap('The servers, keyed by id (1-32 letters, digits, "_" or "-").'),
+  mcpServers: serversMap(
+    'The servers, keyed by name (any text; the id in tool names is its slug: "Brave Search" is brave_search).',
+  ),
   servers: serversMap("VS Code's name for mcpServers; read when mcpServers is absent."),
+  inputs: {
+    type: 'array',
+    items: INPUT_SCHEMA,
+    description: "VS Code's inputs: values asked of the user once, used in server strings as ${input:ID}.",
+  },
   permissions: {
     type: 'object',
     properties: PERMISSIONS_KEYS,

@@ -48,6 +48,8 @@ export type HostErrorCode =
   | 'auth_failed'
   // A stored credential cannot be opened: sealed with another secret key, or altered.
   | 'credential_unreadable'
+  // A server's config uses an input (`${input:ID}`) that has no value and no one to ask: it does not start.
+  | 'input_required'
   // Something the host does not offer: e.g. resource subscriptions on a server that declares none.
   | 'not_supported'
   // A permission rule, a stored decision or the user refused an action that is not a tool call (a resource read);

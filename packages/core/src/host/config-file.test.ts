@@ -59,16 +59,11 @@ describe('readConfigFile', () => {
     expect(() => readConfigFile(oauth)).toThrow('unknown key mcpServers.r.oauth.clientID (did you mean "clientId"?)');
   });
 
-  it("warns about, and ignores, other hosts' keys (VS Code's envFile, type)", () => {
-    const file = write(
-      '{ "servers": { "demo": { "type": "stdio", "command": "node", "envFile": ".env", "description": "x" } } }',
-    );
+  it("warns about, and ignores, other hosts' keys it does not read (a description)", () => {
+    const file = write('{ "servers": { "demo": { "type": "stdio", "command": "node", "description": "x" } } }');
     const config = readConfigFile(file);
     expect(config.servers).toMatchObject([{ id: 'demo', command: 'node' }]);
-    expect(config.warnings).toEqual([
-      `${file}:1:62: servers.demo.envFile is not a key Airlock knows; ignored`,
-      `${file}:1:81: servers.demo.description is not a key Airlock knows; ignored`,
-    ]);
+    expect(config.warnings).toEqual([`${file}:1:62: servers.demo.description is not a key Airlock knows; ignored`]);
   });
 
   it('loads the example config without warnings', () => {

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import jsonc from 'jsonc-parser';
 import type { Node as JsonNode } from 'jsonc-parser';
 import { PERMISSIONS_KEYS, SERVER_KEYS, TOP_LEVEL_KEYS } from '../config/config-definition.js';
+import { locateInTree } from '../config/config-locator.js';
+import type { ConfigVariables } from '../config/config-variables.js';
 import { parseJsoncTree } from '../config/json-position.js';
 import { checkKeys } from '../config/unknown-keys.js';
 import { nearestKey } from '../config/nearest-key.js';
@@ -13,7 +15,7 @@ import type { RetentionSettings } from '../retention/retention-settings.js';
 import type { PermissionRule } from '../permissions/permission-rules.js';
 import { parseRulesText } from '../permissions/permission-rules.js';
 import type { ServerConfig } from '../servers/server-config.js';
-import { parseServersConfig } from '../servers/server-config.js';
+import { parseServersConfig, processVariables } from '../servers/server-config.js';
 
 /** What an `airlock.config.json` holds for a host, checked; `json` keeps the whole file for a surface's own keys. */
 export interface ConfigFile {
@@ -33,6 +35,11 @@ export interface ConfigFile {
   readonly warnings: readonly string[];
 }
 
+/** How a config file is read: what its variables expand to (default: this process's, the file's folder). */
+export interface ReadConfigOptions {
+  readonly variables?: ConfigVariables;
+}
+
 /** Top-level keys of a config file that are settings, not servers. */
 const HOST_KEYS = new Set(['permissions', 'limits', 'store', 'console', 'model', 'retention', 'audit']);
 
@@ -50,7 +57,7 @@ export function readConfigText(file: string, what: string): string {
  * `permissions.expiryDays`. Comments and trailing commas are allowed (as in VS Code's `mcp.json`). Every error names
  * the file and the field; syntax errors, misspelt keys (with the key meant) and rules also the line and column.
  */
-export function readConfigFile(path: string): ConfigFile {
+export function readConfigFile(path: string, options: ReadConfigOptions = {}): ConfigFile {
   const file = resolve(path);
   const text = readConfigText(file, 'config file');
   const tree = parseJsoncTree(text, file);
@@ -65,7 +72,12 @@ export function readConfigFile(path: string): ConfigFile {
     !('mcpServers' in json) && !('servers' in json) && Object.keys(json).every((key) => HOST_KEYS.has(key));
   return {
     file,
-    servers: settingsOnly ? [] : parseServersConfig(json, file),
+    servers: settingsOnly
+      ? []
+      : parseServersConfig(json, file, {
+          locate: locateInTree(tree, text, file),
+          variables: options.variables ?? processVariables(dirname(file)),
+        }),
     settingsOnly,
     rules: parseRulesText(text, file, ['permissions', 'rules']),
     ...(expiryDays === undefined ? {} : { expiryDays }),

@@ -253,7 +253,7 @@ export function createHost(config: HostConfig = {}): Host {
     servers: serverConfigs,
     limits,
     clock,
-    ...(config.clientInfo === undefined ? {} : { clientInfo: config.clientInfo }),
+    host: config,
     registry,
     broker,
     events,

@@ -1,3 +1,4 @@
+import type { InputResolver } from '../config/config-inputs.js';
 import type { Clock } from '../clock.js';
 import type { HostAuthConfig } from '../auth/host-auth.js';
 import type { AuditAnchorConfig } from '../audit/audit-log.js';
@@ -49,6 +50,11 @@ export interface HostConfig {
   /** Extra pre-call hooks, run before the permission gate. */
   readonly hooks?: readonly PreCallHook[];
   readonly clientInfo?: { name: string; version: string };
+  /**
+   * Gives the values of the servers' `${input:ID}` (VS Code's `inputs`) when they start: stored ones, or asked of the
+   * user. Without it, a server that uses an input fails, naming the input.
+   */
+  readonly inputs?: InputResolver;
   /** Rules, expiry by risk and the prompt timeout. Rules may be given as parsed rules or as plain JSON objects. */
   readonly permissions?: Omit<PermissionConfig, 'rules'> & { readonly rules?: unknown };
   /**

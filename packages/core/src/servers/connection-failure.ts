@@ -63,6 +63,14 @@ export function describeConnectFailure(facts: ConnectFailureFacts): ConnectFailu
   return { state: 'failed', message: `server "${id}" failed to connect: ${message}${tail}` };
 }
 
+/** Which transport a server with no `type` was reached with, after its 4xx to the Streamable HTTP initialize. */
+export function describeSseFallback(id: string, status: number): string {
+  return (
+    `server "${id}" answered HTTP ${status} to a Streamable HTTP initialize: connected with the legacy HTTP+SSE ` +
+    'transport (set "type": "sse" to go straight to it)'
+  );
+}
+
 /** HTTP 401 in words: the status, that sign-in is needed, and the challenge as the server sent it. */
 export function describeUnauthorized(id: string, challenge: HttpChallenge | undefined): string {
   const asked =

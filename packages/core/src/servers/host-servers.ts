@@ -1,4 +1,5 @@
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { InputResolver } from '../config/config-inputs.js';
 import type { Clock } from '../clock.js';
 import type { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { HostError } from '../errors/host-error.js';
@@ -23,7 +24,8 @@ export interface HostServersDeps {
   /** The connection limits of the host's config (the rest of its limits are not this catalog's). */
   readonly limits: Partial<ConnectionLimits> & Partial<TenantConnectionLimits>;
   readonly clock: Clock;
-  readonly clientInfo?: { name: string; version: string };
+  /** What every connection is built with: the client's name, and what fills the servers' `${input:ID}`. */
+  readonly host: { readonly clientInfo?: { name: string; version: string }; readonly inputs?: InputResolver };
   readonly registry: ToolRegistry;
   readonly broker: ElicitationBroker;
   readonly events: ServerEvents;
@@ -233,7 +235,9 @@ export class HostServers {
       config: server,
       limits,
       clock: this.#deps.clock,
-      ...(this.#deps.clientInfo === undefined ? {} : { clientInfo: this.#deps.clientInfo }),
+      ...(this.#deps.host.clientInfo === undefined ? {} : { clientInfo: this.#deps.host.clientInfo }),
+      ...(this.#deps.host.inputs === undefined ? {} : { inputs: this.#deps.host.inputs }),
+      ...(tenant === undefined ? {} : { tenant }),
       capabilities: () => {
         const modes = broker.modes();
         const extra = this.#deps.extraCapabilities ?? {};

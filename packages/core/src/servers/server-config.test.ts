@@ -41,7 +41,7 @@ describe('parseServersConfig', () => {
     [{ mcpServers: { s: { url: 'not a url' } } }, /server "s": url is not a valid URL/],
     [{ mcpServers: { s: { url: 'ftp://x' } } }, /server "s": url must use http or https/],
     [{ mcpServers: { s: { command: 'x', env: { A: 1 } } } }, /server "s": env.A must be a string/],
-    [{ mcpServers: { 'bad id!': { command: 'x' } } }, /server "bad id!": id must be/],
+    [{ mcpServers: { 'Bad Id': { command: 'x' }, bad_id: { command: 'y' } } }, /"Bad Id".*"bad_id" both get/],
     [{ mcpServers: { s: { command: 'x', negotiation: 'new' } } }, /negotiation must be "legacy" or "auto"/],
     [{ mcpServers: [] }, /"mcpServers" must be an object/],
   ])('names the server and the field at fault (%j)', (input, message) => {

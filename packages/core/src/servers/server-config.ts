@@ -1,5 +1,18 @@
+import { homedir } from 'node:os';
+import { sep } from 'node:path';
 import { HostError } from '../errors/host-error.js';
 import { hashJson } from '../audit/canonical-json.js';
+import type { ConfigInput } from '../config/config-inputs.js';
+import { parseConfigInputs } from '../config/config-inputs.js';
+import type { ConfigLocate } from '../config/config-locator.js';
+import { sourceOnly } from '../config/config-locator.js';
+import type { ConfigVariables } from '../config/config-variables.js';
+import { readEnvFile } from '../config/env-file.js';
+import type { HttpTransportKind } from '../config/server-entry-checks.js';
+import { checkCommandSpaces, entryTransport } from '../config/server-entry-checks.js';
+import type { EntryContext } from '../config/server-entry-context.js';
+import { entryContext } from '../config/server-entry-context.js';
+import { serverSlug } from '../config/server-slug.js';
 
 /** A server started as a child process and spoken to over stdio. */
 export interface StdioServerConfig {
@@ -10,11 +23,16 @@ export interface StdioServerConfig {
   readonly cwd?: string;
 }
 
-/** A server reached over Streamable HTTP. */
+/** A server reached over HTTP. */
 export interface HttpServerConfig {
   readonly transport: 'http';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * `streamable` (`type: "http"`) or the legacy HTTP+SSE of 2024-11-05 (`type: "sse"`). Absent: Streamable HTTP,
+   * falling back to SSE when the initialize POST gets a 4xx, as the spec's backwards-compatibility section says.
+   */
+  readonly httpTransport?: HttpTransportKind;
 }
 
 /** How the host negotiates the protocol era: `legacy` speaks 2025-11-25; `auto` probes for 2026-07-28 first. */
@@ -42,7 +60,12 @@ export interface ServerOAuthConfig {
 
 /** One configured server: its id (the key in `mcpServers`), how to reach it, and whether the user trusts it. */
 export type ServerConfig = (StdioServerConfig | HttpServerConfig) & {
+  /** Its slug: tool names (`id__tool`), rules, history. The config's key when that is a plain id already. */
   readonly id: string;
+  /** The config's key, kept for display, when it is not the id (`Brave Search` for `brave_search`). */
+  readonly name?: string;
+  /** The inputs (`${input:ID}`) its strings still hold, filled in when it starts; `source` declares them. */
+  readonly inputs?: { readonly source: string; readonly declared: readonly ConfigInput[] };
   /** Trusted servers' annotations are believed; untrusted servers' are hints that can only raise risk. */
   readonly trusted: boolean;
   readonly negotiation?: ProtocolNegotiation;
@@ -65,38 +88,89 @@ export function isolationOf(config: ServerConfig): ServerIsolation | 'auto' {
   return Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization') ? 'shared' : 'auto';
 }
 
-const SERVER_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** How `parseServersConfig` places its errors and what the config's variables expand to. */
+export interface ServersConfigOptions {
+  /** Where each field is (`file:line:col`); a config given as an object is named by its source alone. */
+  readonly locate?: ConfigLocate;
+  /** Default: this process's environment and home, the current folder as `${workspaceFolder}`. */
+  readonly variables?: ConfigVariables;
+}
+
+/** The variables of a config read outside any file: this process's environment, home and folder. */
+export function processVariables(workspaceFolder = process.cwd()): ConfigVariables {
+  return { env: process.env, userHome: homedir(), workspaceFolder, pathSeparator: sep };
+}
 
 /**
  * Reads servers from the common `mcpServers` JSON that Claude Desktop, VS Code and Cursor users already have:
- * `{ "mcpServers": { "<id>": { "command", "args", "env", "cwd" } | { "url", "headers" } } }`. VS Code's `servers`
- * key and a bare map are accepted too. Extra keys we understand: `trusted`, `negotiation`, `disabled`, `isolation`,
- * `oauth`.
+ * `{ "mcpServers": { "<name>": { "command", "args", "env", "cwd" } | { "url", "headers" } } }`. VS Code's `servers`
+ * key and a bare map are accepted too, with VS Code's `inputs`, `envFile` and `type`. Extra keys we understand:
+ * `trusted`, `negotiation`, `disabled`, `isolation`, `oauth`. Variables (`config-variables.ts`) are expanded in
+ * command, args, env, cwd, url and headers; `${input:ID}` is filled in when the server starts.
  *
- * Every problem is a `config_invalid` error naming the server and the field at fault.
+ * Any name is accepted; each server's id is its slug (`server-slug.ts`), and two names with one slug are refused.
+ * Every problem is a `config_invalid` error naming the place, the server and the field at fault.
  */
-export function parseServersConfig(input: unknown, source = 'servers config'): ServerConfig[] {
+export function parseServersConfig(
+  input: unknown,
+  source = 'servers config',
+  options: ServersConfigOptions = {},
+): ServerConfig[] {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new HostError('config_invalid', `${source}: expected a JSON object with an "mcpServers" key`);
   }
+  const locate = options.locate ?? sourceOnly(source);
   const root = input as Record<string, unknown>;
-  const map = root['mcpServers'] ?? root['servers'] ?? input;
+  const key = root['mcpServers'] !== undefined ? 'mcpServers' : root['servers'] !== undefined ? 'servers' : undefined;
+  const map = key === undefined ? input : root[key];
   if (typeof map !== 'object' || map === null || Array.isArray(map)) {
-    throw new HostError('config_invalid', `${source}: "mcpServers" must be an object of server entries`, {
-      data: { field: 'mcpServers' },
-    });
+    throw new HostError(
+      'config_invalid',
+      `${locate([key ?? 'mcpServers'])}: "${key}" must be an object of server entries`,
+      {
+        data: { field: key },
+      },
+    );
   }
-  return Object.entries(map as Record<string, unknown>).map(([id, entry]) => parseServerEntry(id, entry, source));
+  const declared = parseConfigInputs(key === undefined ? undefined : root['inputs'], (path, problem) => {
+    const field = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+    throw new HostError('config_invalid', `${locate(path)}: ${field} ${problem}`, { data: { field } });
+  });
+  const variables = options.variables ?? processVariables();
+  const byId = new Map<string, string>();
+  return Object.entries(map as Record<string, unknown>).map(([name, entry]) => {
+    const ctx = entryContext({
+      name,
+      prefix: key === undefined ? [] : [key],
+      locate,
+      variables,
+      declaredInputs: new Set(declared.map((d) => d.id)),
+    });
+    const id = serverSlug(name);
+    const other = byId.get(id);
+    if (other !== undefined) {
+      const at = (n: string) => locate(key === undefined ? [n] : [key, n]);
+      throw new HostError(
+        'config_invalid',
+        `${at(name)}: servers "${other}" (${at(other)}) and "${name}" both get the id "${id}": rename one`,
+        { data: { serverId: id, names: [other, name] } },
+      );
+    }
+    byId.set(id, name);
+    const config = parseServerEntry(id, entry, ctx, variables.workspaceFolder);
+    const inputs = declared.filter((d) => ctx.inputs.has(d.id));
+    return {
+      ...config,
+      ...(name === id ? {} : { name }),
+      ...(inputs.length === 0 ? {} : { inputs: { source, declared: inputs } }),
+    };
+  });
 }
 
-function parseServerEntry(id: string, entry: unknown, source: string): ServerConfig {
-  const fail = (field: string, problem: string): never => {
-    throw new HostError('config_invalid', `${source}: server "${id}": ${field} ${problem}`, {
-      data: { serverId: id, field },
-    });
-  };
-  if (!SERVER_ID.test(id)) fail('id', 'must be 1-32 characters of letters, digits, "_" or "-"');
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return fail('entry', 'must be an object');
+function parseServerEntry(id: string, entry: unknown, ctx: EntryContext, folder: string): ServerConfig {
+  const { fail, text } = ctx;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    return fail('entry', 'must be an object', []);
   const e = entry as Record<string, unknown>;
   const trusted = optionalBoolean(e['trusted'], 'trusted', fail) ?? false;
   const disabled = optionalBoolean(e['disabled'], 'disabled', fail) ?? false;
@@ -115,10 +189,12 @@ function parseServerEntry(id: string, entry: unknown, source: string): ServerCon
     ...(negotiation === undefined ? {} : { negotiation: negotiation as ProtocolNegotiation }),
     ...(isolation === undefined ? {} : { isolation: isolation as ServerIsolation }),
   };
-  if (e['url'] !== undefined) {
-    if (e['command'] !== undefined) fail('url', 'and command cannot both be set');
-    const url = e['url'];
-    if (typeof url !== 'string') return fail('url', 'must be a string');
+  const wanted = entryTransport(e, ctx);
+  if (wanted.transport === 'http') {
+    if (e['envFile'] !== undefined) fail('envFile', 'applies to stdio servers (with "command") only');
+    const raw = e['url'];
+    if (typeof raw !== 'string') return fail('url', 'must be a string');
+    const url = text(raw, ['url']);
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -134,7 +210,8 @@ function parseServerEntry(id: string, entry: unknown, source: string): ServerCon
       ...common,
       transport: 'http',
       url,
-      headers: stringMap(e['headers'], 'headers', fail),
+      headers: stringMap(e['headers'], 'headers', fail, text),
+      ...(wanted.kind === undefined ? {} : { httpTransport: wanted.kind }),
       ...(oauth === undefined ? {} : { oauth }),
     };
   }
@@ -143,19 +220,26 @@ function parseServerEntry(id: string, entry: unknown, source: string): ServerCon
   if (typeof command !== 'string' || command.trim() === '') return fail('command', 'must be a non-empty string');
   const args = e['args'] ?? [];
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) fail('args', 'must be an array of strings');
+  checkCommandSpaces(command, args as string[], ctx);
   const cwd = e['cwd'];
   if (cwd !== undefined && typeof cwd !== 'string') fail('cwd', 'must be a string');
+  const envFile = e['envFile'];
+  if (envFile !== undefined && typeof envFile !== 'string') fail('envFile', 'must be a string');
+  const fromFile =
+    envFile === undefined
+      ? {}
+      : readEnvFile(text(envFile as string, ['envFile']), folder, (problem) => fail('envFile', problem));
   return {
     ...common,
     transport: 'stdio',
-    command,
-    args: args as string[],
-    env: stringMap(e['env'], 'env', fail),
-    ...(cwd === undefined ? {} : { cwd: cwd as string }),
+    command: text(command, ['command']),
+    args: (args as string[]).map((a, i) => text(a, ['args', i])),
+    env: { ...fromFile, ...stringMap(e['env'], 'env', fail, text) },
+    ...(cwd === undefined ? {} : { cwd: text(cwd as string, ['cwd']) }),
   };
 }
 
-function parseOAuth(value: unknown, fail: (field: string, problem: string) => never): ServerOAuthConfig {
+function parseOAuth(value: unknown, fail: EntryContext['fail']): ServerOAuthConfig {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('oauth', 'must be an object');
   const o = value as Record<string, unknown>;
   for (const key of Object.keys(o)) {
@@ -184,11 +268,7 @@ function parseOAuth(value: unknown, fail: (field: string, problem: string) => ne
   };
 }
 
-function optionalBoolean(
-  value: unknown,
-  field: string,
-  fail: (field: string, problem: string) => never,
-): boolean | undefined {
+function optionalBoolean(value: unknown, field: string, fail: EntryContext['fail']): boolean | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean') fail(field, 'must be true or false');
   return value;
@@ -197,14 +277,15 @@ function optionalBoolean(
 function stringMap(
   value: unknown,
   field: string,
-  fail: (field: string, problem: string) => never,
+  fail: EntryContext['fail'],
+  text: EntryContext['text'],
 ): Record<string, string> {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(field, 'must be an object');
   for (const [key, v] of Object.entries(value)) {
-    if (typeof v !== 'string') fail(`${field}.${key}`, 'must be a string');
+    if (typeof v !== 'string') fail(`${field}.${key}`, 'must be a string', [field, key]);
   }
-  return { ...(value as Record<string, string>) };
+  return Object.fromEntries(Object.entries(value as Record<string, string>).map(([k, v]) => [k, text(v, [field, k])]));
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   Tool as McpToolDefinition,
 } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
+import type { InputResolver } from '../config/config-inputs.js';
 import type { Scope } from '../scope.js';
 import type { ToolProgress } from '../tools/tool.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -22,6 +23,10 @@ export interface ServerConnectionOptions {
   readonly clock: Clock;
   readonly listener: ConnectionListener;
   readonly clientInfo?: { name: string; version: string };
+  /** Fills the server's `${input:ID}` before each start; without one, a server that uses an input fails. */
+  readonly inputs?: InputResolver;
+  /** The tenant this connection is for (`userId/workspaceId`), when it is one tenant's. */
+  readonly tenant?: string;
   /** What the client declares, read at each (re)connect: elicitation only while a surface can answer. */
   readonly capabilities?: () => ClientCapabilities;
   /** Installs request and notification handlers (elicitation) on each new client. */

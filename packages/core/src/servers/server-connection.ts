@@ -10,7 +10,7 @@ import { HostError } from '../errors/host-error.js';
 import { describeCallFailure, unavailableError } from './call-failure.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
-import { describeConnectFailure, httpStatusOf } from './connection-failure.js';
+import { describeConnectFailure, describeSseFallback, httpStatusOf } from './connection-failure.js';
 import type { HttpTransport } from './http-transport.js';
 import { openTransport } from './open-transport.js';
 import { TaskExtensionClient } from './task-extension-client.js';
@@ -73,14 +73,14 @@ export class ServerConnection {
   readonly #capabilities: () => ClientCapabilities;
   readonly #configure: (client: Client) => void;
   readonly #onUrlRequired: ((elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>) | undefined;
-  readonly #authProvider: ServerConnectionOptions['authProvider'];
-  readonly #fetch: ServerConnectionOptions['fetch'];
+  /** What each attempt's transport is opened with: the user's OAuth client and fetch, the inputs, the tenant. */
+  readonly #open: Pick<ServerConnectionOptions, 'authProvider' | 'fetch' | 'inputs' | 'tenant'>;
   readonly #stepUp: ServerConnectionOptions['onInsufficientScope'];
 
   constructor(options: ServerConnectionOptions) {
     this.#onUrlRequired = options.onUrlElicitationRequired;
-    this.#authProvider = options.authProvider;
-    this.#fetch = options.fetch;
+    const { authProvider, fetch, inputs, tenant } = options;
+    this.#open = { authProvider, fetch, inputs, tenant };
     this.#stepUp = options.onInsufficientScope;
     this.#capabilities = options.capabilities ?? (() => ({}));
     this.#configure = options.configure ?? (() => undefined);
@@ -232,8 +232,8 @@ export class ServerConnection {
       config: this.config,
       clock: this.#clock,
       maxMessageBytes: this.#limits.maxMessageBytes,
-      ...(this.#authProvider === undefined ? {} : { authProvider: this.#authProvider }),
-      ...(this.#fetch === undefined ? {} : { fetch: this.#fetch }),
+      ...this.#open,
+      onSseFallback: (status) => this.#listener.warning(describeSseFallback(this.config.id, status)),
     });
     if (opened.kind === 'http') {
       this.#http.set(client, opened.http);

@@ -6,6 +6,8 @@ import type { ServerState } from './server-state.js';
 /** A server as surfaces list it. */
 export interface ServerInfo {
   readonly id: string;
+  /** The config's name for it, when that is not its id (`Brave Search` for `brave_search`): show it. */
+  readonly name?: string;
   readonly state: ServerState;
   readonly transport: 'stdio' | 'http';
   readonly trusted: boolean;
@@ -69,6 +71,7 @@ export function serverInfo(options: {
   const protocolVersion = c.protocolVersion;
   return {
     id: c.config.id,
+    ...(c.config.name === undefined ? {} : { name: c.config.name }),
     state: c.config.disabled && c.state === 'connecting' ? 'closed' : c.state,
     transport: c.config.transport,
     trusted: c.config.trusted,
