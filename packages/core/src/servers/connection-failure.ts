@@ -60,7 +60,9 @@ export function describeConnectFailure(facts: ConnectFailureFacts): ConnectFailu
   const unreachable = unreachableReason(error);
   if (unreachable !== undefined)
     return { state: 'failed', message: `server "${id}" could not be reached: ${unreachable}` };
-  return { state: 'failed', message: `server "${id}" failed to connect: ${message}${tail}` };
+  const status = httpStatusOf(error);
+  const http = status === undefined || message.includes(String(status)) ? '' : ` (HTTP ${status})`;
+  return { state: 'failed', message: `server "${id}" failed to connect: ${message}${http}${tail}` };
 }
 
 /** Which transport a server with no `type` was reached with, after its 4xx to the Streamable HTTP initialize. */

@@ -13,6 +13,8 @@ const FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
 export class SseFallbackTransport implements Transport {
   #active: Transport;
   #decided = false;
+  /** Errors the first POST reported while it was undecided: dropped if SSE takes over, told otherwise. */
+  #held: Error[] = [];
   readonly #sse: () => Transport;
   readonly #onFallback: (status: number) => void;
   onclose?: () => void;
@@ -55,11 +57,15 @@ export class SseFallbackTransport implements Transport {
     if (this.#decided) return this.#active.send(message, options);
     try {
       await this.#active.send(message, options);
-      this.#decided = true;
+      this.#decide();
     } catch (error) {
       const status =
         error instanceof SdkHttpError ? (error.data as { status?: number } | undefined)?.status : undefined;
-      if (status === undefined || !FALLBACK_STATUSES.has(status)) throw error;
+      if (status === undefined || !FALLBACK_STATUSES.has(status)) {
+        this.#decide();
+        throw error;
+      }
+      this.#held = [];
       this.#decided = true;
       const old = this.#active;
       old.onclose = undefined;
@@ -86,9 +92,14 @@ export class SseFallbackTransport implements Transport {
     return this.#active.close();
   }
 
+  #decide(): void {
+    this.#decided = true;
+    for (const error of this.#held.splice(0)) this.onerror?.(error);
+  }
+
   #wire(transport: Transport): void {
     transport.onclose = () => this.onclose?.();
-    transport.onerror = (error) => this.onerror?.(error);
+    transport.onerror = (error) => (this.#decided ? this.onerror?.(error) : this.#held.push(error));
     transport.onmessage = (message, extra) => this.onmessage?.(message, extra);
   }
 }
