@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
@@ -9,7 +9,14 @@ import type {
   RetentionConfig,
   ServerConfig,
 } from '@airlock/core';
-import { HostError, RETENTION_DEFAULTS, defaultStorePath, parseServersConfig, readConfigFile } from '@airlock/core';
+import {
+  HostError,
+  RETENTION_DEFAULTS,
+  defaultStorePath,
+  findConfigFile,
+  parseServersConfig,
+  readConfigFile,
+} from '@airlock/core';
 import { NAME } from './check-name.js';
 
 /** The file the console reads when none is given, in the current directory. */
@@ -305,7 +312,8 @@ export function loadConsoleConfig(
   options: { config?: string; port?: number; store?: string } = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ConsoleConfig {
-  const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  // --config, $AIRLOCK_CONFIG, ./airlock.config.json, then the user's ~/.config/airlock/config.json.
+  const path = findConfigFile({ ...(options.config === undefined ? {} : { flag: options.config }), env })?.path;
   const file = path === undefined ? undefined : readConfigFile(path);
   // Keys of another host's format (VS Code's `envFile`) are ignored, and said so on stderr.
   for (const warning of file?.warnings ?? []) process.stderr.write(`airlock console: warning: ${warning}\n`);

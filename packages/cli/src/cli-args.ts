@@ -27,6 +27,8 @@ Usage:
   airlock retention [--dry-run] [--json]            removes what aged out (results 7 d, history 90 d, audit 400 d)
   airlock auth login|logout SERVER                 sign in to a remote server (browser, loopback) or out of it
   airlock auth status [--json]                      your sign-in to each server that asks for one
+  airlock config check [FILE]                       checks a config (variables, inputs, envFile) without starting servers
+  airlock inputs [set|clear ID]                     the config's inputs (\${input:ID}): set one (asked, masked), or clear it
   airlock completion bash|zsh|fish                  a shell completion script (e.g. source <(airlock completion bash))
   airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
   airlock gateway [--config FILE] [--http]  Airlock as an MCP server for your MCP client (airlock gateway --help)
@@ -34,7 +36,8 @@ Usage:
 An ID may be given by its first characters (airlock history show 375a) when no other id starts with them.
 
 Options:
-  --config FILE        servers in the mcpServers JSON (default ./airlock.config.json, else the demo server)
+  --config FILE        servers in the mcpServers JSON (default $AIRLOCK_CONFIG, ./airlock.config.json,
+                       ~/.config/airlock/config.json, else the demo server)
   --store FILE         SQLite history file (default $AIRLOCK_STORE, the config's store.path, or
                        ~/.local/share/airlock/airlock.db)
   --workspace NAME     the workspace calls are kept under (default "default")
@@ -91,6 +94,8 @@ export const COMMANDS = [
   'audit',
   'retention',
   'auth',
+  'config',
+  'inputs',
   'completion',
   'console',
 ] as const;
@@ -103,6 +108,8 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   permissions: ['list', 'revoke', 'explain'],
   audit: ['anchor'],
   auth: ['login', 'logout', 'status'],
+  config: ['check'],
+  inputs: ['set', 'clear'],
   completion: ['bash', 'zsh', 'fish'],
 };
 
@@ -197,6 +204,12 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
       if (rest[0] !== 'login' && rest[0] !== 'logout')
         return 'auth needs an action: login SERVER, logout SERVER or status';
       return rest[1] === undefined ? `auth ${rest[0]} needs a server id` : extra(2);
+    case 'config':
+      return rest[0] !== 'check' ? 'config needs an action: check [FILE]' : extra(2);
+    case 'inputs':
+      if (rest[0] === undefined) return undefined;
+      if (rest[0] !== 'set' && rest[0] !== 'clear') return `unknown inputs action ${rest[0]}: use set ID or clear ID`;
+      return rest[1] === undefined ? `inputs ${rest[0]} needs an input id` : extra(2);
     case 'completion':
       if (rest[0] === undefined) return 'completion needs a shell: bash, zsh or fish';
       if (!['bash', 'zsh', 'fish'].includes(rest[0])) return `completion supports bash, zsh or fish, not ${rest[0]}`;

@@ -26,12 +26,12 @@ describe('storePath', () => {
 describe('loadConfig', () => {
   it("says on stderr which keys of another host's format it ignores, and loads the rest", () => {
     const file = join(mkdtempSync(join(tmpdir(), 'airlock-config-')), 'mcp.json');
-    writeFileSync(file, '{ "servers": { "demo": { "type": "stdio", "command": "node", "envFile": ".env" } } }');
+    writeFileSync(file, '{ "servers": { "demo": { "type": "stdio", "command": "node", "gallery": true } } }');
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(loadConfig({ config: file }).servers).toMatchObject([{ id: 'demo', command: 'node' }]);
       expect(stderr.mock.calls.map(([text]) => String(text))).toEqual([
-        `airlock: warning: ${file}:1:62: servers.demo.envFile is not a key Airlock knows; ignored\n`,
+        `airlock: warning: ${file}:1:62: servers.demo.gallery is not a key Airlock knows; ignored\n`,
       ]);
     } finally {
       stderr.mockRestore();

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import type {
 } from '@airlock/core';
 import {
   defaultStorePath,
+  findConfigFile,
   HostError,
   parseRulesText,
   parseServersConfig,
@@ -43,7 +44,8 @@ export interface LoadedConfig {
 }
 
 /**
- * Where the servers come from: the file given, else ./airlock.config.json, else the embedded demo server. Rules come
+ * Where the servers come from: the file given, else $AIRLOCK_CONFIG, else ./airlock.config.json, else the user's
+ * config (XDG), else the embedded demo server. Rules come
  * from the config's `permissions.rules` and from `--rules FILE`; every error names the file, line and field.
  */
 export function loadConfig(options: {
@@ -69,7 +71,8 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   audit?: AuditAnchorConfig;
   storePath?: string;
 } {
-  const path = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  // --config, $AIRLOCK_CONFIG, ./airlock.config.json, then the user's ~/.config/airlock/config.json.
+  const path = findConfigFile(options.config === undefined ? {} : { flag: options.config })?.path;
   const loaded =
     path === undefined
       ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }

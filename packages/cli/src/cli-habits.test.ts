@@ -263,7 +263,7 @@ describe('shell completion', () => {
     expect(zsh.code).toBe(0);
     expect(zsh.stdout).toMatch(/^#compdef airlock\n/);
     expect(zsh.stdout).toContain(
-      "'1:command:(servers tools call resources read prompts prompt history tasks permissions audit retention auth completion console)'",
+      "'1:command:(servers tools call resources read prompts prompt history tasks permissions audit retention auth config inputs completion console)'",
     );
     const fish = await run(['completion', 'fish']);
     expect(fish.stdout).toContain(

@@ -54,7 +54,8 @@ function serverLine(s: ServerInfo, style: Style): string {
     ...(s.resourceCount === undefined ? [] : [`${s.resourceCount} resources`]),
     ...(s.promptCount === undefined ? [] : [`${s.promptCount} prompts`]),
   ].join(', ');
-  const line = `  ${style.strong(s.id)} · ${state} · ${s.transport} · ${trust} · ${counts}${version}\n`;
+  const name = s.name === undefined ? '' : ` (${s.name})`;
+  const line = `  ${style.strong(s.id)}${name} · ${state} · ${s.transport} · ${trust} · ${counts}${version}\n`;
   // Why it is not working, and whether it tries again: a degraded server retries at a time, a failed one does not.
   const retry =
     s.retryAt !== undefined

@@ -5,6 +5,8 @@ import { SqliteStore } from '@airlock/core/sqlite';
 import { auditCommand, permissionsCommand, retentionCommand } from './admin-commands.js';
 import { authCommand } from './auth-command.js';
 import { cliVault } from './cli-vault.js';
+import { cliInputResolver, inputsCommand, terminalAsk } from './cli-inputs.js';
+import { configCheck } from './config-command.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { call } from './call-command.js';
 import { tasksCommand } from './tasks-command.js';
@@ -77,25 +79,30 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   let host: Host | undefined;
   let loopback: LoopbackRedirect | undefined;
   try {
+    // `config check FILE` checks that file; every other command reads the config it would run on.
+    const configFile = command === 'config' ? (rest[1] ?? values.config) : values.config;
     const config = loadConfig({
-      ...(values.config === undefined ? {} : { config: values.config }),
+      ...(configFile === undefined ? {} : { config: configFile }),
       ...(values.rules === undefined ? {} : { rules: values.rules }),
       ...(negotiation === undefined ? {} : { negotiation }),
     });
     const { servers, source, rules, expiryDays, retention, audit } = config;
+    if (command === 'config') return configCheck(config, io.stdout);
     // Servers and tools read the switches kept beside the history (servers switched off, tools hidden).
-    const needsStore = [
-      'call',
-      'read',
-      'history',
-      'tasks',
-      'permissions',
-      'audit',
-      'retention',
-      'auth',
-      'servers',
-      'tools',
-    ].includes(command);
+    const needsStore =
+      [
+        'call',
+        'read',
+        'history',
+        'tasks',
+        'permissions',
+        'audit',
+        'retention',
+        'auth',
+        'servers',
+        'tools',
+        'inputs',
+      ].includes(command) || servers.some((s) => s.inputs !== undefined);
     const path = storePath(values.store, config.storePath);
     const store: HostStore = needsStore ? new SqliteStore({ database: new Database(path) }) : new MemoryStore();
     // Sign-in to remote servers comes back to a one-use loopback listener (auth login only).
@@ -127,6 +134,14 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       !(command === 'permissions' && rest[0] !== 'explain');
     const wanted = new Set(needsServers ? selected.map((s) => s.id) : []);
     const redirect = loopback;
+    const vault = await cliVault(needsStore ? path : ':memory:');
+    const userId = cliScope(values.workspace).userId;
+    if (command === 'inputs') {
+      const { stdin, stdout, stderr } = io;
+      return await inputsCommand({ rest, servers, source, store, vault, userId, stdin, stdout, stderr }).finally(() =>
+        store.close(),
+      );
+    }
     host = createHost({
       servers: servers.map((s) => (wanted.has(s.id) ? s : { ...s, disabled: true })),
       store,
@@ -137,8 +152,16 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
               redirect.authorize(request, signal, (line) => io.stderr.write(line)),
             ),
       // Tokens of remote servers: sealed with AIRLOCK_SECRET_KEY, else the key file beside the history file.
+      // `${input:ID}`: the value this user gave before, else asked here in a terminal; elsewhere the server fails.
+      inputs: cliInputResolver({
+        store,
+        vault,
+        userId,
+        configFlag: values.config === undefined ? '' : ` --config ${values.config}`,
+        ...(interactive ? { ask: terminalAsk(io.stdin, io.stderr) } : {}),
+      }),
       auth: {
-        vault: await cliVault(needsStore ? path : ':memory:'),
+        vault,
         ...(redirect === undefined ? {} : { redirectUrl: redirect.url }),
         clientName: 'Airlock CLI',
       },

@@ -1,4 +1,5 @@
 import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
+import { HostError } from '../errors/host-error.js';
 import type { HttpChallenge } from './http-transport.js';
 import type { ProtocolNegotiation, ServerConfig } from './server-config.js';
 import { describeRefusal, refusalOf } from './stream-fault.js';
@@ -50,6 +51,10 @@ export function describeConnectFailure(facts: ConnectFailureFacts): ConnectFailu
   }
   const version = versionHint(id, config.negotiation ?? 'legacy', error);
   if (version !== undefined) return { state: 'failed', message: version };
+  // A start refused before anything was sent (an input with no value, a placeholder left): its own words.
+  if (error instanceof HostError && (error.code === 'input_required' || error.code === 'config_invalid')) {
+    return { state: 'failed', message: error.message };
+  }
   const refusal = refusalOf(error);
   if (refusal !== undefined) return { state: 'failed', message: `server "${id}": ${describeRefusal(refusal)}` };
   if (facts.fault !== undefined) return { state: 'failed', message: `server "${id}" ${facts.fault.message}${tail}` };
