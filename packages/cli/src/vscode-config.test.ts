@@ -89,7 +89,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const env = {
+const env: NodeJS.ProcessEnv = {
   ...process.env,
   NO_COLOR: '1',
   HOME: dir,
