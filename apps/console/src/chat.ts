@@ -92,7 +92,7 @@ export class Chat {
       tools[tool.name] = dynamicTool({
         ...(tool.description === undefined ? {} : { description: tool.description }),
         inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-        execute: async (args, { abortSignal }) => {
+        execute: async (args, { abortSignal, toolCallId }) => {
           // Cancelled by the user from the card, or with the whole turn.
           const controller = new AbortController();
           abortSignal?.addEventListener('abort', () => controller.abort(), { once: true });
@@ -102,6 +102,7 @@ export class Chat {
             tool: tool.name,
             args,
             signal: controller.signal,
+            modelCallId: toolCallId,
             onRecorded: (invocation) => this.track(invocation, controller),
           });
           return result.text;

@@ -29,6 +29,8 @@ export type HostErrorCode =
   | 'tool_name_collision'
   | 'invalid_arguments'
   | 'invalid_scope'
+  // A call's options that are not what InvokeOptions takes (a modelCallId that is not a string of 1 to 256 characters).
+  | 'invalid_options'
   | 'invalid_transition'
   | 'not_found'
   // A result handle whose whole text retention removed (the model and screen payloads stay in history).

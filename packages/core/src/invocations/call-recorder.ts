@@ -78,8 +78,10 @@ export class CallRecorder {
   readonly argsHash = (): string => (this.#argsHash ??= hashJson(this.args));
 
   /** The call's record as it stands; built (pending) when first asked for. */
-  readonly invocation = (): InvocationRecord =>
-    (this.#record ??= {
+  readonly invocation = (): InvocationRecord => (this.#record ??= this.#pending());
+
+  #pending(): InvocationRecord {
+    const record: InvocationRecord = {
       id: this.id,
       scope: this.scope,
       caller: this.#options.caller,
@@ -94,7 +96,10 @@ export class CallRecorder {
       error: null,
       createdAt: this.#createdAt,
       updatedAt: this.#createdAt,
-    });
+    };
+    const modelCallId = this.#options.modelCallId;
+    return modelCallId === undefined ? record : { ...record, modelCallId };
+  }
 
   /** Records the pending call, tells listeners, then the caller's `onRecorded` (whose failure never breaks the call). */
   recordPending(): void {
@@ -161,10 +166,12 @@ export class CallRecorder {
       argsHash: record.argsHash,
       riskTier: this.#riskTier,
       invocationId: this.id,
-      data:
+      data: withModelCallId(
         error === null
           ? { from, to, outcome, caller: record.caller.kind }
           : { from, to, outcome, errorCode: error.code, caller: record.caller.kind },
+        record.modelCallId,
+      ),
     });
   }
 }
@@ -177,7 +184,7 @@ function advance(
   error: InvocationError | null,
   updatedAt: number,
 ): InvocationRecord {
-  return {
+  const next: InvocationRecord = {
     id: r.id,
     scope: r.scope,
     caller: r.caller,
@@ -193,4 +200,11 @@ function advance(
     createdAt: r.createdAt,
     updatedAt,
   };
+  return r.modelCallId === undefined ? next : { ...next, modelCallId: r.modelCallId };
+}
+
+/** A transition's audit details, with the model's id for the call when it gave one. */
+function withModelCallId(data: Record<string, unknown>, modelCallId: string | undefined): Record<string, unknown> {
+  if (modelCallId !== undefined) data['modelCallId'] = modelCallId;
+  return data;
 }

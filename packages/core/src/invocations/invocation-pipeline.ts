@@ -11,6 +11,7 @@ import type { BoundLimits } from './bound-result.js';
 import { DEFAULT_BOUND_LIMITS, resultHandle } from './bound-result.js';
 import { LiveCall } from './call-context.js';
 import { CallRecorder } from './call-recorder.js';
+import { assertModelCallId } from './model-call-id.js';
 import type { CallHistory, PipelineEvents } from './call-recorder.js';
 import { classifyFailure } from './classify-failure.js';
 import type { ControllerPool } from './controller-pool.js';
@@ -116,6 +117,7 @@ export class InvocationPipeline {
   async invoke(options: InvokeOptions): Promise<ToolResult> {
     this.deps.writes.assertHealthy();
     const scope = assertScope(options.scope);
+    assertModelCallId(options.modelCallId);
     const args = options.args ?? {};
     const entry = admitCall({ registry: this.deps.registry, call: options, args });
     if (entry instanceof CallRefusal)

@@ -27,6 +27,12 @@ export interface InvokeOptions {
    * the host's `tasks.runAsTask` setting for the tool.
    */
   readonly asTask?: boolean;
+  /**
+   * The id the model gave this call (an AI SDK `toolCallId`, an OpenAI `call_id`): kept in history, in the call's
+   * audit events and as the span's `gen_ai.tool.call.id`, so the model's transcript and the host's records name the
+   * same call. A string of 1 to 256 characters.
+   */
+  readonly modelCallId?: string;
 }
 
 /**

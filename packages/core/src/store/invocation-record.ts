@@ -32,6 +32,8 @@ export interface InvocationRecord {
   readonly error: InvocationError | null;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** The model's own id for the call (`InvokeOptions.modelCallId`); absent when the caller gave none. */
+  readonly modelCallId?: string;
 }
 
 /** One move of the state machine. `seq` starts at 1 with the pending row. */

@@ -108,6 +108,21 @@ describe('OpenTelemetry spans of tool calls', () => {
     });
   });
 
+  it("names the call by the model's id when the caller gives one, and keeps the host's id beside it", async () => {
+    const { host, named } = start();
+    const result = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'model' },
+      tool: 'lookup',
+      args: {},
+      modelCallId: 'call_Xq81',
+    });
+
+    const span = named('execute_tool lookup');
+    expect(span.attributes['gen_ai.tool.call.id']).toBe('call_Xq81');
+    expect(span.attributes['airlock.invocation.id']).toBe(result.invocationId);
+  });
+
   it('says who denied a call: the permission span carries the decision and its origin', async () => {
     const { host, named } = start({
       permissions: { rules: [{ effect: 'deny', tool: 'lookup' }] },

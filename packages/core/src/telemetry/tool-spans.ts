@@ -60,11 +60,13 @@ export function attachToolSpans(events: EventSource, clock: Clock, config: Telem
       const attributes: Attributes = {
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': invocation.tool,
-        'gen_ai.tool.call.id': invocation.id,
+        // The model's id for the call when the caller gave it (so a trace joins the model's span to this one).
+        'gen_ai.tool.call.id': invocation.modelCallId ?? invocation.id,
         'gen_ai.tool.type': invocation.serverId === null ? 'function' : 'extension',
         'airlock.caller': invocation.caller.kind,
       };
       if (invocation.serverId !== null) attributes['airlock.server.id'] = invocation.serverId;
+      if (invocation.modelCallId !== undefined) attributes['airlock.invocation.id'] = invocation.id;
       if (recordArguments) attributes['gen_ai.tool.call.arguments'] = JSON.stringify(invocation.args);
       const span = tracer.startSpan(`execute_tool ${invocation.tool}`, {
         kind: SpanKind.INTERNAL,

@@ -4,6 +4,7 @@ import { describeCredentialContract } from './host-store-credential-contract.js'
 import { describeDecisionContract } from './host-store-decision-contract.js';
 import { describeGroupContract } from './host-store-group-contract.js';
 import { describeHistoryContract } from './host-store-history-contract.js';
+import { describeModelCallContract } from './host-store-model-call-contract.js';
 import { describePruneContract } from './host-store-prune-contract.js';
 import { describeRetentionContract } from './host-store-retention-contract.js';
 import { describeTaskContract } from './host-store-task-contract.js';
@@ -23,6 +24,7 @@ import { describeWriteContract } from './host-store-write-contract.js';
  */
 export function describeHostStoreContract(options: HostStoreContractOptions): void {
   describeHistoryContract(options);
+  describeModelCallContract(options);
   describeWriteContract(options);
   describeGroupContract(options);
   describeAuditContract(options);

@@ -201,6 +201,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: "the model's own id for a call",
+    // As SQLite's migration 7.
+    sql: `ALTER TABLE invocations ADD COLUMN model_call_id TEXT;`,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -164,6 +164,12 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 7,
+    name: "the model's own id for a call",
+    // NULL when the caller gave none (InvokeOptions.modelCallId): what a model's transcript calls the call.
+    sql: `ALTER TABLE invocations ADD COLUMN model_call_id TEXT;`,
+  },
 ];
 
 /** The newest schema version this code knows. */

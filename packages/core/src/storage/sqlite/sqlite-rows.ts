@@ -19,7 +19,7 @@ import type {
 /** The invocation columns, in the order `invocationParams` binds them. */
 export const INVOCATION_COLUMNS =
   'id, user_id, workspace_id, conversation_id, caller, tool, server_id, original_name, definition_hash, args, ' +
-  'args_hash, state, outcome, error, created_at, updated_at';
+  'args_hash, state, outcome, error, created_at, updated_at, model_call_id';
 
 /** The transition columns, in the order `transitionParams` binds them. */
 export const TRANSITION_COLUMNS = 'invocation_id, seq, from_state, to_state, at, outcome, error';
@@ -45,6 +45,7 @@ export interface InvocationRow {
   readonly error: string | null;
   readonly created_at: number;
   readonly updated_at: number;
+  readonly model_call_id: string | null;
 }
 
 /** An `invocation_transitions` row as the driver returns it. */
@@ -92,6 +93,7 @@ export function invocationParams(record: InvocationRecord): unknown[] {
     errorParam(record.error),
     record.createdAt,
     record.updatedAt,
+    record.modelCallId ?? null,
   ];
 }
 
@@ -125,7 +127,7 @@ function parseError(text: string | null): InvocationError | null {
 
 /** Reads an `invocations` row back into the record that was written. */
 export function invocationFromRow(row: InvocationRow): InvocationRecord {
-  return {
+  const record: InvocationRecord = {
     id: row.id,
     scope: { userId: row.user_id, workspaceId: row.workspace_id, conversationId: row.conversation_id },
     caller: JSON.parse(row.caller) as Caller,
@@ -141,6 +143,7 @@ export function invocationFromRow(row: InvocationRow): InvocationRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+  return row.model_call_id === null ? record : { ...record, modelCallId: row.model_call_id };
 }
 
 /** Reads an `invocation_transitions` row back into the record that was written. */

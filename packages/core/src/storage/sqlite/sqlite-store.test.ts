@@ -149,9 +149,10 @@ describe('SqliteStore on a file', () => {
     old.exec(SQLITE_MIGRATIONS.find((m) => m.version === 1)?.sql ?? '');
     old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (1, ?)').run(Date.now());
     const record = invocation();
+    // Version 1's columns: those of today but the ones later migrations added (model_call_id, 7).
     old
-      .prepare(`INSERT INTO invocations (${INVOCATION_COLUMNS}) VALUES (${marks(16)})`)
-      .run(...invocationParams(record));
+      .prepare(`INSERT INTO invocations (${INVOCATION_COLUMNS.replace(', model_call_id', '')}) VALUES (${marks(16)})`)
+      .run(...invocationParams(record).slice(0, 16));
     old
       .prepare(`INSERT INTO invocation_transitions (${TRANSITION_COLUMNS}) VALUES (${marks(7)})`)
       .run(...transitionParams(opening(record)));

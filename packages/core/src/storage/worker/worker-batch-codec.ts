@@ -184,6 +184,7 @@ function encodeWrite(w: StoreWrite, audits: AuditDelta): WireWrite {
       const r = w.record;
       const out: unknown[] = [CREATE, r.id, r.scope, r.caller, r.tool, r.serverId, r.originalName];
       out.push(r.definitionHash, r.args, r.argsHash, r.state, r.outcome, r.error, r.createdAt, r.updatedAt);
+      out.push(r.modelCallId ?? null);
       pushTransition(out, w.first);
       return audits.push(out, w.audit);
     }
@@ -243,7 +244,7 @@ function decodeWrite(values: readonly unknown[], audits: AuditDelta): StoreWrite
   const r = new Reader(values, 1);
   switch (values[0]) {
     case CREATE: {
-      const record: InvocationRecord = {
+      const fields: InvocationRecord = {
         id: r.next(),
         scope: r.next(),
         caller: r.next(),
@@ -259,6 +260,8 @@ function decodeWrite(values: readonly unknown[], audits: AuditDelta): StoreWrite
         createdAt: r.next(),
         updatedAt: r.next(),
       };
+      const modelCallId = r.next<string | null>();
+      const record = modelCallId === null ? fields : { ...fields, modelCallId };
       const first = r.transition();
       const audit = audits.read(r);
       return audit === undefined ? { kind: 'create', record, first } : { kind: 'create', record, first, audit };

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { openStorePerTest } from './open-store-per-test.js';
+import type { HostStore } from '../storage/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import { SCOPE, createWrite, invocation, move, resultFor, transitionWrite } from './host-store-fixtures.js';
+
+/**
+ * The model's own id for a call (`InvocationRecord.modelCallId`), part of the `HostStore` contract: kept from the
+ * create through every transition, whether the call ends in the batch that created it or in later ones, and across a
+ * reopen; a call created without one reads back without one. Declared by `describeHostStoreContract`.
+ */
+export function describeModelCallContract(options: HostStoreContractOptions): void {
+  const { name, open } = options;
+  describe(`${name} (HostStore contract: the model's call id)`, () => {
+    let opened: OpenedStore;
+    let store: HostStore;
+    openStorePerTest({
+      open,
+      use: (next) => {
+        opened = next;
+        store = next.store;
+      },
+    });
+
+    it("keeps the model's id of a call that starts and ends in one batch", async () => {
+      const record = invocation({ caller: { kind: 'model' }, modelCallId: 'call_8FhX2 toolu_01 ✓' });
+      await store.write([
+        createWrite(record),
+        transitionWrite(move(record, 2, 'pending', 'running')),
+        transitionWrite(move(record, 3, 'running', 'success', 'success'), { result: resultFor(record.id) }),
+      ]);
+
+      expect(await store.getInvocation(SCOPE, record.id)).toMatchObject({
+        modelCallId: 'call_8FhX2 toolu_01 ✓',
+        state: 'success',
+      });
+    });
+
+    it("keeps the model's id through transitions written one batch at a time, and lists it", async () => {
+      const record = invocation({ caller: { kind: 'model' }, modelCallId: 'call-across-batches' });
+      await store.write([createWrite(record)]);
+      await store.write([transitionWrite(move(record, 2, 'pending', 'cancelled', 'permission_denied'))]);
+
+      expect(await store.getInvocation(SCOPE, record.id)).toEqual({
+        ...record,
+        state: 'cancelled',
+        outcome: 'permission_denied',
+        updatedAt: record.createdAt + 1,
+      });
+      const [listed] = await store.listInvocations(SCOPE);
+      expect(listed?.modelCallId).toBe('call-across-batches');
+    });
+
+    it('reads a call created without a model id back without one', async () => {
+      const record = invocation();
+      await store.write([createWrite(record)]);
+
+      const read = await store.getInvocation(SCOPE, record.id);
+      expect(read?.id).toBe(record.id);
+      expect(read).not.toHaveProperty('modelCallId');
+    });
+
+    it("keeps the model's id across a reopen", async (context) => {
+      if (opened.reopen === undefined) return context.skip('this store does not persist');
+      const record = invocation({ caller: { kind: 'model' }, modelCallId: 'call-kept' });
+      await store.write([createWrite(record)]);
+
+      store = await opened.reopen();
+
+      expect((await store.getInvocation(SCOPE, record.id))?.modelCallId).toBe('call-kept');
+    });
+  });
+}
