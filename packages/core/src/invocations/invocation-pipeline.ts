@@ -24,7 +24,7 @@ import { PreCallChain } from './pre-call-chain.js';
 import type { PreCallHook, QuickGate } from './pre-call-chain.js';
 import { DEFAULT_TIMEOUT_LIMITS, NEVER_ABORTED, runWithTimeouts } from './run-with-timeouts.js';
 import type { TimeoutLimits } from './run-with-timeouts.js';
-import { refusedResult, settleFailure, settleResult } from './settle-result.js';
+import { failureScreen, refusedResult, settleFailure, settleResult } from './settle-result.js';
 import type { InvocationTask } from '../store/invocation-task.js';
 import type { RegisteredTool } from '../tools/tool-registry.js';
 import type { ToolRunContext } from '../tools/tool.js';
@@ -305,6 +305,7 @@ function detached(call: CallRecorder, taskId: string): ToolResult {
     isError: true,
     content: [{ type: 'text', text }],
     text,
+    screen: failureScreen(text, resultHandle(call.id)),
     handle: resultHandle(call.id),
     error,
   };

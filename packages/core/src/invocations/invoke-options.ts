@@ -1,7 +1,7 @@
 import type { ContentBlock } from '@modelcontextprotocol/client';
 import type { Scope } from '../scope.js';
 import type { Caller } from '../caller.js';
-import type { Truncation } from '../store/bounded-result-types.js';
+import type { ScreenPayload, Truncation } from '../store/bounded-result-types.js';
 import type { InvocationError, InvocationRecord } from '../store/invocation-record.js';
 import type { InvocationOutcome, InvocationState } from '../store/invocation-state.js';
 
@@ -53,6 +53,8 @@ export interface ToolResult {
   readonly content: readonly ContentBlock[];
   readonly text: string;
   readonly truncation?: Truncation;
+  /** What a screen shows of the result (a card): bounded more loosely than the model's text, as history keeps it. */
+  readonly screen: ScreenPayload;
   /** Reads the whole result (`host.results.read`); a call refused before it was recorded has nothing behind it. */
   readonly handle: string;
   readonly error?: InvocationError;

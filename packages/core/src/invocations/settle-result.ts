@@ -5,6 +5,7 @@ import { toolDisplayName, toolTarget } from '../tools/tool.js';
 import type { CallRefusal } from './admit-call.js';
 import type { BoundLimits } from './bound-result.js';
 import { boundResult, DEFAULT_BOUND_LIMITS, fitText, resultHandle, serverErrorText } from './bound-result.js';
+import type { ScreenPayload } from '../store/bounded-result-types.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { InvokeOptions, ToolResult } from './invoke-options.js';
 import type { InvocationError, InvocationRecord, ResultRecord } from '../store/invocation-record.js';
@@ -108,7 +109,7 @@ export function settleFailure(options: {
   const stored: ResultRecord = {
     invocationId: call.id,
     model: { content: [{ type: 'text', text: fitted.text }], text: fitted.text, isError: true },
-    screen: { blocks: [{ type: 'text', text, totalChars: text.length, truncated: false }], isError: true, handle },
+    screen: failureScreen(text, handle),
     fullText: text,
     rawJson: JSON.stringify({ error }),
   };
@@ -132,7 +133,8 @@ export function refusedResult(options: {
     tool === undefined
       ? `[${outcome}: tool "${options.call.tool}"]`
       : failureFrame(outcome, toolDisplayName(tool), serverId);
-  const fitted = fitText(`${frame} ${error.message}`, options.modelChars, handle);
+  const text = `${frame} ${error.message}`;
+  const fitted = fitText(text, options.modelChars, handle);
   const out: { -readonly [K in keyof ToolResult]: ToolResult[K] } = {
     invocationId,
     tool: options.call.tool,
@@ -142,6 +144,7 @@ export function refusedResult(options: {
     isError: true,
     content: [{ type: 'text', text: fitted.text }],
     text: fitted.text,
+    screen: failureScreen(text, handle),
     handle,
     error,
   };
@@ -160,11 +163,17 @@ export function toToolResult(record: InvocationRecord, result: ResultRecord): To
     isError: record.outcome !== 'success',
     content: result.model.content,
     text: result.model.text,
+    screen: result.screen,
     handle: result.screen.handle,
   };
   if (result.model.truncation !== undefined) out.truncation = result.model.truncation;
   if (record.error !== null) out.error = record.error;
   return out;
+}
+
+/** What a screen shows of a failure: its whole text, which the host wrote (the model's copy may be cut). */
+export function failureScreen(text: string, handle: string): ScreenPayload {
+  return { blocks: [{ type: 'text', text, totalChars: text.length, truncated: false }], isError: true, handle };
 }
 
 /** The frame that opens a failure's text: the outcome, the tool and where it comes from. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
-import type { HostStore } from '../storage/host-store.js';
-import type { HostStoreContractOptions, OpenedStore } from './host-store-contract.js';
+import type { HostStore } from '../store/host-store.js';
+import type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
 import { SCOPE, createWrite, invocation, move, resultFor, transitionWrite } from './host-store-fixtures.js';
 
 /**

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../host/create-host.js';
+import type { Host } from '../host/create-host.js';
+import { MemoryStore } from '../storage/memory/memory-store.js';
+import { SCOPE } from '../testing/demo-fixture.js';
+import { ScriptedSurface } from '../testing/scripted-surface.js';
+
+let host: Host | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe("the screen payload of a call's result", () => {
+  it('is the one history keeps, with more of a long text than the model gets', async () => {
+    const long = 'line\n'.repeat(8_000);
+    host = createHost({
+      store: new MemoryStore(),
+      surface: new ScriptedSurface('allow_once'),
+      tools: [
+        {
+          name: 'dump',
+          inputSchema: { type: 'object' },
+          run: () => Promise.resolve({ content: [{ type: 'text', text: long }] }),
+        },
+      ],
+    });
+
+    const result = await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'dump' });
+
+    const entry = await host.history.get({ scope: SCOPE, invocationId: result.invocationId });
+    expect(result.screen).toEqual(entry?.result?.screen);
+    expect(result.screen.blocks[0]).toMatchObject({ type: 'text', text: long });
+    expect(result.text.length).toBeLessThan(long.length);
+  });
+
+  it("of a call refused before it was recorded is the refusal's whole text, marked as an error", async () => {
+    host = createHost({ store: new MemoryStore() });
+
+    const result = await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'nowhere' });
+
+    expect(result.outcome).toBe('tool_not_found');
+    expect(result.screen).toMatchObject({ isError: true, handle: result.handle });
+    expect(result.screen.blocks).toEqual([expect.objectContaining({ type: 'text', text: result.text })]);
+  });
+});
