@@ -1,0 +1,1 @@
+export { airlockLangChainTools } from './airlock-langchain-tools.js';

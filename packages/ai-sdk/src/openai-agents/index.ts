@@ -1,0 +1,1 @@
+export { airlockAgentTools } from './airlock-agent-tools.js';
