@@ -12,12 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SLOW = 600_000;
 
-/** The published packages, by folder. The CLI's install must not need the last two (the console's dependencies). */
+/** The published packages, by folder. The CLI's install must not need the last three (the frameworks, the console). */
 const PACKAGES = {
   core: 'packages/core',
   demoServer: 'packages/demo-server',
   gateway: 'packages/gateway',
   cli: 'packages/cli',
+  aiSdk: 'packages/ai-sdk',
   elements: 'packages/elements',
   console: 'apps/console',
 } as const;
@@ -200,5 +201,44 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     expect(types.code).toBe(0);
     const consoleHelp = await ok('npx', ['--no-install', 'airlock', 'console', '--help'], project);
     expect(consoleHelp.stdout).toContain('usage: airlock console');
+  });
+
+  it('adds @airlock/ai-sdk with the frameworks it serves, and runs examples/ai-sdk.mjs as written', async () => {
+    await ok(
+      'npm',
+      [...INSTALL, tarballs.aiSdk, 'ai@^6.0.326', '@openai/agents@^0.14.3', '@langchain/core@^1.4.0'],
+      project,
+    );
+    copyFileSync(join(ROOT, 'examples/ai-sdk.mjs'), join(project, 'ai-sdk.mjs'));
+    const example = await run(process.execPath, ['ai-sdk.mjs'], project);
+    expect(example.stderr).toBe('');
+    expect(example.stdout).toContain('call_1: success\ncall_2: permission_denied\n');
+    expect(example.code).toBe(0);
+    // Each entry imports from the installed package, and has types TypeScript finds.
+    const script = [
+      "import { airlockTools } from '@airlock/ai-sdk';",
+      "import { airlockAgentTools } from '@airlock/ai-sdk/openai-agents';",
+      "import { airlockLangChainTools } from '@airlock/ai-sdk/langchain';",
+      'console.log([typeof airlockTools, typeof airlockAgentTools, typeof airlockLangChainTools].join());',
+    ].join('\n');
+    const imported = await ok(process.execPath, ['--input-type=module', '-e', script], project);
+    expect(imported.stdout).toBe('function,function,function\n');
+    writeFileSync(
+      join(project, 'ai-sdk-types.ts'),
+      [
+        "import type { airlockTools } from '@airlock/ai-sdk';",
+        "import type { airlockAgentTools } from '@airlock/ai-sdk/openai-agents';",
+        "import type { airlockLangChainTools } from '@airlock/ai-sdk/langchain';",
+        'export type Used = [typeof airlockTools, typeof airlockAgentTools, typeof airlockLangChainTools];',
+      ].join('\n'),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const types = await run(
+      process.execPath,
+      [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', 'ai-sdk-types.ts'],
+      project,
+    );
+    expect(types.stdout).toBe('');
+    expect(types.code).toBe(0);
   });
 });
