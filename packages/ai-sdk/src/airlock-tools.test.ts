@@ -1,4 +1,4 @@
-import { asSchema, generateText, stepCountIs } from 'ai';
+import { asSchema, generateText, simulateReadableStream, stepCountIs, streamText } from 'ai';
 import type { ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,6 +101,61 @@ describe('airlockTools: the host as AI SDK tools', () => {
         /^\[permission_denied: tool "Delete note" from server "demo"\].* denied by host rule/,
       ),
     });
+  });
+
+  it('runs the same governed and denied calls through streamText', async () => {
+    demo = await startDemoHost();
+    const { host, surface } = demo;
+    const finish = (unified: 'tool-calls' | 'stop') => ({
+      type: 'finish' as const,
+      finishReason: { unified, raw: undefined },
+      usage,
+    });
+    const model = new MockLanguageModelV3({
+      doStream: [
+        {
+          stream: simulateReadableStream({
+            chunks: [
+              { type: 'stream-start', warnings: [] },
+              { type: 'tool-call', toolCallId: 'stream-echo', toolName: 'demo__echo', input: '{"text":"streamed"}' },
+              { type: 'tool-call', toolCallId: 'stream-delete', toolName: 'demo__delete_note', input: '{"id":"2"}' },
+              finish('tool-calls'),
+            ],
+          }),
+        },
+        {
+          stream: simulateReadableStream({
+            chunks: [
+              { type: 'stream-start', warnings: [] },
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: 'done' },
+              { type: 'text-end', id: 't' },
+              finish('stop'),
+            ],
+          }),
+        },
+      ],
+    });
+
+    const result = streamText({
+      model,
+      prompt: 'echo, then delete note 2',
+      tools: airlockTools(host, { scope: SCOPE }),
+      stopWhen: stepCountIs(3),
+    });
+
+    expect(await result.text).toBe('done');
+    const outcomes = (await result.steps).flatMap((step) =>
+      step.toolResults.map((r) => [r.toolCallId, (r.output as AirlockToolOutput).outcome]),
+    );
+    expect(outcomes.sort()).toEqual([
+      ['stream-delete', 'permission_denied'],
+      ['stream-echo', 'success'],
+    ]);
+    expect(surface.requests).toHaveLength(1);
+    expect(demo.received().map((call) => call.tool)).toEqual(['echo']);
+    const kept = (await host.history.list({ scope: SCOPE })).map((call) => call.modelCallId).sort();
+    expect(kept).toEqual(['stream-delete', 'stream-echo']);
   });
 
   it('offers exactly the tools the model may see, with their descriptions and schemas', async () => {
