@@ -4,11 +4,18 @@
 // types only. Store adapters have subpaths of their own: '@airlock/core/sqlite', '@airlock/core/worker',
 // '@airlock/core/postgres'; test doubles and the store contract are '@airlock/core/testing'.
 export { createHost } from './host/create-host.js';
-export type { Host } from './host/create-host.js';
+export type { Host } from './host/host.js';
 export type { HostConfig, HostLimits } from './host/host-config.js';
 export type { ServerInfo } from './servers/server-info.js';
 export type { ServerAbout } from './servers/server-info.js';
 export type { ServerLogLine } from './servers/server-log.js';
+export type { HostAppsApi } from './host/apps-api.js';
+export type { HostAuditApi } from './host/audit-api.js';
+export type { HostElicitationsApi } from './host/elicitations-api.js';
+export type { HostHistoryApi, HostResultsApi } from './host/history-api.js';
+export type { HostPermissionsApi } from './host/permissions-api.js';
+export type { HostPromptsApi, HostResourcesApi } from './host/resources-api.js';
+export type { HostRetentionApi } from './host/retention-api.js';
 export type { HostServersApi } from './host/servers-api.js';
 export type { HostToolsApi, ToolHideOptions } from './host/tools-api.js';
 export type { ToolSwitch, ToolSwitchLevel } from './switches/tool-switches.js';
@@ -32,7 +39,8 @@ export type { Surface } from './host/surface.js';
 export type { SignInRequest } from './auth/sign-in-request.js';
 export type { ElicitationAnswer, ElicitationMode, ElicitationRequest } from './elicitation/elicitation-request.js';
 export type { PermissionDecision, PermissionRequest } from './permissions/permission-request.js';
-export type { HostAuthApi, HostAuthConfig } from './auth/host-auth.js';
+export type { HostAuthConfig } from './auth/host-auth.js';
+export type { HostAuthApi } from './host/auth-api.js';
 export type { ElicitationEnd } from './elicitation/elicitation-broker.js';
 export type { CallInFlight } from './invocations/call-in-flight.js';
 export { buildFormModel, initialValues } from './elicitation/form-model.js';
@@ -127,9 +135,8 @@ export type {
 export type { InvocationTask, OpenTaskFilter } from './store/invocation-task.js';
 export type { TaskSnapshot, TaskUpdate } from './tools/tool-task.js';
 export type { TaskEra, TaskStatus } from './store/invocation-task.js';
-export type { HostTasksApi } from './tasks/host-tasks.js';
+export type { HostTasksApi } from './host/tasks-api.js';
 export { MemoryStore } from './storage/memory/memory-store.js';
-export { AuditLog } from './audit/audit-log.js';
 export type {
   AuditAnchorConfig,
   AuditExportFormat,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import { demoServer, SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 import { appViewFrom, APP_VIEW_MIME_TYPE } from './app-view.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { Surface } from '../host/surface.js';
 import type { PermissionDecision, PermissionRequest } from '../permissions/permission-request.js';

@@ -12,7 +12,6 @@ import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { HostServers } from '../servers/host-servers.js';
 import type { Scope } from '../scope.js';
-import { assertScope } from '../scope.js';
 import type { HttpServerConfig, ServerConfig } from '../servers/server-config.js';
 import type { ServerConnectionOptions } from '../servers/server-connection-options.js';
 import type { ServerPool } from '../servers/server-pool.js';
@@ -39,17 +38,6 @@ export interface HostAuthConfig {
 }
 
 /** Sign-in to remote servers: each user's own, through the surface's `authorize`. Tokens are never shown. */
-export interface HostAuthApi {
-  /** Signs the scope's user in to a server, then connects their connection afresh with the new tokens. */
-  signIn(options: { scope: Scope; serverId: string; signal?: AbortSignal }): Promise<SignInResult>;
-  /** Revokes (where the server offers it) and deletes the user's tokens for a server; closes their connection. */
-  signOut(options: { scope: Scope; serverId: string }): Promise<SignOutResult>;
-  /** The user's sign-in state on each server users sign in to. */
-  status(options: { scope: Scope }): Promise<AuthStatus[]>;
-  /** Opens the user's own connections to the servers they are signed in to (after a restart of the host). */
-  resume(options: { scope: Scope }): Promise<void>;
-}
-
 /** The id tokens of a machine server (client credentials, shared by all) are kept under: the host's own. */
 const HOST_USER = '';
 
@@ -190,16 +178,6 @@ export class HostAuth {
       if (status.signedIn) opening.push(pool.restart(scope));
     }
     await Promise.all(opening);
-  }
-
-  /** The host's `auth`: the scope checked, then the calls above. */
-  api(): HostAuthApi {
-    return {
-      signIn: ({ scope, serverId, signal }) => this.signIn(assertScope(scope), serverId, signal),
-      signOut: ({ scope, serverId }) => this.signOut(assertScope(scope), serverId),
-      status: ({ scope }) => this.status(assertScope(scope)),
-      resume: ({ scope }) => this.resume(assertScope(scope)),
-    };
   }
 
   /** The user's sign-in state on every server users sign in to (never the tokens). */

@@ -14,7 +14,7 @@ import type {
 } from '../../../../test/support/oauth/index.js';
 import { TokenVault } from './token-vault.js';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { Scope } from '../scope.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { Surface } from '../host/surface.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { HostConfig } from '../host/host-config.js';
 import type { StoreWrite } from '../store/host-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from './create-host.js';
-import type { Host } from './create-host.js';
+import type { Host } from './host.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { demoServer, readCallLog, SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';

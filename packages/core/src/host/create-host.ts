@@ -1,119 +1,44 @@
+import { AppViews } from '../apps/app-views.js';
+import { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE } from '../apps/app-view.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { HostAuth } from '../auth/host-auth.js';
 import { systemClock } from '../clock.js';
+import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
 import { HostError } from '../errors/host-error.js';
 import { HostEvents } from '../events/host-events.js';
-import type { HostEventName, HostListener } from '../events/host-events.js';
+import { HistoryReader } from '../history/history-reader.js';
+import { HistoryWriter } from '../history/history-writer.js';
 import { ControllerPool } from '../invocations/controller-pool.js';
 import { Deadlines } from '../invocations/deadlines.js';
 import { InvocationPipeline } from '../invocations/invocation-pipeline.js';
-import type { InvokeOptions, ToolResult } from '../invocations/invoke-options.js';
-import type { PreCallHook } from '../invocations/pre-call-chain.js';
-import { AuditLog } from '../audit/audit-log.js';
-import { startRetention } from '../retention/retention-schedule.js';
-import type { RetentionRunner } from '../retention/retention-schedule.js';
-import { hashJson } from '../audit/canonical-json.js';
 import { PermissionEngine } from '../permissions/permission-engine.js';
-import type { PermissionExplanation } from '../permissions/explain-permission.js';
 import type { PermissionRule } from '../permissions/permission-rules.js';
 import { parseRules, unmatchableRules } from '../permissions/permission-rules.js';
-import type { StoredDecision } from '../store/stored-decision.js';
-import type { Scope } from '../scope.js';
-import { assertScope } from '../scope.js';
+import { HostResources } from '../resources/host-resources.js';
+import { startRetention } from '../retention/retention-schedule.js';
+import { HostServers } from '../servers/host-servers.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { parseServersConfig } from '../servers/server-config.js';
-import { HostServers } from '../servers/host-servers.js';
-import { hostServersApi } from './servers-api.js';
-import type { HostServersApi } from './servers-api.js';
-import { hostToolsApi } from './tools-api.js';
-import type { HostToolsApi } from './tools-api.js';
-import { ToolSwitches } from '../switches/tool-switches.js';
-import { HostAuth } from '../auth/host-auth.js';
-import type { HostAuthApi } from '../auth/host-auth.js';
-import { HostResources } from '../resources/host-resources.js';
-import { AppViews } from '../apps/app-views.js';
-import { APP_EXTENSION_ID, APP_VIEW_MIME_TYPE } from '../apps/app-view.js';
-import type { InvocationRecord } from '../store/invocation-record.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
-import { HistoryReader } from '../history/history-reader.js';
-import type { HistoryEntry, ResultSlice } from '../history/history-reader.js';
-import { HistoryWriter } from '../history/history-writer.js';
-import type { ElicitationRequest } from '../elicitation/elicitation-request.js';
-import { ElicitationBroker } from '../elicitation/elicitation-broker.js';
+import { ToolSwitches } from '../switches/tool-switches.js';
+import { HostTasks } from '../tasks/host-tasks.js';
+import { attachToolSpans } from '../telemetry/tool-spans.js';
 import { toolTarget } from '../tools/tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
-import { attachToolSpans } from '../telemetry/tool-spans.js';
-import { HostTasks } from '../tasks/host-tasks.js';
-import type { HostTasksApi } from '../tasks/host-tasks.js';
-
+import { hostAppsApi } from './apps-api.js';
+import { hostAuditApi } from './audit-api.js';
+import { hostAuthApi } from './auth-api.js';
+import { hostElicitationsApi } from './elicitations-api.js';
+import { hostHistoryApi, hostResultsApi } from './history-api.js';
+import type { Host } from './host.js';
 import { DEFAULT_ELICITATION_TIMEOUT_MS } from './host-config.js';
 import type { HostConfig } from './host-config.js';
-
-/** The one object an application holds. */
-export interface Host {
-  readonly servers: HostServersApi;
-  readonly tools: HostToolsApi;
-  /**
-   * Makes one call through the one path. Every fault a caller or the model can cause is an outcome of the result
-   * (`tool_not_found`, `invalid_arguments`, `permission_denied`, a failure, a timeout), so the model can act on it;
-   * it rejects only for a programmer's error (`invalid_scope`, `closed`) or a history that stopped taking writes.
-   */
-  invoke(options: InvokeOptions): Promise<ToolResult>;
-  readonly history: {
-    list(options: { scope: Scope; limit?: number; before?: number }): Promise<InvocationRecord[]>;
-    get(options: { scope: Scope; invocationId: string }): Promise<HistoryEntry | undefined>;
-  };
-  readonly results: {
-    /** Reads the whole serialized result behind a handle, a slice at a time. Another tenant's handle: not_found. */
-    read(options: { scope: Scope; handle: string; offset?: number; length?: number }): Promise<ResultSlice>;
-  };
-  readonly permissions: {
-    /** Resolves when stored decisions are loaded; calls before that are asked, never silently decided. */
-    ready(): Promise<void>;
-    /** Stores allow_always or deny_always for a tool (optionally for these exact arguments only). */
-    decide(options: { scope: Scope; tool: string; decision: unknown; args?: unknown }): Promise<StoredDecision>;
-    list(options: { scope: Scope }): StoredDecision[];
-    revoke(options: { scope: Scope; id?: string; serverId?: string }): Promise<number>;
-    setExpiry(options: { scope: Scope; id: string; expiresAt: number | null }): Promise<StoredDecision>;
-    /** Which rule or stored decision would decide this call now, and why. Asks no one. */
-    explain(options: { scope: Scope; tool: string; args?: unknown }): PermissionExplanation;
-    rules(): readonly PermissionRule[];
-    /** Rules that can never match (an unknown server, a tool pattern matching no tool): reported, not ignored. */
-    warnings(): readonly string[];
-  };
-  /** Sign-in to remote servers: each user's own, through the surface's `authorize`. Tokens are never shown. */
-  readonly auth: HostAuthApi;
-  /** Resources per tenant and server: listings (every page), reads bounded like results, subscriptions, completions. */
-  readonly resources: Pick<
-    HostResources,
-    'list' | 'templates' | 'read' | 'whole' | 'subscribe' | 'unsubscribe' | 'subscribers' | 'complete'
-  >;
-  /** Prompts per tenant and server: listings, a prompt filled with its arguments, argument completions. */
-  readonly prompts: {
-    list: HostResources['prompts'];
-    get: HostResources['getPrompt'];
-    complete: HostResources['complete'];
-  };
-  /** MCP Apps: a tool's view (its own ui:// resource, checked, bounded, cached), when `apps.views` is on. */
-  readonly apps: Pick<AppViews, 'view' | 'linkOpened' | 'messageSent'>;
-  readonly audit: AuditLog;
-  /** Retention sweeps: `sweep({ dryRun })` now; `sweeping()` the running or last one. */
-  readonly retention: Pick<RetentionRunner, 'sweep' | 'sweeping'>;
-  readonly elicitations: {
-    /** The tenant's open questions from servers, oldest first. */
-    pending(options: { scope: Scope }): ElicitationRequest[];
-    /** Answers an open question (accept with content, decline, cancel); a form answer is validated first. */
-    respond(options: { scope: Scope; id: string; answer: unknown }): void;
-    /** The user moved to `workspaceId`: their open questions elsewhere close, and their servers get cancel. */
-    switchWorkspace(options: { userId: string; workspaceId: string; from?: string }): number;
-    /** "Done, retry": the user says the URL flow they opened is finished (when the server does not say so itself). */
-    complete(options: { scope: Scope; serverId: string; elicitationId: string }): boolean;
-  };
-  /** Calls that run as tasks: open ones per tenant (resumed after a restart), a handle, cancel by id. */
-  readonly tasks: HostTasksApi;
-  /** Adds a pre-call hook that runs before the permission gate; returns its removal. */
-  addHook(hook: PreCallHook): () => void;
-  on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void;
-  close(): Promise<void>;
-}
+import { hostPermissionsApi } from './permissions-api.js';
+import { hostPromptsApi, hostResourcesApi } from './resources-api.js';
+import { hostRetentionApi } from './retention-api.js';
+import { hostServersApi } from './servers-api.js';
+import { hostTasksApi } from './tasks-api.js';
+import { hostToolsApi } from './tools-api.js';
 
 function isParsedRule(value: unknown): value is PermissionRule {
   return typeof value === 'object' && value !== null && typeof (value as { source?: unknown }).source === 'string';
@@ -147,9 +72,6 @@ export function createHost(config: HostConfig = {}): Host {
   const history = new HistoryReader({ store, writes });
   const onStoreError = (error: unknown) => events.emit('store.error', { message: String(error) });
   const switches = new ToolSwitches({ store, writes, now: () => clock.now(), onError: onStoreError });
-  // Built below, once the broker it answers questions through exists; read only when calls and questions come.
-  // eslint-disable-next-line prefer-const
-  let servers: HostServers;
   const rawRules = config.permissions?.rules;
   const rules: readonly PermissionRule[] =
     Array.isArray(rawRules) && rawRules.every(isParsedRule)
@@ -248,7 +170,8 @@ export function createHost(config: HostConfig = {}): Host {
     surface: config.surface,
     ...(config.auth === undefined ? {} : { config: config.auth }),
   });
-  servers = new HostServers({
+  // The services above reach the catalog through closures, read only once calls and questions come.
+  const servers: HostServers = new HostServers({
     httpOptions: (server, tenant) => auth.connectionOptions(server, tenant),
     servers: serverConfigs,
     limits,
@@ -310,76 +233,17 @@ export function createHost(config: HostConfig = {}): Host {
       if (closed) return Promise.reject(new HostError('closed', 'the host is closed'));
       return writes.acknowledge(pipeline.invoke(options));
     },
-    history: {
-      list: (options) => history.list(options),
-      get: (options) => history.get(options),
-    },
-    results: {
-      read: (options) => history.readResult(options),
-    },
-    permissions: {
-      ready: () => engine.synced,
-      decide: async ({ scope, tool, decision, args }) => {
-        const checked = assertScope(scope);
-        // As this user sees the tool (a server per user may list them tools no one else has).
-        const entry = registry.resolve(tool, { kind: 'user' }, checked);
-        return engine.decide({
-          scope: checked,
-          tool: entry.tool,
-          decision,
-          argsHash: args === undefined ? null : hashJson(args),
-        });
-      },
-      list: ({ scope }) => engine.list(assertScope(scope)),
-      revoke: ({ scope, id, serverId }) =>
-        engine.revoke({
-          scope: assertScope(scope),
-          ...(id === undefined ? {} : { id }),
-          ...(serverId === undefined ? {} : { serverId }),
-        }),
-      setExpiry: ({ scope, id, expiresAt }) => engine.setExpiry({ scope: assertScope(scope), id, expiresAt }),
-      explain: ({ scope, tool, args }) => {
-        const checked = assertScope(scope);
-        return engine.explain({
-          scope: checked,
-          tool: registry.resolve(tool, { kind: 'user' }, checked).tool,
-          argsHash: hashJson(args ?? {}),
-        });
-      },
-      rules: () => rules,
-      warnings: () => [...ruleWarnings],
-    },
-    auth: auth.api(),
-    resources: {
-      list: (options) => resources.list(options),
-      templates: (options) => resources.templates(options),
-      read: (options) => resources.read(options),
-      whole: (options) => resources.whole(options),
-      subscribe: (options) => resources.subscribe(options),
-      unsubscribe: (options) => resources.unsubscribe(options),
-      subscribers: (options) => resources.subscribers(options),
-      complete: (options) => resources.complete(options),
-    },
-    prompts: {
-      list: (options) => resources.prompts(options),
-      get: (options) => resources.getPrompt(options),
-      complete: (options) => resources.complete(options),
-    },
-    apps: {
-      view: (options) => apps.view(options),
-      linkOpened: (options) => apps.linkOpened(options),
-      messageSent: (options) => apps.messageSent(options),
-    },
-    audit,
-    retention: { sweep: (options) => retention.sweep(options), sweeping: () => retention.sweeping() },
-    elicitations: {
-      pending: ({ scope }) => broker.pending(assertScope(scope)),
-      respond: ({ scope, id, answer }) => broker.respond(assertScope(scope), id, answer),
-      switchWorkspace: ({ userId, workspaceId, from }) => broker.switchWorkspace(userId, workspaceId, from),
-      complete: ({ scope, serverId, elicitationId }) =>
-        broker.completeByUser(assertScope(scope), serverId, elicitationId),
-    },
-    tasks: tasks.api(),
+    history: hostHistoryApi(history),
+    results: hostResultsApi(history),
+    permissions: hostPermissionsApi({ engine, registry, rules, warnings: () => [...ruleWarnings] }),
+    auth: hostAuthApi(auth),
+    resources: hostResourcesApi(resources),
+    prompts: hostPromptsApi(resources),
+    apps: hostAppsApi(apps),
+    audit: hostAuditApi(audit),
+    retention: hostRetentionApi(retention),
+    elicitations: hostElicitationsApi(broker),
+    tasks: hostTasksApi(tasks),
     addHook: (hook) => pipeline.addHook(hook),
     on: (name, listener) => events.on(name, listener),
     close: async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { ToolProgress, ToolRunContext } from '../tools/tool.js';
 import type { NativeToolDefinition } from '../tools/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostError } from '../errors/host-error.js';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { HostConfig } from '../host/host-config.js';
 import type { StoreWrite } from '../store/host-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { Surface } from '../host/surface.js';
 import type { PermissionDecision, PermissionRequest } from './permission-request.js';
 import { demoServer, nextEvent, readCallLog, SCOPE } from '../testing/demo-fixture.js';

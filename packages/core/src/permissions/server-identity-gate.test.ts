@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { demoServer, readCallLog, SCOPE } from '../testing/demo-fixture.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import { parseRules } from '../permissions/permission-rules.js';
 import type { PermissionDecision } from '../permissions/permission-request.js';
 import { scriptServer, SCOPE } from '../testing/demo-fixture.js';

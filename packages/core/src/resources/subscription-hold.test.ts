@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import type { Surface } from '../host/surface.js';
 import type { PermissionDecision } from '../permissions/permission-request.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import { DEMO_BIN, demoServer, nextEvent, readCallLog, SCOPE } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { InputResolver } from '../config/config-inputs.js';
 import { readConfigFile } from '../host/config-file.js';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import { DEMO_BIN, demoServer, nextEvent, readCallLog, SCOPE, scriptServer } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { ToolProgress } from '../tools/tool.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';

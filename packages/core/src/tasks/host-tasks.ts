@@ -17,34 +17,6 @@ import type { InvokeOptions, ToolResult } from '../invocations/invoke-options.js
 import { taskStatusTool } from './task-status-tool.js';
 
 /** What an application does with tasks (`host.tasks`). */
-export interface HostTasksApi {
-  /**
-   * Open tasks (their call still running), oldest first: this user's in this workspace with a scope (every
-   * conversation), or every tenant's without one (an operator's read, such as `airlock tasks`).
-   */
-  list(options?: { readonly scope?: Scope }): Promise<InvocationTask[]>;
-  /** The task handle of one of the scope's calls, open or ended; undefined for another tenant's or a plain call. */
-  get(options: { readonly scope: Scope; readonly invocationId: string }): Promise<InvocationTask | undefined>;
-  /**
-   * Cancels a task this host follows, by its call's id, in the caller's own scope: `tasks/cancel` is sent and the
-   * call ends cancelled. False when no task of that scope with this id is followed here.
-   */
-  cancel(options: { readonly scope: Scope; readonly invocationId: string }): boolean;
-  /** Resolves once the open tasks found at start have been picked up again (each then runs to its end). */
-  resumed(): Promise<void>;
-  /**
-   * Follows the open tasks that no live instance owns any more (on a shared store, after a sweep took a dead
-   * instance: `InstanceHeartbeat`'s `onDead`), claiming them for this one. Never rejects; a closing host does nothing.
-   */
-  takeOver(): Promise<void>;
-  /**
-   * Makes a call without waiting for a task's end: resolves with the task's handle as soon as the server answers
-   * with it (the call goes on, recorded as any call; ask `get`, or the model `airlock__task_status`), or with the
-   * call's result when it ended without becoming a task (refused, denied, a plain tool, a failure).
-   */
-  start(options: InvokeOptions): Promise<{ readonly task: InvocationTask } | { readonly result: ToolResult }>;
-}
-
 interface Followed {
   readonly scope: Scope;
   readonly cancel: () => void;
@@ -158,28 +130,42 @@ export class HostTasks implements PipelineTasks {
     };
   }
 
-  api(): HostTasksApi {
-    return {
-      list: async (options) => {
-        await this.#drain();
-        return this.#store.listOpenTasks(
-          options?.scope === undefined ? {} : { userId: options.scope.userId, workspaceId: options.scope.workspaceId },
-        );
-      },
-      get: async ({ scope, invocationId }) => {
-        await this.#drain();
-        return this.#store.getTask(scope, invocationId);
-      },
-      cancel: ({ scope, invocationId }) => {
-        const followed = this.#followed.get(invocationId);
-        if (followed === undefined || !sameScope(followed.scope, scope)) return false;
-        followed.cancel();
-        return true;
-      },
-      resumed: () => this.#resumed,
-      takeOver: () => (this.#closing ? Promise.resolve() : this.#queued().catch(() => undefined)),
-      start: (options) => this.#start(options),
-    };
+  /** Open tasks, oldest first: the tenant's with a scope, every tenant's without one. */
+  async list(options?: { readonly scope?: Scope }): Promise<InvocationTask[]> {
+    await this.#drain();
+    const scope = options?.scope;
+    return this.#store.listOpenTasks(
+      scope === undefined ? {} : { userId: scope.userId, workspaceId: scope.workspaceId },
+    );
+  }
+
+  /** The task handle of one of the scope's calls, open or ended. */
+  async get(options: { readonly scope: Scope; readonly invocationId: string }): Promise<InvocationTask | undefined> {
+    await this.#drain();
+    return this.#store.getTask(options.scope, options.invocationId);
+  }
+
+  /** Cancels a task this host follows, in the caller's own scope; false when none is. */
+  cancel(options: { readonly scope: Scope; readonly invocationId: string }): boolean {
+    const followed = this.#followed.get(options.invocationId);
+    if (followed === undefined || !sameScope(followed.scope, options.scope)) return false;
+    followed.cancel();
+    return true;
+  }
+
+  /** Resolves once the open tasks found at start have been picked up again. */
+  resumed(): Promise<void> {
+    return this.#resumed;
+  }
+
+  /** Follows the open tasks no live instance owns any more; never rejects, and a closing host does nothing. */
+  takeOver(): Promise<void> {
+    return this.#closing ? Promise.resolve() : this.#queued().catch(() => undefined);
+  }
+
+  /** Makes a call without waiting for a task's end (see `HostTasksApi.start`). */
+  start(options: InvokeOptions): Promise<{ readonly task: InvocationTask } | { readonly result: ToolResult }> {
+    return this.#start(options);
   }
 
   /** Picks up every open task in the store that this host does not follow yet. Never rejects. */

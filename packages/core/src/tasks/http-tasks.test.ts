@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { InvocationTask } from '../store/invocation-task.js';
 import type { Scope } from '../scope.js';
 import type { ServerConfig } from '../servers/server-config.js';

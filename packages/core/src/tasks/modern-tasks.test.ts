@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { InvocationTask } from '../store/invocation-task.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';

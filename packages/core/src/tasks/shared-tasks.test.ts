@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { HEARTBEAT_MS, InstanceHeartbeat, STALE_MS, instanceOption } from '../storage/postgres/postgres-instances.js';
 import { PostgresStore } from '../storage/postgres/postgres-store.js';

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { HostConfig } from '../host/host-config.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import type { ElicitationRequest } from '../elicitation/elicitation-request.js';

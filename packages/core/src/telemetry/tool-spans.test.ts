@@ -8,7 +8,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostEvents } from '../events/host-events.js';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { HostConfig } from '../host/host-config.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { demoServer, SCOPE } from '../testing/demo-fixture.js';

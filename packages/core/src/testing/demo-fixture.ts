@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { HostEventMap, HostEventName } from '../events/host-events.js';
 import type { ServerConfig } from '../servers/server-config.js';
 

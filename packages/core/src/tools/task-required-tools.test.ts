@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/create-host.js';
+import type { Host } from '../host/host.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SCOPE, scriptServer } from '../testing/demo-fixture.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Host } from '../../host/create-host.js';
+import type { Host } from '../../host/host.js';
 import { createHost } from '../../host/create-host.js';
 import type { PermissionRequest } from '../../permissions/permission-request.js';
 import { demoServer } from '../../testing/demo-fixture.js';
