@@ -82,8 +82,8 @@ export type { JsonSchema, Tool, ToolOrigin, ToolProgress, ToolRunContext } from 
 export type { Audience, Caller } from './caller.js';
 export type { NativeToolDefinition } from './tools/tool-registry.js';
 export { MAX_TOOL_NAME_LENGTH, namespacedToolName } from './tools/tool-name.js';
-export { readToolUiMeta } from './tools/tool-visibility.js';
-export type { ToolUiMeta } from './tools/tool-visibility.js';
+export { readToolUiMeta } from './tools/tool-ui-meta.js';
+export type { ToolUiMeta } from './tools/tool-ui-meta.js';
 export { definitionHash } from './tools/definition-hash.js';
 export { INVOCATION_TRANSITIONS, isTerminalState } from './store/invocation-state.js';
 export type { InvocationOutcome, InvocationState } from './store/invocation-state.js';
@@ -162,8 +162,8 @@ export { parseRules, parseRulesText, unmatchableRules } from './permissions/perm
 export type { PermissionRule, RuleEffect, RuleLayer, RuleVerdict } from './permissions/permission-rules.js';
 export { deriveRisk, SERVER_RISK_META_KEY } from './permissions/risk.js';
 export type { RiskAssessment } from './permissions/risk.js';
-export type { RiskTier } from './store/stored-decision.js';
-export type { StoredDecision } from './store/stored-decision.js';
+export type { RiskTier } from './store/decision-record.js';
+export type { StoredDecision } from './store/decision-record.js';
 export { formatMessage, LOCALES, MESSAGES } from './i18n/messages.js';
 export type { Locale, MessageKey } from './i18n/messages.js';
 // OAuth 2.1 for remote servers (auth/): the SDK's OAuthClientProvider per user and server, tokens sealed at rest.

@@ -20,8 +20,10 @@ import { authAudit } from './auth-audit.js';
 import { authRequired } from './auth-errors.js';
 import type { Authorize, OAuthClientConfig } from './oauth-client-config.js';
 import { RefreshGate } from './refresh-gate.js';
-import { clientKey, flows, sameIssuer } from './sign-in-flow.js';
-import type { SealedTokens, SignInFlow } from './sign-in-flow.js';
+import { flows } from './sign-in-flow.js';
+import { clientKey, sameIssuer } from './issuer-key.js';
+import type { SignInFlow } from './sign-in-flow.js';
+import type { SealedTokens } from './sealed-tokens.js';
 import type { TokenVault } from './token-vault.js';
 
 /** The redirect of a provider given none (signIn refuses to start without a real one). */

@@ -4,7 +4,7 @@ import type { PermissionEngine } from '../permissions/permission-engine.js';
 import type { PermissionRule } from '../permissions/permission-rules.js';
 import type { Scope } from '../scope.js';
 import { assertScope } from '../scope.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 
 /** `host.permissions`: the stored decisions per tenant, the rules, and why a call would be decided as it would. */

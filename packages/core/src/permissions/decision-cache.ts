@@ -1,8 +1,8 @@
 import type { Scope } from '../scope.js';
 import type { DecisionTenant, HostStore } from '../store/host-store.js';
 import type { DecisionLookup } from './resolve-permission.js';
-import type { StoredDecision } from '../store/stored-decision.js';
-import { decisionKey } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
+import { decisionKey } from '../store/decision-record.js';
 
 /**
  * The stored decisions in memory, by lookup key, so the gate decides a call without waiting on the store or on a

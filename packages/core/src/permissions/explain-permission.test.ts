@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainPermission } from './explain-permission.js';
 import type { RiskAssessment } from './risk.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 
 const risk: RiskAssessment = { tier: 'medium', destructive: false, unverified: false, reasons: [] };
 const decision: StoredDecision = {

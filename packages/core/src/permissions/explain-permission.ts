@@ -1,7 +1,7 @@
 import type { PermissionRule } from './permission-rules.js';
 import type { PermissionResolution } from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 
 /** Which rule or stored decision decides a call, and why: what `host.permissions.explain` returns. */
 export interface PermissionExplanation {

@@ -1,5 +1,5 @@
 import type { PermissionRule } from './permission-rules.js';
-import type { RiskTier } from '../store/stored-decision.js';
+import type { RiskTier } from '../store/decision-record.js';
 
 /** How long an allow always lasts, by risk tier, in days; null never expires. */
 export type ExpiryDays = Readonly<Record<RiskTier, number | null>>;

@@ -23,11 +23,11 @@ import { answeredVerdict, quickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
 import { decisionExpiresAt, permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
-import type { RiskTier } from '../store/stored-decision.js';
-import { storableDecision } from './storable-decision.js';
-import type { StoreCheck, StoredAllowCheck } from './stored-allow-check.js';
-import { afterStoreCheck, storedAllowCheck } from './stored-allow-check.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { RiskTier } from '../store/decision-record.js';
+import { decisionToStore } from './decision-to-store.js';
+import type { StoreCheck, SharedRevokeCheck } from './shared-revoke-check.js';
+import { afterStoreCheck, sharedRevokeCheck } from './shared-revoke-check.js';
+import type { StoredDecision } from '../store/decision-record.js';
 
 /** A call as the gate sees it before it is recorded: the hash and the record are worked out only if needed. */
 type QuickCall = Parameters<QuickGate>[0];
@@ -65,7 +65,7 @@ export class PermissionEngine {
   /** Resolves when stored decisions are in memory. */
   readonly synced: Promise<void>;
   /** With a store other hosts share: a stored allow is confirmed by the store before its call runs. */
-  readonly #check: StoredAllowCheck | undefined;
+  readonly #check: SharedRevokeCheck | undefined;
 
   constructor(
     private readonly deps: {
@@ -84,7 +84,7 @@ export class PermissionEngine {
     this.#rules = deps.config.rules ?? [];
     this.synced = this.#decisions.load(deps.store.listDecisions({}));
     followStoreDecisions(this.#decisions, deps.store, this.synced);
-    this.#check = storedAllowCheck(deps.store, this.#decisions, this.#now);
+    this.#check = sharedRevokeCheck(deps.store, this.#decisions, this.#now);
   }
 
   /** The rules in force. */
@@ -253,7 +253,7 @@ export class PermissionEngine {
     argsHash?: string | null;
   }): Promise<StoredDecision> {
     const { scope, tool } = options;
-    const decision = storableDecision({ decision: options.decision, tool, risk: () => this.risk(tool) });
+    const decision = decisionToStore({ decision: options.decision, tool, risk: () => this.risk(tool) });
     const risk = this.risk(tool);
     const argsHash = options.argsHash ?? null;
     return this.#store(

@@ -5,7 +5,7 @@ import { RULE_KEYS } from '../config/config-definition.js';
 import { nearestKey } from '../config/nearest-key.js';
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
-import type { RiskTier } from '../store/stored-decision.js';
+import type { RiskTier } from '../store/decision-record.js';
 import { lineColumn } from '../config/json-position.js';
 
 /** What a rule does to a call it matches. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 
 const tool = { name: 'demo__echo' };
 

@@ -4,7 +4,7 @@ import { DecisionCache } from './decision-cache.js';
 import type { PermissionRule } from './permission-rules.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
 import { decisionExpiresAt, permissionRisk, resolvePermission } from './resolve-permission.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 10, 1);

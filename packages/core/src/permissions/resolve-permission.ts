@@ -4,10 +4,10 @@ import { toolTarget } from '../tools/tool.js';
 import type { PermissionRule, RuleTarget, RuleVerdict } from './permission-rules.js';
 import { evaluateRules } from './permission-rules.js';
 import type { RiskAssessment } from './risk.js';
-import type { RiskTier } from '../store/stored-decision.js';
+import type { RiskTier } from '../store/decision-record.js';
 import { deriveRisk } from './risk.js';
-import type { StoredDecision } from '../store/stored-decision.js';
-import { decisionKeyPrefix } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
+import { decisionKeyPrefix } from '../store/decision-record.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

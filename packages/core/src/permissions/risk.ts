@@ -1,5 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/client';
-import type { RiskTier } from '../store/stored-decision.js';
+import type { RiskTier } from '../store/decision-record.js';
 
 const ORDER: Record<RiskTier, number> = { low: 0, medium: 1, high: 2 };
 

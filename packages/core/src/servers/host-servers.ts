@@ -73,7 +73,7 @@ export class HostServers {
   /**
    * Switches a server off (`on` false: its connections close, its tools leave every listing, calls and reads are
    * refused naming it) or on again (it connects afresh). Resolves once the change is made (on: once it is ready or
-   * has failed). What the config says stays; the host keeps the switch (host-switches.ts).
+   * has failed). What the config says stays; the host keeps the switch (switches/tool-switches.ts).
    */
   async setEnabled(serverId: string, on: boolean): Promise<void> {
     const old = this.pool(serverId);

@@ -4,8 +4,8 @@ import { auditInputFields, sealAuditInput } from '../audit/audit-chain.js';
 import { canonicalJson, flatCanonicalJson } from '../audit/canonical-json.js';
 import { HostError } from '../errors/host-error.js';
 import { isTerminalState, transition as checkMove } from '../store/invocation-state.js';
-import type { RiskTier } from '../store/stored-decision.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { RiskTier } from '../store/decision-record.js';
+import type { StoredDecision } from '../store/decision-record.js';
 import type { AuditQuery, RetentionQuery } from '../store/host-store.js';
 import type {
   InvocationRecord,

@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditEventInput, AuditEventType } from './audit-record.js';
 import type { InvocationRecord, ListInvocationsOptions, ResultRecord, TransitionRecord } from './invocation-record.js';
 import type { InvocationTask, OpenTaskFilter } from './invocation-task.js';
-import type { StoredDecision } from './stored-decision.js';
+import type { StoredDecision } from './decision-record.js';
 import type { Scope } from '../scope.js';
 import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from './credentials.js';
 import type { SwitchKey, SwitchRecord } from './switches.js';

@@ -4,7 +4,7 @@ import type { ModelPayload, ScreenPayload } from './bounded-result-types.js';
 import type { InvocationOutcome, InvocationState } from './invocation-state.js';
 
 // The invocation's own records, in domain terms. They live with the invocation, not with storage: the pipeline builds
-// them, surfaces read them, and every store (the port in storage/host-store.ts) keeps them as they are.
+// them, surfaces read them, and every store (the port in store/host-store.ts) keeps them as they are.
 
 /** Why a call failed, as stored and shown: a string code for local failures, the JSON-RPC code for protocol errors. */
 export interface InvocationError {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStorePerTest } from './open-store-per-test.js';
 import { verifyChain } from '../audit/audit-chain.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 import type { HostStore } from '../store/host-store.js';
 import type { HostStoreContractOptions, OpenedStore } from './store-contract-options.js';
 import {

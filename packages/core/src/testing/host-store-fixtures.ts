@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { AuditEvent, AuditEventInput } from '../store/audit-record.js';
 import type { HostError, HostErrorCode } from '../errors/host-error.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 import type { Scope } from '../scope.js';
 import type { InvocationRecord, ResultRecord, TransitionRecord } from '../store/invocation-record.js';
 import type { DecisionTenant, StoreWrite } from '../store/host-store.js';

@@ -4,7 +4,7 @@ import { verifyChain } from '../audit/audit-chain.js';
 import type { AuditEventInput } from '../store/audit-record.js';
 import type { HostErrorCode } from '../errors/host-error.js';
 import type { InvocationRecord } from '../store/invocation-record.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 import type { Scope } from '../scope.js';
 import type { HostStore, StoreWrite } from '../store/host-store.js';
 import type { HostStoreContractOptions } from './store-contract-options.js';

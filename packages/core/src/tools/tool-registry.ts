@@ -1,14 +1,14 @@
 import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
 import type { Scope } from '../scope.js';
-import { visibilityRefusal } from './visibility-policy.js';
+import { visibilityRefusal } from './visibility-refusal.js';
 import type { JsonSchema, Tool, ToolRunContext, ToolUnavailable } from './tool.js';
 import type { Audience, Caller } from '../caller.js';
 import type { TaskUpdate } from './tool-task.js';
 import type { TaskEra } from '../store/invocation-task.js';
 import { definitionHash } from './definition-hash.js';
 import { isRecommendedToolName, namespacedToolName } from './tool-name.js';
-import { audiencesOf, readToolUiMeta } from './tool-visibility.js';
+import { audiencesOf, readToolUiMeta } from './tool-ui-meta.js';
 import { compileSchema } from './schema-validator.js';
 import type { SchemaCheck } from './schema-validator.js';
 
@@ -41,7 +41,7 @@ export interface ToolCaller {
 }
 
 /**
- * What the registry asks of the host's switches (host-switches.ts): a tool switched off for the model in a
+ * What the registry asks of the host's switches (switches/tool-switches.ts): a tool switched off for the model in a
  * scope is neither listed to the model nor callable by it; a name of a server switched off is refused naming it.
  */
 export interface RegistrySwitches {

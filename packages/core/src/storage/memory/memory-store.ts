@@ -2,8 +2,8 @@ import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
 import { chainEvent } from '../../audit/audit-chain.js';
 import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
 import { HostError } from '../../errors/host-error.js';
-import { decisionKey } from '../../store/stored-decision.js';
-import type { StoredDecision } from '../../store/stored-decision.js';
+import { decisionKey } from '../../store/decision-record.js';
+import type { StoredDecision } from '../../store/decision-record.js';
 import { sameScope } from '../../scope.js';
 import type { Scope } from '../../scope.js';
 import type {

@@ -6,7 +6,7 @@ import type {
   ResultRecord,
   TransitionRecord,
 } from '../../store/invocation-record.js';
-import type { StoredDecision } from '../../store/stored-decision.js';
+import type { StoredDecision } from '../../store/decision-record.js';
 import type { Scope } from '../../scope.js';
 import type {
   AuditQuery,

@@ -2,7 +2,7 @@ import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
 import type { SealedAuditInput } from '../../audit/audit-chain.js';
 import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
 import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../store/invocation-record.js';
-import type { StoredDecision } from '../../store/stored-decision.js';
+import type { StoredDecision } from '../../store/decision-record.js';
 import type { Scope } from '../../scope.js';
 import type { DecisionTenant, StoreWrite } from '../../store/host-store.js';
 import { AUDIT_COLUMNS, auditParams, decisionParams, errorParam, transitionParams } from '../sqlite/sqlite-rows.js';

@@ -1,7 +1,7 @@
 import { checkPrune, checkpointData } from '../../audit/audit-checkpoint.js';
 import type { AuditEvent } from '../../store/audit-record.js';
 import type { ResultRecord, TransitionRecord } from '../../store/invocation-record.js';
-import type { StoredDecision } from '../../store/stored-decision.js';
+import type { StoredDecision } from '../../store/decision-record.js';
 import type { Scope } from '../../scope.js';
 import type { StoreWrite } from '../../store/host-store.js';
 import {

@@ -2,8 +2,8 @@ import type { SealedAuditInput } from '../../audit/audit-chain.js';
 import type { AuditEvent, AuditEventType } from '../../store/audit-record.js';
 import type { InvocationOutcome, InvocationState } from '../../store/invocation-state.js';
 import type { ModelPayload, ScreenPayload } from '../../store/bounded-result-types.js';
-import type { RiskTier } from '../../store/stored-decision.js';
-import type { StoredDecision } from '../../store/stored-decision.js';
+import type { RiskTier } from '../../store/decision-record.js';
+import type { StoredDecision } from '../../store/decision-record.js';
 import type { Caller } from '../../caller.js';
 import type { CredentialKey, CredentialKind, CredentialRecord } from '../../store/credentials.js';
 import type {

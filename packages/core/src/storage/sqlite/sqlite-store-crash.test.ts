@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainEvent, verifyChain } from '../../audit/audit-chain.js';
 import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
-import type { StoredDecision } from '../../store/stored-decision.js';
+import type { StoredDecision } from '../../store/decision-record.js';
 import { SqliteStore } from './sqlite-store.js';
 import { SCOPE, byId } from '../../testing/host-store-fixtures.js';
 

@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../../store/audit-record.js';
 import { HostError } from '../../errors/host-error.js';
-import type { StoredDecision } from '../../store/stored-decision.js';
+import type { StoredDecision } from '../../store/decision-record.js';
 import type { Scope } from '../../scope.js';
 import type { AuditQuery, HostStore, RetentionCandidate, RetentionQuery, StoreWrite } from '../../store/host-store.js';
 import type {

@@ -10,7 +10,7 @@ import type { RiskAssessment } from './risk.js';
  * never for a tool that may modify or delete data (only a host rule can pre-allow one). Throws `invalid_arguments`
  * with a clear reason otherwise.
  */
-export function storableDecision(options: {
+export function decisionToStore(options: {
   decision: unknown;
   tool: Tool;
   risk: () => RiskAssessment;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../tools/tool.js';
 import type { RiskAssessment } from './risk.js';
-import { storableDecision } from './storable-decision.js';
+import { decisionToStore } from './decision-to-store.js';
 
 const mcp = {
   name: 'demo__delete_note',
@@ -15,20 +15,20 @@ const risk = (destructive: boolean) => (): RiskAssessment => ({
   reasons: [],
 });
 
-describe('storableDecision', () => {
+describe('decisionToStore', () => {
   it('keeps allow always and deny always for an MCP tool', () => {
-    expect(storableDecision({ decision: 'allow_always', tool: mcp, risk: risk(false) })).toBe('allow_always');
-    expect(storableDecision({ decision: 'deny_always', tool: mcp, risk: risk(true) })).toBe('deny_always');
+    expect(decisionToStore({ decision: 'allow_always', tool: mcp, risk: risk(false) })).toBe('allow_always');
+    expect(decisionToStore({ decision: 'deny_always', tool: mcp, risk: risk(true) })).toBe('deny_always');
   });
 
   it('refuses what is not a decision, naming the ones there are', () => {
-    expect(() => storableDecision({ decision: 'allow_forever', tool: mcp, risk: risk(false) })).toThrow(
+    expect(() => decisionToStore({ decision: 'allow_forever', tool: mcp, risk: risk(false) })).toThrow(
       'unknown decision "allow_forever": use allow_once, allow_always, deny_once, deny_always',
     );
   });
 
   it('refuses decisions that apply to one call only', () => {
-    expect(() => storableDecision({ decision: 'allow_once', tool: mcp, risk: risk(false) })).toThrow(
+    expect(() => decisionToStore({ decision: 'allow_once', tool: mcp, risk: risk(false) })).toThrow(
       /allow_once applies to one call/,
     );
   });
@@ -37,13 +37,13 @@ describe('storableDecision', () => {
     const unasked = () => {
       throw new Error('the risk of a refused tool was worked out');
     };
-    expect(() => storableDecision({ decision: 'deny_always', tool: native, risk: unasked })).toThrow(
+    expect(() => decisionToStore({ decision: 'deny_always', tool: native, risk: unasked })).toThrow(
       /decisions are stored for MCP tools; clock is native/,
     );
   });
 
   it('refuses allow always for a tool that may modify or delete data', () => {
-    expect(() => storableDecision({ decision: 'allow_always', tool: mcp, risk: risk(true) })).toThrow(
+    expect(() => decisionToStore({ decision: 'allow_always', tool: mcp, risk: risk(true) })).toThrow(
       expect.objectContaining({ code: 'invalid_arguments', message: expect.stringMatching(/only a host rule/) }),
     );
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readToolUiMeta } from './tool-visibility.js';
+import { readToolUiMeta } from './tool-ui-meta.js';
 
 describe('readToolUiMeta', () => {
   it('defaults to model and app when no visibility is given', () => {

@@ -1,14 +1,14 @@
 import type { PreCallVerdict } from '../invocations/pre-call-chain.js';
 import type { HostStore } from '../store/host-store.js';
 import type { DecisionCache } from './decision-cache.js';
-import type { StoredDecision } from '../store/stored-decision.js';
+import type { StoredDecision } from '../store/decision-record.js';
 
 /**
  * Whether a stored allow held in memory still lets a call run, asked of the store: `true` when the store holds an
  * allow under the same key for the same tool definition that has not run out; `false` after the cache was brought in
  * line with what the store holds (the allow dropped, or replaced by the store's decision), so deciding again sees it.
  */
-export type StoredAllowCheck = (held: StoredDecision) => Promise<boolean>;
+export type SharedRevokeCheck = (held: StoredDecision) => Promise<boolean>;
 
 /**
  * The check of stored allows against a store several hosts share (one with `watchDecisions` and `findDecision`):
@@ -16,11 +16,11 @@ export type StoredAllowCheck = (held: StoredDecision) => Promise<boolean>;
  * authoritative, so a revoked allow never runs a call. `now` is the host clock's wall time. A store only this host writes gives undefined: memory is the
  * truth there, and calls stay on the synchronous path.
  */
-export function storedAllowCheck(
+export function sharedRevokeCheck(
   store: HostStore,
   cache: DecisionCache,
   now: () => number,
-): StoredAllowCheck | undefined {
+): SharedRevokeCheck | undefined {
   if (store.watchDecisions === undefined || store.findDecision === undefined) return undefined;
   const find = store.findDecision.bind(store);
   return async (held) => {
@@ -42,7 +42,7 @@ export function storedAllowCheck(
 /** A stored allow to confirm before its call runs, and what confirms it. */
 export interface StoreCheck {
   readonly held: StoredDecision;
-  readonly by: StoredAllowCheck;
+  readonly by: SharedRevokeCheck;
 }
 
 /**
