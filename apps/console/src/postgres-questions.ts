@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
+import type { Clock, ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
+import { PostgresListener } from '@airlock/core/postgres';
 import type pg from 'pg';
 import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { Tenant } from './tab-hub.js';
@@ -11,8 +12,6 @@ export const QUESTIONS_CHANNEL = 'airlock_questions';
 const SHOWN_FOR_MS = 10 * 60 * 1000;
 /** How long a closed question is kept. */
 const KEPT_MS = 24 * 60 * 60 * 1000;
-/** How long a lost LISTEN connection waits before it is made again. */
-const RELISTEN_MS = 1000;
 /** How long an answer sent to the instance holding a server's question waits for its reply. */
 const REPLY_MS = 15_000;
 /** A notification's payload is at most 8000 bytes: an answer that does not fit is refused, named. */
@@ -88,19 +87,31 @@ export class PostgresQuestions implements QuestionBus {
   readonly #now: () => number;
   readonly #onError: (error: Error) => void;
   readonly #listeners = new Set<(news: QuestionNews) => void>();
-  #client: pg.PoolClient | undefined;
-  #starting: Promise<void> | undefined;
-  #retry: ReturnType<typeof setTimeout> | undefined;
+  readonly #listener: PostgresListener;
   #queue: Promise<void> = Promise.resolve();
-  #stopped = false;
   /** Answers sent to other instances, waiting for their reply, by reply id. */
   readonly #replies = new Map<string, (reply: ElicitationReply) => void>();
 
-  constructor(options: { pool: pg.Pool; instanceId?: string; now?: () => number; onError?: (error: Error) => void }) {
+  constructor(options: {
+    pool: pg.Pool;
+    instanceId?: string;
+    now?: () => number;
+    onError?: (error: Error) => void;
+    /** The host's clock, on which a lost LISTEN connection is made again. */
+    clock?: Clock;
+  }) {
     this.#pool = options.pool;
     this.#instance = options.instanceId ?? randomUUID();
     this.#now = options.now ?? Date.now;
     this.#onError = options.onError ?? (() => undefined);
+    this.#listener = new PostgresListener({
+      pool: this.#pool,
+      channel: QUESTIONS_CHANNEL,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      onNotification: (message) => this.#then(() => this.#heard(message.payload)),
+      onListening: () => this.#listening(),
+      onError: (error) => this.#onError(error),
+    });
   }
 
   async open(request: PermissionRequest): Promise<void> {
@@ -181,13 +192,13 @@ export class PostgresQuestions implements QuestionBus {
 
   listen(listener: (news: QuestionNews) => void): () => void {
     this.#listeners.add(listener);
-    if (this.#client === undefined && this.#starting === undefined) this.#starting = this.#listen();
+    void this.#listener.start();
     return () => void this.#listeners.delete(listener);
   }
 
   /** Resolves once LISTEN is in place and the questions open elsewhere were told (at once when nobody listens). */
   async listening(): Promise<void> {
-    await this.#starting;
+    await this.#listener.listening();
     await this.#queue;
   }
 
@@ -200,37 +211,16 @@ export class PostgresQuestions implements QuestionBus {
     this.#queue = this.#queue.then(step).catch((error: unknown) => this.#onError(asError(error)));
   }
 
-  async #listen(): Promise<void> {
-    let client: pg.PoolClient | undefined;
-    try {
-      client = await this.#pool.connect();
-      const held = client;
-      held.on('notification', (message) => {
-        if (message.channel === QUESTIONS_CHANNEL) this.#then(() => this.#heard(message.payload));
-      });
-      held.on('error', (error) => this.#lost(held, error));
-      await held.query(`LISTEN ${QUESTIONS_CHANNEL}`);
-      if (this.#stopped) {
-        held.release();
-        return;
-      }
-      this.#client = held;
-      // What is open on other instances now: asked before this one listened (or while it was cut off).
-      this.#then(async () => {
-        await this.#pool.query(SQL.prune, [this.#now() - KEPT_MS]);
-        const { rows } = await this.#pool.query<{ request: string }>(SQL.openElsewhere, [
-          this.#instance,
-          this.#now() - SHOWN_FOR_MS,
-        ]);
-        for (const row of rows) this.#tell(newsOfRow(row.request));
-      });
-    } catch (error) {
-      client?.release(asError(error));
-      this.#onError(asError(error));
-      this.#schedule();
-    } finally {
-      this.#starting = undefined;
-    }
+  /** LISTEN is in place: read what is open on other instances now (asked before it listened, or while cut off). */
+  #listening(): void {
+    this.#then(async () => {
+      await this.#pool.query(SQL.prune, [this.#now() - KEPT_MS]);
+      const { rows } = await this.#pool.query<{ request: string }>(SQL.openElsewhere, [
+        this.#instance,
+        this.#now() - SHOWN_FOR_MS,
+      ]);
+      for (const row of rows) this.#tell(newsOfRow(row.request));
+    });
   }
 
   async #heard(payload: string | undefined): Promise<void> {
@@ -260,38 +250,10 @@ export class PostgresQuestions implements QuestionBus {
     }
   }
 
-  #lost(client: pg.PoolClient, error: Error): void {
-    if (this.#client !== client) return;
-    this.#client = undefined;
-    client.release(error);
-    this.#onError(error);
-    this.#schedule();
-  }
-
-  #schedule(): void {
-    if (this.#stopped || this.#retry !== undefined) return;
-    this.#retry = setTimeout(() => {
-      this.#retry = undefined;
-      this.#starting = this.#listen();
-    }, RELISTEN_MS);
-    this.#retry.unref?.();
-  }
-
   async stop(): Promise<void> {
-    this.#stopped = true;
     this.#listeners.clear();
-    clearTimeout(this.#retry);
-    await this.#starting;
+    await this.#listener.stop();
     await this.#queue;
-    const client = this.#client;
-    this.#client = undefined;
-    if (client === undefined) return;
-    try {
-      await client.query(`UNLISTEN ${QUESTIONS_CHANNEL}`);
-      client.release();
-    } catch (error) {
-      client.release(asError(error));
-    }
   }
 }
 

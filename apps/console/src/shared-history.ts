@@ -38,7 +38,7 @@ export async function openSharedHistory(
   pool.on('error', (error) => logger.warn({ err: error.message }, 'history database connection lost'));
   let store: PostgresStore;
   try {
-    store = await PostgresStore.open({ pool });
+    store = await PostgresStore.open({ pool, clock });
   } catch (error) {
     throw new Error(`the console cannot open its history database ${redactUrl(url)}: ${(error as Error).message}`);
   }
@@ -46,6 +46,7 @@ export async function openSharedHistory(
     pool,
     instanceId,
     now: () => clock.now(),
+    clock,
     onError: (error) => logger.warn({ err: error.message }, 'questions shared with other instances: a step failed'),
   });
   let takeOver: (() => Promise<void>) | undefined;

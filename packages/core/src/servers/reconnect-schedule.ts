@@ -1,9 +1,10 @@
 import type { Clock } from '../clock.js';
+import { backoffDelay } from '../retry/backoff.js';
 import type { ConnectionLimits } from './connection-limits.js';
 
 /**
- * When a lost connection tries again: capped exponential backoff on the host's clock, at most `reconnectAttempts`
- * times in a row. It knows when the next attempt is due, so a surface can say "retrying at 12:04:31" rather than
+ * When a lost connection tries again: the host's backoff (`backoffDelay`, without jitter: one process, one server) on
+ * the host's clock, at most `reconnectAttempts` times in a row. It knows when the next attempt is due, so a surface can say "retrying at 12:04:31" rather than
  * only "degraded".
  */
 export class ReconnectSchedule {
@@ -41,7 +42,8 @@ export class ReconnectSchedule {
   /** Runs `run` after the next delay; false (nothing scheduled) when the attempts are used up. */
   schedule(run: () => void): boolean {
     if (!this.canRetry) return false;
-    const delay = Math.min(this.#limits.reconnectMaxDelayMs, this.#limits.reconnectBaseDelayMs * 2 ** this.#attempt);
+    const { reconnectBaseDelayMs: baseMs, reconnectMaxDelayMs: maxMs } = this.#limits;
+    const delay = backoffDelay(this.#attempt, { baseMs, maxMs, jitter: 0 });
     this.#attempt += 1;
     this.#at = this.#clock.now() + delay;
     this.#cancel = this.#clock.setTimer(() => {

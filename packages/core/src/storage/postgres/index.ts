@@ -4,6 +4,8 @@ export { PostgresStore } from './postgres-store.js';
 export { POSTGRES_SCHEMA_VERSION, applyPostgresMigrations } from './postgres-migrations.js';
 export { HEARTBEAT_MS, STALE_MS, InstanceHeartbeat, instanceOption } from './postgres-instances.js';
 export type { DeadInstance } from './postgres-instances.js';
+export { PostgresListener, RELISTEN_BACKOFF } from './postgres-listener.js';
+export type { PostgresListenerOptions } from './postgres-listener.js';
 export type {
   PgClient,
   PgNotification,

@@ -1,5 +1,7 @@
 import type { DecisionTenant } from '../../store/host-store.js';
-import type { PgClient, PgNotification, PgPool } from './postgres-store-config.js';
+import type { Clock } from '../../clock.js';
+import { PostgresListener } from './postgres-listener.js';
+import type { PgNotification, PgPool } from './postgres-store-config.js';
 
 /**
  * The channel on which every instance tells the others that a tenant's permission decisions changed: a write batch
@@ -28,95 +30,46 @@ function tenantOf(message: PgNotification): DecisionTenant | undefined {
   return undefined;
 }
 
-/** How long a lost LISTEN connection waits before it is made again. */
-const RELISTEN_MS = 1000;
-
 /**
- * LISTEN on `DECISIONS_CHANNEL` over one connection of the pool, held while anyone listens. A lost connection is
- * made again, and then every listener is told "any tenant" (undefined): what was said while it was down is unknown.
+ * LISTEN on `DECISIONS_CHANNEL` (through the shared `PostgresListener`), held while anyone listens. After a lost
+ * connection is made again, every listener is told "any tenant" (undefined): what was said while it was down is
+ * unknown.
  */
 export class DecisionWatch {
-  readonly #pool: PgPool;
   readonly #listeners = new Set<(tenant: DecisionTenant | undefined) => void>();
-  #client: PgClient | undefined;
-  #starting: Promise<void> | undefined;
-  #retry: ReturnType<typeof setTimeout> | undefined;
-  #stopped = false;
+  readonly #listener: PostgresListener;
 
-  constructor(pool: PgPool) {
-    this.#pool = pool;
+  constructor(pool: PgPool, clock?: Clock) {
+    this.#listener = new PostgresListener({
+      pool,
+      channel: DECISIONS_CHANNEL,
+      ...(clock === undefined ? {} : { clock }),
+      onNotification: (message) => this.#tell(tenantOf(message)),
+      onListening: (again) => {
+        if (again) this.#tell(undefined);
+      },
+    });
   }
 
   /** Adds a listener (starting to LISTEN with the first); returns what removes it. */
   add(listener: (tenant: DecisionTenant | undefined) => void): () => void {
     this.#listeners.add(listener);
-    if (this.#client === undefined && this.#starting === undefined) this.#starting = this.#listen(false);
+    void this.#listener.start();
     return () => void this.#listeners.delete(listener);
   }
 
   /** Resolves once LISTEN is in place (immediately when nobody listens). */
   async listening(): Promise<void> {
-    await this.#starting;
+    await this.#listener.listening();
   }
 
   #tell(tenant: DecisionTenant | undefined): void {
     for (const listener of this.#listeners) listener(tenant);
   }
 
-  async #listen(again: boolean): Promise<void> {
-    let client: PgClient | undefined;
-    try {
-      client = await this.#pool.connect();
-      const held = client;
-      held.on('notification', (message) => {
-        if (message.channel === DECISIONS_CHANNEL) this.#tell(tenantOf(message));
-      });
-      held.on('error', (error) => this.#lost(held, error));
-      await held.query({ text: `LISTEN ${DECISIONS_CHANNEL}` });
-      if (this.#stopped) {
-        held.release();
-        return;
-      }
-      this.#client = held;
-      if (again) this.#tell(undefined);
-    } catch (error) {
-      if (client !== undefined) client.release(error instanceof Error ? error : true);
-      this.#schedule();
-    } finally {
-      this.#starting = undefined;
-    }
-  }
-
-  #lost(client: PgClient, error: Error): void {
-    if (this.#client !== client) return;
-    this.#client = undefined;
-    client.release(error);
-    this.#schedule();
-  }
-
-  #schedule(): void {
-    if (this.#stopped || this.#retry !== undefined) return;
-    this.#retry = setTimeout(() => {
-      this.#retry = undefined;
-      this.#starting = this.#listen(true);
-    }, RELISTEN_MS);
-    this.#retry.unref?.();
-  }
-
   /** Stops listening and gives the connection back (before the pool ends). */
   async stop(): Promise<void> {
-    this.#stopped = true;
     this.#listeners.clear();
-    clearTimeout(this.#retry);
-    await this.#starting;
-    const client = this.#client;
-    this.#client = undefined;
-    if (client === undefined) return;
-    try {
-      await client.query({ text: `UNLISTEN ${DECISIONS_CHANNEL}` });
-      client.release();
-    } catch (error) {
-      client.release(error instanceof Error ? error : true);
-    }
+    await this.#listener.stop();
   }
 }

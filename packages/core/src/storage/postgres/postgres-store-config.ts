@@ -1,3 +1,4 @@
+import type { Clock } from '../../clock.js';
 /** How one column's text is turned into a value: the shape of node-postgres's per-query `types`. */
 export interface PgTypeParsers {
   getTypeParser(oid: number, format?: string): (value: string) => unknown;
@@ -50,4 +51,6 @@ export interface PgPool {
 export interface PostgresStoreConfig {
   /** A pool on the database. The store owns it from here on: `close()` ends it. */
   readonly pool: PgPool;
+  /** The host's clock, on which a lost LISTEN connection is made again (default: the system's). */
+  readonly clock?: Clock;
 }

@@ -1,3 +1,4 @@
+import type { Clock } from '../../clock.js';
 import type { AuditEvent } from '../../store/audit-record.js';
 import { HostError } from '../../errors/host-error.js';
 import type {
@@ -66,9 +67,9 @@ export class PostgresStore implements HostStore {
 
   readonly #watch: DecisionWatch;
 
-  private constructor(pool: PgPool) {
+  private constructor(pool: PgPool, clock: Clock | undefined) {
     this.#pool = pool;
-    this.#watch = new DecisionWatch(pool);
+    this.#watch = new DecisionWatch(pool, clock);
   }
 
   /**
@@ -83,7 +84,7 @@ export class PostgresStore implements HostStore {
       await config.pool.end().catch(() => undefined);
       throw asStoreError('open the PostgreSQL store', error);
     }
-    return new PostgresStore(config.pool);
+    return new PostgresStore(config.pool, config.clock);
   }
 
   /** Applies the batch in one transaction, after the batches called before it. */
