@@ -13,6 +13,10 @@ export function askInputAtTerminal(options: {
   readonly output: NodeJS.WritableStream;
 }): Promise<string | undefined> {
   const { input, stdin, output } = options;
+  // Raw mode before the prompt is written: a value typed (or pasted) the moment the prompt shows would otherwise be
+  // echoed by the terminal in clear before it reaches us.
+  const raw = stdin.isTTY === true;
+  if (raw) stdin.setRawMode(true);
   const what = input.description ?? input.id;
   const who = options.serverId === undefined ? 'Input' : `Server "${options.serverId}" needs input`;
   output.write(`\n${who} "${input.id}": ${what}\n`);
@@ -23,7 +27,6 @@ export function askInputAtTerminal(options: {
   output.write(`  > ${shown === '' ? '' : `${shown} `}`);
   return new Promise((resolve) => {
     let typed = '';
-    const raw = stdin.isTTY === true;
     const finish = (value: string | undefined) => {
       stdin.off('data', onData);
       stdin.off('end', onEnd);
@@ -48,7 +51,6 @@ export function askInputAtTerminal(options: {
         output.write(input.password === true ? '*' : char);
       }
     };
-    if (raw) stdin.setRawMode(true);
     stdin.on('data', onData);
     stdin.on('end', onEnd);
     stdin.resume();
