@@ -153,4 +153,13 @@ describe('airlock gateway over stdio', () => {
     expect(textOf(refused)).toMatch(/declares no elicitation[\s\S]*"permissions"[\s\S]*"tool":"search_notes"/);
     expect(w.reached()).toEqual(['echo']);
   });
+
+  it('names a history file it cannot open, and exits rather than hang on the store thread', async () => {
+    const w = workspace();
+    const store = dirname(w.store); // a folder: SQLite cannot open it as a file
+    const result = await run(['gateway', '--config', w.config, '--store', store]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`cannot open the history file ${store}`);
+    expect(result.stdout).toBe('');
+  });
 });

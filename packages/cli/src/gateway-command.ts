@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import type { Host } from '@airlock/core';
 import { createHost, logHostEvents, sha256Hex } from '@airlock/core';
-import { SqliteStore } from '@airlock/core/sqlite';
+import type { WorkerStore } from '@airlock/core/worker';
 import { GatewaySurface, serveGatewayStdio, startGatewayHttp } from '@airlock/gateway';
 import { loadConfig, storePath } from './cli-config.js';
 import { createCliLogger } from './cli-logger.js';
 import { cliVault } from './cli-vault.js';
 import { EXIT_CODES } from './exit-codes.js';
+import { openWorkerHistory } from './worker-history.js';
 
 /** The environment variable holding the bearer token HTTP clients must present. */
 export const GATEWAY_TOKEN_ENV = 'AIRLOCK_GATEWAY_TOKEN';
@@ -89,6 +89,7 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
   const workspaceId = values.workspace ?? 'default';
 
   let host: Host | undefined;
+  let store: WorkerStore | undefined;
   try {
     const config = loadConfig({
       ...(values.config === undefined ? {} : { config: values.config }),
@@ -96,9 +97,11 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
     });
     const path = storePath(values.store, config.storePath);
     const surface = new GatewaySurface();
+    // History on a worker thread: SQLite writes and audit hashing leave the thread that relays calls.
+    store = await openWorkerHistory(path);
     host = createHost({
       servers: config.servers,
-      store: new SqliteStore({ database: new Database(path) }),
+      store,
       surface,
       auth: { vault: await cliVault(path), clientName: 'Airlock gateway' },
       permissions: {
@@ -140,7 +143,8 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
     stderr.write(`airlock gateway: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_CODES.usage;
   } finally {
-    await host?.close();
+    // The host closes its store; a host that was never made leaves it open, and its thread would keep us alive.
+    await (host === undefined ? store?.close() : host.close());
   }
 }
 
