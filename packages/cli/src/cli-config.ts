@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
   AuditAnchorConfig,
+  ConfigFile,
   ExpiryDays,
   PermissionRule,
   ProtocolNegotiation,
@@ -41,6 +42,8 @@ export interface LoadedConfig {
   readonly audit?: AuditAnchorConfig;
   /** The config's `store.path`: the history file when neither --store nor $AIRLOCK_STORE names one. */
   readonly storePath?: string;
+  /** The file as read, for a command that reads a section of its own (`airlock gateway`: `gateway`). */
+  readonly file?: Pick<ConfigFile, 'json' | 'locate'>;
 }
 
 /**
@@ -70,13 +73,14 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   retention?: RetentionConfig;
   audit?: AuditAnchorConfig;
   storePath?: string;
+  file?: Pick<ConfigFile, 'json' | 'locate'>;
 } {
   // --config, $AIRLOCK_CONFIG, ./airlock.config.json, then the user's ~/.config/airlock/config.json.
   const path = findConfigFile(options.config === undefined ? {} : { flag: options.config })?.path;
   const loaded =
     path === undefined
       ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }
-      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit, json }) => ({
+      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit, json, locate }) => ({
           // A file of settings only (rules, limits) runs on the embedded default, as the console does.
           servers: settingsOnly ? demoServerConfig() : servers,
           source: file,
@@ -85,6 +89,7 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
           ...(retention === undefined ? {} : { retention }),
           ...(audit === undefined ? {} : { audit }),
           ...configuredStorePath(json, file),
+          file: { json, locate },
         }))(warnIgnoredKeys(readConfigFile(path)));
   if (options.negotiation === undefined) return loaded;
   return { ...loaded, servers: loaded.servers.map((s) => ({ ...s, negotiation: options.negotiation })) };

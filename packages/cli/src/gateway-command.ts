@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Host } from '@airlock/core';
 import { createHost, logHostEvents, sha256Hex } from '@airlock/core';
 import type { WorkerStore } from '@airlock/core/worker';
-import { GatewaySurface, serveGatewayStdio, startGatewayHttp } from '@airlock/gateway';
+import { GatewaySurface, readGatewaySettings, serveGatewayStdio, startGatewayHttp } from '@airlock/gateway';
 import { loadConfig, storePath } from './cli-config.js';
 import { createCliLogger } from './cli-logger.js';
 import { cliVault } from './cli-vault.js';
@@ -14,20 +14,23 @@ import { openWorkerHistory } from './worker-history.js';
 /** The environment variable holding the bearer token HTTP clients must present. */
 export const GATEWAY_TOKEN_ENV = 'AIRLOCK_GATEWAY_TOKEN';
 
+const MAKE_TOKEN = 'e.g. export AIRLOCK_GATEWAY_TOKEN=$(openssl rand -hex 32)';
+
 export const GATEWAY_USAGE = `airlock gateway: Airlock as an MCP server in front of your MCP client. Every tool call
 goes through the host's one path: asked of you through the client (elicitation), audited, bounded.
 
 Usage:
   airlock gateway [--config FILE] [--store FILE] [--user NAME] [--workspace NAME]     MCP over stdio
   airlock gateway --http [--port N] [--host H] [...]   Streamable HTTP at /mcp; clients send
-                                                       Authorization: Bearer $${GATEWAY_TOKEN_ENV}
+                                                       Authorization: Bearer $${GATEWAY_TOKEN_ENV}, or the
+                                                       token of one of the config's gateway.users
 
 Options:
   --config FILE      servers in the mcpServers JSON, with permissions.rules (default ./airlock.config.json)
   --rules FILE       more permission rules
   --store FILE       SQLite history file (default $AIRLOCK_STORE, the config's store.path, or the CLI's)
-  --user NAME        whose calls they are (default: the OS user)
-  --workspace NAME   the workspace calls are kept under (default "default")
+  --user NAME        whose calls they are (default: the OS user); over HTTP, the user of $${GATEWAY_TOKEN_ENV}
+  --workspace NAME   the workspace calls are kept under (default "default"); likewise
   --port N           HTTP port (default 7411; 0 picks a free one)
   --host H           HTTP interface (default 127.0.0.1); clients must use this name in their Host header
   --verbose          debug logs on stderr (stdout carries MCP only)
@@ -77,12 +80,9 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
     stderr.write(`airlock gateway: --port must be a port number (0-65535), not ${JSON.stringify(values.port)}\n`);
     return EXIT_CODES.usage;
   }
-  const token = env[GATEWAY_TOKEN_ENV];
-  if (values.http && (token === undefined || token.length < 16)) {
-    stderr.write(
-      `airlock gateway: --http needs a bearer token of at least 16 characters in $${GATEWAY_TOKEN_ENV} ` +
-        '(e.g. export AIRLOCK_GATEWAY_TOKEN=$(openssl rand -hex 32)); clients send it as Authorization: Bearer\n',
-    );
+  const token = env[GATEWAY_TOKEN_ENV] || undefined;
+  if (values.http && token !== undefined && token.length < 16) {
+    stderr.write(`airlock gateway: $${GATEWAY_TOKEN_ENV} must be at least 16 characters; ${MAKE_TOKEN}\n`);
     return EXIT_CODES.usage;
   }
   const userId = values.user ?? (userInfo().username || 'local');
@@ -95,6 +95,19 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
       ...(values.config === undefined ? {} : { config: values.config }),
       ...(values.rules === undefined ? {} : { rules: values.rules }),
     });
+    // HTTP users: the config's gateway.users, each with their workspace, and the one of the environment's token.
+    const users = [
+      ...(config.file === undefined ? [] : readGatewaySettings(config.file).users),
+      ...(token === undefined ? [] : [{ tokenSha256: sha256Hex(token), userId, workspaceId }]),
+    ];
+    if (values.http && users.length === 0) {
+      stderr.write(
+        `airlock gateway: --http needs bearer tokens: one in $${GATEWAY_TOKEN_ENV} (${MAKE_TOKEN}), or users in ` +
+          `the config's "gateway": {"users": {"NAME": {"tokenSha256": …, "workspace": …}}}; clients send theirs ` +
+          'as Authorization: Bearer\n',
+      );
+      return EXIT_CODES.usage;
+    }
     const path = storePath(values.store, config.storePath);
     const surface = new GatewaySurface();
     // History on a worker thread: SQLite writes and audit hashing leave the thread that relays calls.
@@ -130,7 +143,7 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
     const http = await startGatewayHttp({
       host,
       surface,
-      users: [{ tokenSha256: sha256Hex(token!), userId, workspaceId }],
+      users,
       port,
       hostname: values.host,
       onerror: (error) => stderr.write(`airlock gateway: ${error.message}\n`),

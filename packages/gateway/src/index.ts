@@ -7,5 +7,7 @@ export { serveGatewayStdio } from './gateway-stdio.js';
 export type { GatewayStdio, GatewayStdioOptions } from './gateway-stdio.js';
 export { startGatewayHttp } from './gateway-http.js';
 export type { GatewayHttp, GatewayHttpConfig, GatewayUser } from './gateway-http.js';
+export { readGatewaySettings } from './gateway-settings.js';
+export type { GatewaySettings } from './gateway-settings.js';
 export { permissionMessage, permissionQuestion } from './permission-question.js';
 export { formSchema } from './form-schema.js';

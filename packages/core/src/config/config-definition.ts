@@ -5,6 +5,7 @@
  * Value checks stay in the readers (`parseServersConfig`, `parseRulesText`, the surfaces' own sections), which give
  * the precise messages; the schema's types mirror them.
  */
+import { GATEWAY_KEYS } from './gateway-definition.js';
 import type { KeySchema } from './key-schema.js';
 import {
   AUDIT_KEYS,
@@ -183,6 +184,7 @@ export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySchema>> = {
     description: 'Where history is kept: { "path": FILE or ":memory:" } (SQLite, the default) or { "url": ... }.',
   },
   console: settingsSection(CONSOLE_KEYS, 'The web console: where it listens and who may sign in.'),
+  gateway: settingsSection(GATEWAY_KEYS, 'Who may call through the HTTP gateway (airlock gateway --http, /mcp).'),
   model: settingsSection(
     MODEL_KEYS,
     "The console's chat model; the API key comes from the environment, never the file.",

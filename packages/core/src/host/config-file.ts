@@ -4,6 +4,7 @@ import jsonc from 'jsonc-parser';
 import type { Node as JsonNode } from 'jsonc-parser';
 import { PERMISSIONS_KEYS, SERVER_KEYS, TOP_LEVEL_KEYS } from '../config/config-definition.js';
 import { locateInTree } from '../config/config-locator.js';
+import type { ConfigLocate } from '../config/config-locator.js';
 import type { ConfigVariables } from '../config/config-variables.js';
 import { parseJsoncTree } from '../config/json-position.js';
 import { checkKeys } from '../config/unknown-keys.js';
@@ -31,6 +32,8 @@ export interface ConfigFile {
   readonly retention?: RetentionSettings['retention'];
   readonly audit?: RetentionSettings['audit'];
   readonly json: Readonly<Record<string, unknown>>;
+  /** Where a field of the file is (`file:line:col`), for a surface's errors about its own keys. */
+  readonly locate: ConfigLocate;
   /** Keys Airlock does not know and ignored (e.g. VS Code's `envFile`), each with its line and column. */
   readonly warnings: readonly string[];
 }
@@ -41,7 +44,7 @@ export interface ReadConfigOptions {
 }
 
 /** Top-level keys of a config file that are settings, not servers. */
-const HOST_KEYS = new Set(['permissions', 'limits', 'store', 'console', 'model', 'retention', 'audit']);
+const HOST_KEYS = new Set(['permissions', 'limits', 'store', 'console', 'gateway', 'model', 'retention', 'audit']);
 
 /** Reads a file for the host, naming the file (and what it was meant to be) when it cannot. */
 export function readConfigText(file: string, what: string): string {
@@ -83,6 +86,7 @@ export function readConfigFile(path: string, options: ReadConfigOptions = {}): C
     ...(expiryDays === undefined ? {} : { expiryDays }),
     ...readRetentionSettings(json as Record<string, unknown>, file),
     json: json as Record<string, unknown>,
+    locate: locateInTree(tree, text, file),
     warnings,
   };
 }
