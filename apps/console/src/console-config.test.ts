@@ -490,3 +490,25 @@ describe('a console that cannot listen', () => {
     await first.close();
   });
 });
+
+describe('the gateway section', () => {
+  it('reads gateway.users by name with their workspace, and enabled', async () => {
+    const path = await withKeys({
+      gateway: { enabled: true, users: { grace: { tokenSha256: sha256('g'), workspace: 'lab' } } },
+    });
+    const config = loadConsoleConfig({ config: path, store: ':memory:' }, {});
+    expect(config.gateway).toEqual({
+      enabled: true,
+      users: [{ tokenSha256: sha256('g'), userId: 'grace', workspaceId: 'lab' }],
+    });
+  });
+
+  it('refuses gateway.enabled with no users, and a token two users share, naming the field', async () => {
+    expect(loadError(await withKeys({ gateway: { enabled: true } })).message).toMatch(
+      /gateway\.users must name at least one user when gateway\.enabled is true/,
+    );
+    const shared = { tokenSha256: sha256('same') };
+    const error = loadError(await withKeys({ gateway: { users: { grace: shared, hopper: shared } } }));
+    expect(error.message).toMatch(/:\d+:\d+: gateway\.users\.hopper\.tokenSha256 is also grace's/);
+  });
+});

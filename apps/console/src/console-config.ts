@@ -17,6 +17,8 @@ import {
   parseServersConfig,
   readConfigFile,
 } from '@airlock/core';
+import { readGatewaySettings } from '@airlock/gateway';
+import type { GatewaySettings } from '@airlock/gateway';
 import { NAME } from './check-name.js';
 
 /** The file the console reads when none is given, in the current directory. */
@@ -81,6 +83,8 @@ export interface ConsoleConfig {
    * (behind a TLS proxy: another host name); it must not be the console's own origin.
    */
   readonly viewProxyUrl?: string;
+  /** The config's `gateway`: with `enabled`, the console also serves the gateway at `/mcp` to these bearer users. */
+  readonly gateway?: GatewaySettings;
 }
 
 /** The embedded default server: the demo server of this installation, run by this Node. */
@@ -344,6 +348,10 @@ export function loadConsoleConfig(
   if (storeUrl === undefined && storePath !== ':memory:') mkdirSync(dirname(resolve(storePath)), { recursive: true });
   const consoleSection = readConsole(json, source);
   const model = readModel(json, source, env);
+  const gateway = file === undefined ? undefined : readGatewaySettings(file);
+  if (gateway?.enabled === true && gateway.users.length === 0) {
+    fail(source, 'gateway.users', 'must name at least one user when gateway.enabled is true (no one could call /mcp)');
+  }
   return {
     source,
     servers: file === undefined || file.settingsOnly ? demoServers() : file.servers,
@@ -357,5 +365,6 @@ export function loadConsoleConfig(
     ...(model === undefined ? {} : { model }),
     retention: file?.retention ?? { ...RETENTION_DEFAULTS },
     ...(file?.audit === undefined ? {} : { audit: file.audit }),
+    ...(gateway === undefined ? {} : { gateway }),
   };
 }

@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Clock, Host } from '@airlock/core';
 import { createHost, logHostEvents, SECRET_KEY_ENV, TokenVault } from '@airlock/core';
+import { createGatewayHandler, GatewaySurface } from '@airlock/gateway';
 import { ConsoleSignIn } from './console-sign-in.js';
 import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
 import { WorkerStore } from '@airlock/core/worker';
@@ -80,6 +81,10 @@ export async function startConsole(
   const questions = shared?.questions ?? IN_PROCESS_QUESTIONS;
   const hub = new TabHub();
   const surface = new ConsoleSurface(hub, questions);
+  // With gateway.enabled, MCP clients call at /mcp too: their questions go to them when they can elicit, and to the
+  // user's tabs here when they cannot; every other call's questions go to the tabs as before.
+  const gatewayUsers = config.gateway?.enabled === true ? config.gateway.users : undefined;
+  const hostSurface = gatewayUsers === undefined ? surface : new GatewaySurface({ fallback: surface });
   let port = config.port;
   let host: Host;
   try {
@@ -97,7 +102,7 @@ export async function startConsole(
       },
       servers: config.servers,
       store,
-      surface,
+      surface: hostSurface,
       limits: config.limits,
       permissions: {
         rules: config.rules,
@@ -191,7 +196,24 @@ export async function startConsole(
   app.get('/', (c) => c.html(index));
   app.get('/assets/*', serveStatic({ root: WEB_DIR }));
 
-  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port });
+  const gateway =
+    hostSurface instanceof GatewaySurface && gatewayUsers !== undefined
+      ? createGatewayHandler({
+          host,
+          surface: hostSurface,
+          users: gatewayUsers,
+          allowedHostnames: gatewayHostnames(config),
+          onerror: (error) => logger.warn({ error: error.message }, 'gateway session error'),
+        })
+      : undefined;
+  const server = serve({
+    fetch: (request: Request, env: unknown) =>
+      gateway !== undefined && new URL(request.url).pathname === '/mcp'
+        ? gateway.handle(request)
+        : app.fetch(request, env),
+    hostname: config.host,
+    port: config.port,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -202,13 +224,17 @@ export async function startConsole(
   } catch (error) {
     // Nothing keeps running: the servers the host started and its store close before the error is told.
     closeParts();
+    await gateway?.close();
     await questions.stop();
     await host.close();
     throw error;
   }
   port = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(config.host)}:${port}/`;
-  logger.info({ url, servers: config.servers.length }, 'console listening');
+  logger.info(
+    { url, servers: config.servers.length, ...(gateway === undefined ? {} : { mcp: `${url}mcp` }) },
+    'console listening',
+  );
   // On a shared database: alive from here on, and watching for instances that died (their open tasks taken over).
   shared?.onInstanceDied(() => host.tasks.takeOver());
   await shared?.heartbeat.start();
@@ -217,6 +243,7 @@ export async function startConsole(
     host,
     close: async () => {
       closeParts();
+      await gateway?.close();
       await shared?.heartbeat.stop();
       await questions.stop();
       await new Promise<void>((resolve) => {
@@ -228,6 +255,17 @@ export async function startConsole(
       logger.info({ url }, 'console stopped');
     },
   };
+}
+
+/**
+ * The names `/mcp` may be reached by (its Host and Origin checks, as the page's): loopback's on loopback; off it, those
+ * of `console.allowedHosts` and `publicUrl`, or any when the operator listed none.
+ */
+function gatewayHostnames(config: ConsoleConfig): readonly string[] | 'any' {
+  if (LOOPBACK_HOSTS.has(config.host)) return ['localhost', '127.0.0.1', '[::1]'];
+  if (config.allowedHosts === undefined) return 'any';
+  const names = config.allowedHosts.map((name) => new URL(`http://${name}`).hostname);
+  return config.publicUrl === undefined ? names : [...names, new URL(config.publicUrl).hostname];
 }
 
 /** A host name as it goes in a URL (an IPv6 address in brackets). */

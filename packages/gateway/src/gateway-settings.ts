@@ -1,6 +1,6 @@
 import type { ConfigFile } from '@airlock/core';
 import { HostError } from '@airlock/core';
-import type { GatewayUser } from './gateway-http.js';
+import type { GatewayUser } from './gateway-handler.js';
 
 /** The config's `gateway` section, checked. */
 export interface GatewaySettings {

@@ -1,5 +1,6 @@
 import type {
   ElicitationAnswer,
+  SignInRequest,
   ElicitationRequest,
   PermissionDecision,
   PermissionRequest,
@@ -22,12 +23,24 @@ export interface ClientAsker {
  * The gateway's {@link Surface}: it answers the host's questions by asking the person at the MCP client that made
  * the call (`elicitation/create`). A call's questions go to the client that sent that call (bound by invocation id
  * while it runs); a question with no call behind it (a resource read a rule asks about) to the client of its
- * conversation. A client that cannot be asked makes the call fail closed, with a text saying how to allow it.
+ * conversation. A client that cannot be asked makes the call fail closed, with a text saying how to allow it; or,
+ * with a `fallback` (the console's tabs, when the console serves the gateway), its question goes there instead, as
+ * does every question of a call no MCP client made.
  */
 export class GatewaySurface implements Surface {
   readonly elicitationModes = ['form', 'url'] as const;
+  /** Sign-in, when the fallback offers it (the console's popup); the gateway's clients have no way to sign in. */
+  readonly authorize?: (request: SignInRequest, signal: AbortSignal) => Promise<URL | string>;
   readonly #calls = new Map<string, ClientAsker>();
   readonly #conversations = new Map<string, ClientAsker>();
+  readonly #fallback: Surface | undefined;
+
+  /** `fallback` answers what no MCP client can: questions of calls that are not the gateway's, or of a client that cannot elicit. */
+  constructor(options: { readonly fallback?: Surface } = {}) {
+    this.#fallback = options.fallback;
+    const signIn = options.fallback?.authorize?.bind(options.fallback);
+    if (signIn !== undefined) this.authorize = signIn;
+  }
 
   /** Routes the questions of one call to the client that made it, until the returned function is called. */
   attachCall(invocationId: string, asker: ClientAsker): () => void {
@@ -46,13 +59,20 @@ export class GatewaySurface implements Surface {
 
   async askPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     const asker = this.#askerOf(request.invocationId, request.scope);
-    if (!asker.modes().form) throw new Error(cannotAsk(request));
+    if (asker?.modes().form !== true) {
+      if (this.#fallback !== undefined) return this.#fallback.askPermission(request, signal);
+      if (asker === undefined) throw new Error(NO_CLIENT);
+      throw new Error(cannotAsk(request));
+    }
     return decisionOf(await asker.elicit(permissionQuestion(request), signal), request);
   }
 
   async elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
     const asker = this.#askerOf(request.invocationId, request.scope);
-    const modes = asker.modes();
+    const fallback = this.#fallback?.elicit?.bind(this.#fallback);
+    const modes = asker?.modes() ?? { form: false, url: false };
+    if (fallback !== undefined && !(request.mode === 'url' ? modes.url : modes.form)) return fallback(request, signal);
+    if (asker === undefined) throw new Error(NO_CLIENT);
     const message = `Server "${request.serverId}" asks (during ${request.tool}):\n${request.message}`;
     let params: ElicitRequestFormParams | ElicitRequestURLParams;
     if (request.mode === 'url' && request.url !== undefined) {
@@ -69,12 +89,12 @@ export class GatewaySurface implements Surface {
     return { action: answer.action };
   }
 
-  #askerOf(invocationId: string, scope: Scope): ClientAsker {
-    const asker = this.#calls.get(invocationId) ?? this.#conversations.get(conversationKey(scope));
-    if (asker === undefined) throw new Error('no MCP client of this conversation is connected to ask');
-    return asker;
+  #askerOf(invocationId: string, scope: Scope): ClientAsker | undefined {
+    return this.#calls.get(invocationId) ?? this.#conversations.get(conversationKey(scope));
   }
 }
+
+const NO_CLIENT = 'no MCP client of this conversation is connected to ask';
 
 /** What a call that needs consent tells the model when its client cannot show a question. */
 function cannotAsk(request: PermissionRequest): string {

@@ -38,7 +38,8 @@ async function serve(handle: FetchHandler, origin: string, req: IncomingMessage,
     method,
     headers,
     signal: gone.signal,
-    ...(hasBody ? { body: Readable.toWeb(req), duplex: 'half' } : {}),
+    // Node's web streams and the DOM's are one at run time; a build that sees both libraries tells them apart.
+    ...(hasBody ? { body: Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   });
   const response = await handle(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
