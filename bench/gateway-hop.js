@@ -1,10 +1,11 @@
 // A line of npm run bench for issue 32, in a process of its own (run.js starts it): what the gateway hop costs. One v2
 // SDK client calls server-everything's echo directly over stdio; another calls the same echo through `airlock gateway`
-// over stdio (the built bin, SQLite history, a rule allowing echo, server-everything behind it). Interleaved slices of
+// over stdio (the built bin, SQLite history on a worker thread, a rule allowing echo, server-everything behind it). Interleaved slices of
 // 50 calls (the order turns every slice); per run each side's median and p99, and the gateway process's CPU per call
 // (every thread of it, from /proc). Each figure: the median of RUNS runs with the least and the most. Target: the hop
 // adds at most 150 µs at the median. Beside them, as a diagnostic of the floor, a third client calls through a bare
-// relay process (bytes piped both ways, nothing parsed): what any process in between costs on this machine.
+// relay process (bytes piped both ways, nothing parsed): what any process in between costs on this machine; and a
+// fourth through a bare v2 SDK relay (sdk-relay.js: SDK Server to SDK Client, no host): what the SDK alone costs.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -79,16 +80,18 @@ const sides = [
 ];
 const gateway = sides[1];
 sides.push(await open('relay', 'echo', process.execPath, ['-e', RELAY]));
+sides.push(await open('sdk', 'echo', process.execPath, [join(here, 'sdk-relay.js')]));
 
 let n = 0;
 for (let i = 0; i < WARMUP; i++) for (const side of sides) await side.call(n++);
 
 const perRun = Object.fromEntries(sides.map((s) => [s.name, { medians: [], p99s: [] }]));
-const added = { median: [], p99: [], gatewayCpu: [], relayMedian: [], relayCpu: [] };
+const added = { median: [], p99: [], gatewayCpu: [], relayMedian: [], relayCpu: [], sdkMedian: [], sdkCpu: [] };
 for (let run = 0; run < RUNS; run++) {
   const samples = Object.fromEntries(sides.map((s) => [s.name, []]));
   let gatewayCpu = 0;
   let relayCpu = 0;
+  let sdkCpu = 0;
   for (let slice = 0; slice * SLICE < CALLS; slice++) {
     for (let k = 0; k < sides.length; k++) {
       const side = sides[(slice + k) % sides.length];
@@ -100,6 +103,7 @@ for (let run = 0; run < RUNS; run++) {
       }
       if (side === gateway) gatewayCpu += processTreeCpuUs(side.pid) - before;
       if (side.name === 'relay') relayCpu += processTreeCpuUs(side.pid) - before;
+      if (side.name === 'sdk') sdkCpu += processTreeCpuUs(side.pid) - before;
     }
   }
   for (const side of sides) {
@@ -111,6 +115,8 @@ for (let run = 0; run < RUNS; run++) {
   added.gatewayCpu.push(gatewayCpu / samples.gateway.length);
   added.relayMedian.push((perRun.relay.medians[run] - perRun.direct.medians[run]) * 1000);
   added.relayCpu.push(relayCpu / samples.relay.length);
+  added.sdkMedian.push((perRun.sdk.medians[run] - perRun.direct.medians[run]) * 1000);
+  added.sdkCpu.push(sdkCpu / samples.sdk.length);
 }
 for (const side of sides) await side.close();
 rmSync(dir, { recursive: true, force: true });
@@ -123,7 +129,7 @@ console.log(
     runs: RUNS,
     calls_per_side_per_run: CALLS,
     warmup_calls: WARMUP,
-    store: 'sqlite',
+    store: 'sqlite on a worker thread',
     direct_median_ms: spread(perRun.direct.medians),
     direct_p99_ms: spread(perRun.direct.p99s),
     gateway_median_ms: spread(perRun.gateway.medians),
@@ -134,5 +140,7 @@ console.log(
     target_added_median_us: 150,
     diagnostic_relay_added_median_us: spread(added.relayMedian, 1),
     diagnostic_relay_cpu_us_per_call: spread(added.relayCpu, 1),
+    diagnostic_sdk_relay_added_median_us: spread(added.sdkMedian, 1),
+    diagnostic_sdk_relay_cpu_us_per_call: spread(added.sdkCpu, 1),
   }),
 );
