@@ -1,11 +1,12 @@
 // A line of npm run bench for issue 32, in a process of its own (run.js starts it): what the gateway hop costs. One v2
 // SDK client calls server-everything's echo directly over stdio; another calls the same echo through `airlock gateway`
-// over stdio (the built bin, SQLite history on a worker thread, a rule allowing echo, server-everything behind it). Interleaved slices of
-// 50 calls (the order turns every slice); per run each side's median and p99, and the gateway process's CPU per call
-// (every thread of it, from /proc). Each figure: the median of RUNS runs with the least and the most. Target: the hop
-// adds at most 150 µs at the median. Beside them, as a diagnostic of the floor, a third client calls through a bare
-// relay process (bytes piped both ways, nothing parsed): what any process in between costs on this machine; and a
-// fourth through a bare v2 SDK relay (sdk-relay.js: SDK Server to SDK Client, no host): what the SDK alone costs.
+// over stdio (the built bin, SQLite history on a worker thread, a rule allowing echo, server-everything behind it).
+// Interleaved slices of 50 calls (the order turns every slice); per run each side's median and p99, and the gateway
+// process's CPU per call (every thread of it, from /proc). Each figure: the median of RUNS runs with the least and the
+// most. Target: the hop adds at most 150 µs at the median. Beside them, as diagnostics of the floor, a third client
+// calls through a bare relay process (bytes piped both ways, nothing parsed): what any process in between costs on
+// this machine; and a fourth through a bare v2 SDK relay (sdk-relay.js: SDK Server to SDK Client, no host): what the
+// SDK alone costs.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
