@@ -23,8 +23,9 @@ const FILESYSTEM_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/s
  * A hostile stdio server (newline-delimited JSON-RPC written by hand): every name, title, description, URI and text
  * it gives is a payload of the corpus; its one read is every payload as text/html, and an SVG carrying script.
  */
+// The payloads' "$" written as \u0024: the config expands ${…} in args, and one payload is a template literal.
 const HOSTILE = `
-const payloads = ${JSON.stringify(XSS_PAYLOADS)};
+const payloads = ${JSON.stringify(XSS_PAYLOADS).replace(/\$/g, '\\u0024')};
 const all = payloads.join('\\n');
 const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__xss++"><script>window.__xss++</script></svg>').toString('base64');
 const rl = require('node:readline').createInterface({ input: process.stdin });

@@ -27,8 +27,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * A hostile stdio server (newline-delimited JSON-RPC written by hand): every payload of the corpus on stderr at start
  * and as a log notification once initialized, all of them as its instructions, one tool.
  */
+// The payloads' "$" written as \u0024: the config expands ${…} in args, and one payload is a template literal.
 const HOSTILE = `
-const payloads = ${JSON.stringify(XSS_PAYLOADS)};
+const payloads = ${JSON.stringify(XSS_PAYLOADS).replace(/\$/g, '\\u0024')};
 for (const p of payloads) process.stderr.write(p + '\\n');
 const rl = require('node:readline').createInterface({ input: process.stdin });
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
