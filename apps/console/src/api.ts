@@ -22,6 +22,7 @@ import { mountCatalogRoutes } from './routes/catalog-routes.js';
 import { mountServerPanelRoutes } from './routes/server-panel-routes.js';
 import { mountChatRoutes } from './routes/chat-routes.js';
 import { mountElicitationRoutes } from './routes/elicitation-routes.js';
+import { mountHealthRoutes } from './routes/health-routes.js';
 import { mountEventStreamRoutes } from './routes/event-stream-routes.js';
 import { mountInvocationRoutes } from './routes/invocation-routes.js';
 import { mountPermissionRoutes } from './routes/permission-routes.js';
@@ -70,6 +71,8 @@ export function createApi(parts: ApiParts): ApiApp {
     return c.json({ error: { ...(api.data ?? {}), code: api.code, message: api.message } }, api.status);
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  // Before the host-name check: an orchestrator's probe names the instance by its own address.
+  mountHealthRoutes({ app, host });
 
   app.use('*', async (c, next) => {
     const allowed = parts.allowedHosts();

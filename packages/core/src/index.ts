@@ -18,6 +18,8 @@ export type { HostPromptsApi, HostResourcesApi } from './host/resources-api.js';
 export type { HostRetentionApi } from './host/retention-api.js';
 export type { HostServersApi } from './host/servers-api.js';
 export type { HostToolsApi, ToolHideOptions } from './host/tools-api.js';
+export { createReadinessProbe } from './host/readiness-probe.js';
+export type { NotReadyReason, Readiness, ReadinessProbeOptions } from './host/readiness-probe.js';
 export type { ToolSwitch, ToolSwitchLevel } from './switches/tool-switches.js';
 export type { SwitchKey, SwitchLevel, SwitchRecord } from './store/switches.js';
 export type { TelemetryConfig } from './telemetry/tool-spans.js';

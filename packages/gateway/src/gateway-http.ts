@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import type { Host } from '@airlock/core';
+import type { Host, Readiness } from '@airlock/core';
+import { createReadinessProbe } from '@airlock/core';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { createGatewayHandler } from './gateway-handler.js';
 import type { GatewayUser } from './gateway-handler.js';
@@ -49,8 +50,12 @@ export async function startGatewayHttp(config: GatewayHttpConfig): Promise<Gatew
     ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
     onerror,
   });
-  const handle = (request: Request): Promise<Response> =>
-    new URL(request.url).pathname === '/mcp'
+  const ready = createReadinessProbe(config.host);
+  const handle = (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    // Probes come without a token and name the instance by its own address: answered before any check.
+    if (path === '/healthz' || path === '/readyz') return health(path, ready);
+    return path === '/mcp'
       ? gateway.handle(request)
       : Promise.resolve(
           new Response('Not found: the MCP endpoint is /mcp', {
@@ -58,6 +63,7 @@ export async function startGatewayHttp(config: GatewayHttpConfig): Promise<Gatew
             headers: { 'content-type': 'text/plain' },
           }),
         );
+  };
 
   let origin = '';
   const http = createServer(fetchListener(handle, () => origin, onerror));
@@ -81,4 +87,12 @@ export async function startGatewayHttp(config: GatewayHttpConfig): Promise<Gatew
 /** An IPv6 literal as the Host header carries it. */
 function bracketed(hostname: string): string {
   return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+}
+
+/** `/healthz`: the process serves; `/readyz`: 200 when the host is ready, else 503 naming the reason. */
+async function health(path: string, ready: () => Promise<Readiness>): Promise<Response> {
+  if (path === '/healthz') return Response.json({ status: 'ok' });
+  const readiness = await ready();
+  if (readiness.ready) return Response.json({ status: 'ready' });
+  return Response.json({ status: 'not_ready', reason: readiness.reason, message: readiness.message }, { status: 503 });
 }
