@@ -1,6 +1,13 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { defineTool, textResult } from './demo-tool.js';
 import type { DemoTool } from './demo-tool.js';
+
+/** The result with the `traceparent` its request carried under `airlock-demo/traceparent`, when it carried one. */
+function withTraceparent(result: CallToolResult, traceparent: unknown): CallToolResult {
+  if (typeof traceparent !== 'string') return result;
+  return { ...result, _meta: { ...result._meta, 'airlock-demo/traceparent': traceparent } };
+}
 
 /** Tools that answer at once and cover the annotation cases, including a tool with no annotations at all. */
 export const basicTools: readonly DemoTool[] = [
@@ -10,7 +17,8 @@ export const basicTools: readonly DemoTool[] = [
     description: 'Returns the text it is given, unchanged.',
     input: z.object({ text: z.string().describe('The text to send back.') }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    run: ({ text }) => textResult(text),
+    // A traced call's trace context comes back in the result's _meta, so a host's test sees the server joined its trace.
+    run: ({ text }, { request }) => withTraceparent(textResult(text), request.mcpReq._meta?.['traceparent']),
   }),
   defineTool({
     name: 'run_command',

@@ -119,6 +119,8 @@ export function createHost(config: HostConfig = {}): Host {
     told: (task) => events.emit('task.updated', { task }),
     ...(config.tasks === undefined ? {} : { settings: config.tasks }),
   });
+  // Attached before the pipeline: a traced call runs with its span active (tool-spans.ts).
+  const spansAround = attachToolSpans(events, clock, config.telemetry).around;
   const pipeline: InvocationPipeline = new InvocationPipeline({
     tasks,
     registry,
@@ -128,7 +130,10 @@ export function createHost(config: HostConfig = {}): Host {
     deadlines: new Deadlines({ clock }),
     controllers: new ControllerPool(),
     riskTier: (tool) => engine.risk(tool).tier,
-    around: (call, run) => broker.around(call, run),
+    around:
+      spansAround === undefined
+        ? (call, run) => broker.around(call, run)
+        : (call, run) => spansAround(call, () => broker.around(call, run)),
     bounds: limits,
     timeouts: limits,
     tools: limits.tools ?? {},
@@ -140,7 +145,6 @@ export function createHost(config: HostConfig = {}): Host {
       progress: (invocation, progress) => events.emit('invocation.progress', { invocation, progress }),
     },
   });
-  attachToolSpans(events, clock, config.telemetry);
   for (const tool of config.tools ?? []) registry.registerNative(tool);
   for (const hook of config.hooks ?? []) pipeline.addHook(hook);
 

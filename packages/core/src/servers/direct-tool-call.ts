@@ -27,17 +27,24 @@ export function sendDirectToolCall(
   const signal = options.signal;
   if (signal.aborted) return Promise.reject(abortError(signal.reason));
   const call = new DirectToolCall(client, signal, options.onProgress);
+  // A traced call's trace context goes in its _meta beside the progress token, as the SDK would merge it.
+  const meta = options.trace?.meta;
   // The keys in the order the SDK writes them: the request, then jsonrpc and id.
   const sending = transport.sendDirect(
     (id) => ({
       method: 'tools/call',
-      params: { name, arguments: args, _meta: { progressToken: id } },
+      params: {
+        name,
+        arguments: args,
+        _meta: meta === undefined ? { progressToken: id } : { ...meta, progressToken: id },
+      },
       jsonrpc: '2.0',
       id,
     }),
     call,
   );
   if (sending === undefined) return undefined;
+  options.trace?.requestId(sending.id);
   call.started(transport, sending.id, sending.sent);
   return call.result;
 }

@@ -14,6 +14,7 @@ import type { ServerConfig } from './server-config.js';
 import type { ServerLogLine } from './server-log.js';
 import type { ServerState } from './server-state.js';
 import type { TaskUpdate } from '../tools/tool-task.js';
+import type { McpRequestTrace } from '../otel/mcp-request-trace.js';
 
 /** What a `ServerConnection` is built with: the server, the host's clock and limits, and the host's hooks. */
 export interface ServerConnectionOptions {
@@ -65,4 +66,6 @@ export interface ConnectionCallOptions {
   readonly onTask?: (update: TaskUpdate) => void;
   /** Run a tool whose `taskSupport` is `optional` as a task. */
   readonly asTask?: boolean;
+  /** The call's request trace, while traced: its `_meta` goes on the request, and the id it is sent with is told. */
+  readonly trace?: Pick<McpRequestTrace, 'meta' | 'requestId'>;
 }

@@ -13,6 +13,7 @@ import { DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { describeConnectFailure, describeSseFallback, httpStatusOf } from './connection-failure.js';
 import type { HttpTransport } from './http-transport.js';
 import { openTransport } from './open-transport.js';
+import { traceMcpRequest } from '../otel/mcp-request-trace.js';
 import { TaskExtensionClient } from './task-extension-client.js';
 import type { ServerConfig } from './server-config.js';
 import { serverIdentity } from './server-config.js';
@@ -319,9 +320,11 @@ export class ServerConnection {
     const client = this.#client;
     if (client === undefined || this.#state !== 'ready')
       return Promise.reject(unavailableError(this.config.id, this.#state, this.#lastError));
-    const send = (on: Client): Promise<CallToolResult> =>
-      sendCall(on, this.config.id, name, args, options, this.#clock);
-    return send(client).catch(async (error: unknown) => {
+    // Traced and timed (when a tracer or meter is about): one span and one duration for the call, retries included.
+    const traced = traceMcpRequest('tools/call', name, this.#clock, this);
+    const call = traced === undefined ? options : { ...options, trace: traced };
+    const send = (on: Client): Promise<CallToolResult> => sendCall(on, this.config.id, name, args, call, this.#clock);
+    const sent = send(client).catch(async (error: unknown) => {
       const again = await retryClient(error, client, {
         serverId: this.config.id,
         name,
@@ -337,6 +340,7 @@ export class ServerConnection {
         throw this.#failure(retryError, again, options.signal);
       });
     });
+    return traced === undefined ? sent : traced.settle(sent);
   }
 
   /**

@@ -33,7 +33,8 @@ export function sendToolCall(
     onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress(progressOf(p)),
     timeout: NO_SDK_TIMEOUT_MS,
   };
-  const params = { name, arguments: args as Record<string, unknown> };
+  const meta = options.trace?.meta;
+  const params = { name, arguments: args as Record<string, unknown>, ...(meta === undefined ? {} : { _meta: meta }) };
   if (on.getProtocolEra() === 'modern')
     return on.callTool(params, { ...requestOptions, toolDefinition: options.definition });
   // The host's clients check a 2025-era result with a quick check first and the SDK's own schema for the rest

@@ -2,6 +2,8 @@ import { ProxyTracerProvider, SpanKind, SpanStatusCode, context, trace } from '@
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
 import type { HostEventMap, HostEventName, HostListener } from '../events/host-events.js';
+import type { CallInFlight } from '../invocations/call-in-flight.js';
+import { callTraceContext } from '../otel/mcp-request-trace.js';
 
 /** What `createHost({ telemetry })` takes. */
 export interface TelemetryConfig {
@@ -20,6 +22,18 @@ export interface TelemetryConfig {
 /** The part of the host's emitter the spans listen to. */
 interface EventSource {
   on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void;
+}
+
+/** The spans of a host's calls, once attached. */
+export interface ToolSpans {
+  /**
+   * Runs an MCP call with its `execute_tool` span active (and the host's tracer in its context), so the `tools/call`
+   * span is its child and the server gets its trace context. Undefined when nothing is traced: the call path is left
+   * as it is. The span reaches the request through async context: the application registers a context manager (the
+   * OpenTelemetry Node SDK does).
+   */
+  readonly around: (<T>(call: CallInFlight, run: () => Promise<T>) => Promise<T>) | undefined;
+  readonly detach: () => void;
 }
 
 /** The name the spans' tracer has (the instrumentation scope a backend shows). */
@@ -46,10 +60,10 @@ function tracingWanted(config: TelemetryConfig | undefined): boolean {
  * Turns the host's own events into OpenTelemetry spans, following the GenAI semantic conventions for tool execution:
  * one `execute_tool {tool}` span (kind INTERNAL) per call, from its creation to its end, with `airlock.permission` and
  * `airlock.elicitation` children. It listens rather than sits in the call path, so the path stays as tuned, and it
- * goes through `@opentelemetry/api` only: the application picks the SDK and the exporter. Returns the detach.
+ * goes through `@opentelemetry/api` only: the application picks the SDK and the exporter.
  */
-export function attachToolSpans(events: EventSource, clock: Clock, config: TelemetryConfig | undefined): () => void {
-  if (!tracingWanted(config)) return () => undefined;
+export function attachToolSpans(events: EventSource, clock: Clock, config: TelemetryConfig | undefined): ToolSpans {
+  if (!tracingWanted(config)) return { around: undefined, detach: () => undefined };
   const tracer = config?.tracer ?? trace.getTracer(TRACER_NAME);
   const recordArguments = config?.recordArguments === true;
   const open = new Map<string, OpenCall>();
@@ -135,7 +149,15 @@ export function attachToolSpans(events: EventSource, clock: Clock, config: Telem
     events.on('elicitation.requested', onAsked),
     events.on('elicitation.closed', onClosed),
   ];
-  return () => {
-    for (const off of detach) off();
+  return {
+    around: (call, run) => {
+      // Reading the record finishes recording a call whose recording was put off: its span is open from then on.
+      const open_ = call.serverId === null ? undefined : open.get(call.invocation.id);
+      if (open_ === undefined) return run();
+      return context.with(callTraceContext(context.active(), open_.span, tracer), run);
+    },
+    detach: () => {
+      for (const off of detach) off();
+    },
   };
 }
