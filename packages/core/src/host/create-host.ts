@@ -22,6 +22,7 @@ import { parseServersConfig } from '../servers/server-config.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { ToolSwitches } from '../switches/tool-switches.js';
 import { HostTasks } from '../tasks/host-tasks.js';
+import { attachHostMetrics } from '../telemetry/host-metrics.js';
 import { attachToolSpans } from '../telemetry/tool-spans.js';
 import { toolTarget } from '../tools/tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
@@ -121,6 +122,7 @@ export function createHost(config: HostConfig = {}): Host {
   });
   // Attached before the pipeline: a traced call runs with its span active (tool-spans.ts).
   const spansAround = attachToolSpans(events, clock, config.telemetry).around;
+  attachHostMetrics(events, clock);
   const pipeline: InvocationPipeline = new InvocationPipeline({
     tasks,
     registry,

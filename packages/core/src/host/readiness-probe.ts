@@ -1,4 +1,4 @@
-import type { Host } from './create-host.js';
+import type { Host } from './host.js';
 
 /** Why a host is not ready, as a readiness endpoint names it. */
 export type NotReadyReason = 'store_unreachable' | 'servers_connecting';

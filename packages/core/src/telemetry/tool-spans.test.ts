@@ -123,7 +123,7 @@ describe('OpenTelemetry spans of tool calls', () => {
     expect(span.attributes['airlock.invocation.id']).toBe(result.invocationId);
   });
 
-  it('says who denied a call: the permission span carries the decision and its origin', async () => {
+  it('says who denied a call: the permission span carries the decision and its origin, the call span the error', async () => {
     const { host, named } = start({
       permissions: { rules: [{ effect: 'deny', tool: 'lookup' }] },
     });
@@ -133,11 +133,44 @@ describe('OpenTelemetry spans of tool calls', () => {
     const span = named('execute_tool lookup');
     expect(span.attributes['airlock.outcome']).toBe('permission_denied');
     expect(span.attributes['airlock.caller']).toBe('user');
-    expect(span.attributes['error.type']).toBeUndefined();
+    // Denied is not a success: a dashboard that counts ERROR spans counts it.
+    expect(span.attributes['error.type']).toBe('permission_denied');
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
     const permission = named('airlock.permission');
     expect(permission.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
     expect(permission.attributes['airlock.permission.origin']).toBe('rule');
     expect(String(permission.attributes['airlock.permission.decision'])).toMatch(/deny/);
+  });
+
+  it('marks a timed-out call and a cancelled one with error.type and an ERROR status', async () => {
+    let started: () => void = () => undefined;
+    const waiting: NativeToolDefinition = {
+      name: 'wait',
+      inputSchema: { type: 'object' },
+      run: (_args, context) =>
+        new Promise((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => reject(new Error('stopped')));
+          started();
+        }),
+    };
+    const { host, spans, clock } = start({ tools: [waiting] });
+    const run = async (options: { timeoutMs?: number; signal?: AbortSignal }, then: () => void) => {
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const pending = host.invoke({ scope: SCOPE, caller: { kind: 'model' }, tool: 'wait', args: {}, ...options });
+      await running;
+      then();
+      return (await pending).outcome;
+    };
+
+    expect(await run({ timeoutMs: 100 }, () => clock.advance(100))).toBe('timeout');
+    const controller = new AbortController();
+    expect(await run({ signal: controller.signal }, () => controller.abort())).toBe('cancelled');
+
+    const [timedOut, cancelled] = spans().filter((s) => s.name === 'execute_tool wait');
+    expect(timedOut?.attributes['error.type']).toBe('timeout');
+    expect(timedOut?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(cancelled?.attributes['error.type']).toBe('cancelled');
+    expect(cancelled?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
   it('marks a failing call with error.type and an ERROR status', async () => {

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { HostEventMap, HostEventName, HostListener } from '../events/host-events.js';
 import type { CallInFlight } from '../invocations/call-in-flight.js';
 import { callTraceContext } from '../otel/mcp-request-trace.js';
+import { callErrorType } from './call-error-type.js';
 
 /** What `createHost({ telemetry })` takes. */
 export interface TelemetryConfig {
@@ -97,9 +98,10 @@ export function attachToolSpans(events: EventSource, clock: Clock, config: Telem
     if (call === undefined) return;
     open.delete(invocation.id);
     call.span.setAttribute('airlock.outcome', invocation.outcome);
-    if (invocation.state === 'error') {
-      call.span.setAttribute('error.type', invocation.outcome);
-      call.span.setStatus({ code: SpanStatusCode.ERROR, message: invocation.error?.message ?? invocation.outcome });
+    const errorType = callErrorType(invocation);
+    if (errorType !== undefined) {
+      call.span.setAttribute('error.type', errorType);
+      call.span.setStatus({ code: SpanStatusCode.ERROR, message: invocation.error?.message ?? errorType });
     }
     call.span.end(invocation.updatedAt);
   };
