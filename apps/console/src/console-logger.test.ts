@@ -1,3 +1,6 @@
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { createConsoleLogger, demoServers, startConsole } from '@airlock/console';
 import type { ConsoleConfig } from '@airlock/console';
@@ -41,5 +44,34 @@ describe('the console log', () => {
     const logger = createConsoleLogger({ level: 'info', destination: { write: (line: string) => written.push(line) } });
     logger.info({ args: { token: 'sk-live' }, request: { headers: { authorization: 'Bearer sk-live' } } }, 'x');
     expect(written.join('')).not.toContain('sk-live');
+  });
+
+  it('puts the trace_id and span_id of the active span on a line written inside it, and none outside', async () => {
+    // What the OpenTelemetry Node SDK registers: the active span follows the async work it started.
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      const tracer = new BasicTracerProvider().getTracer('test');
+      const written: string[] = [];
+      const logger = createConsoleLogger({
+        level: 'info',
+        destination: { write: (line: string) => written.push(line) },
+      });
+      const ids = await tracer.startActiveSpan('request', async (span) => {
+        await Promise.resolve();
+        logger.info('inside');
+        span.end();
+        return span.spanContext();
+      });
+      logger.info('outside');
+
+      const [inside, outside] = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(inside).toMatchObject({ msg: 'inside', trace_id: ids.traceId, span_id: ids.spanId, trace_flags: '01' });
+      expect(outside).not.toHaveProperty('trace_id');
+      expect(outside).not.toHaveProperty('span_id');
+    } finally {
+      manager.disable();
+      context.disable();
+    }
   });
 });
