@@ -1,15 +1,15 @@
 import { createNoopMeter, metrics } from '@opentelemetry/api';
 import type { Meter, MeterProvider } from '@opentelemetry/api';
 
-/** The name the host's meter has (the instrumentation scope a backend shows); the same as its tracer's. */
-export const METER_NAME = '@airlock/core';
+/** The name the host's meter and tracer have: the instrumentation scope a backend shows. */
+export const INSTRUMENTATION_NAME = '@airlock/core';
 
 /**
  * The host's meter, or undefined while no meter provider is registered (an application registers one with an
  * OpenTelemetry metrics SDK): then nothing is timed or counted at all.
  */
 export function hostMeter(provider: MeterProvider = metrics.getMeterProvider()): Meter | undefined {
-  const meter = provider.getMeter(METER_NAME);
+  const meter = provider.getMeter(INSTRUMENTATION_NAME);
   return meter === createNoopMeter() ? undefined : meter;
 }
 

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SpanKind, SpanStatusCode, context } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   BasicTracerProvider,
@@ -134,5 +134,32 @@ describe('MCP client spans of tool calls', () => {
     cleanup.push(() => host.close());
     await host.servers.settled();
     expect(await echo(host)).toBeUndefined();
+  });
+
+  it("traces a resources/read under the application's own span, with the global tracer", async () => {
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    cleanup.push(() => trace.disable());
+    const demo = demoServer();
+    cleanup.push(() => rmSync(dirname(demo.log), { recursive: true, force: true }));
+    const host = createHost({
+      store: new MemoryStore(),
+      surface: new ScriptedSurface('allow_once'),
+      servers: [demo.config],
+    });
+    cleanup.push(() => host.close());
+    await host.servers.settled();
+
+    const uri = 'ui://demo/dashboard';
+    await trace.getTracer('app').startActiveSpan('render page', async (page) => {
+      await host.resources.read({ scope: SCOPE, serverId: 'demo', uri });
+      page.end();
+    });
+
+    const spans = exporter.getFinishedSpans();
+    const read = named(spans, `resources/read ${uri}`);
+    expect(read.kind).toBe(SpanKind.CLIENT);
+    expect(read.parentSpanContext?.spanId).toBe(named(spans, 'render page').spanContext().spanId);
+    expect(read.attributes).toMatchObject({ 'mcp.method.name': 'resources/read', 'mcp.resource.uri': uri });
   });
 });

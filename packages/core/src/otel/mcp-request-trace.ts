@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, context, createContextKey, propagation, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Histogram, Span, Tracer } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
-import { perMeterProvider } from './host-meter.js';
+import { INSTRUMENTATION_NAME, perMeterProvider } from './host-meter.js';
 
 /** Where a traced call's context keeps the host's tracer, so the requests it sends are traced by the same one. */
 const HOST_TRACER = createContextKey('@airlock/core tracer');
@@ -59,10 +59,25 @@ export function traceMcpRequest(
   peer: McpPeer,
 ): McpRequestTrace | undefined {
   const active = context.active();
-  const tracer = active.getValue(HOST_TRACER) as Tracer | undefined;
+  // A tool call's own tracer; else, under an application's recording span (a resource read it traces), the global one.
+  const tracer =
+    (active.getValue(HOST_TRACER) as Tracer | undefined) ??
+    (trace.getSpan(active)?.isRecording() === true ? trace.getTracer(INSTRUMENTATION_NAME) : undefined);
   const duration = operationDuration();
   if (tracer === undefined && duration === undefined) return undefined;
   return new RequestTrace(method, target, clock, peer, active, tracer, duration);
+}
+
+/**
+ * Sends one request traced and timed like {@link traceMcpRequest}: `send` gets the `_meta` to put on the request
+ * (undefined when nothing is traced).
+ */
+export function sendTraced<T>(
+  request: { readonly method: string; readonly target?: string; readonly clock: Clock; readonly peer: McpPeer },
+  send: (meta: Readonly<Record<string, string>> | undefined) => Promise<T>,
+): Promise<T> {
+  const traced = traceMcpRequest(request.method, request.target, request.clock, request.peer);
+  return traced === undefined ? send(undefined) : traced.settle(send(traced.meta));
 }
 
 class RequestTrace implements McpRequestTrace {

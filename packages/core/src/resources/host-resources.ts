@@ -12,7 +12,8 @@ import { boundPrompt } from './bound-prompt.js';
 import { boundResource } from './bound-resource.js';
 import { expandTemplate } from './expand-template.js';
 import type { ReadGateDeps } from './read-gate.js';
-import { gateRead } from './read-gate.js';
+import { gateRead, RESOURCE_READ } from './read-gate.js';
+import { sendTraced } from '../otel/mcp-request-trace.js';
 import { requestFailure } from './request-failure.js';
 import type { WholeRead } from './kept-reads.js';
 import { KeptReads } from './kept-reads.js';
@@ -122,7 +123,10 @@ export class HostResources {
         .withConnection(scope, (connection) =>
           connection.withClient((client) => {
             offers(client, serverId, 'resources', what);
-            return client.readResource({ uri }, { cacheMode: 'bypass', ...signalOf(options.signal) });
+            const read = { method: RESOURCE_READ, target: uri, clock: this.#deps.clock, peer: connection };
+            return sendTraced(read, (meta) =>
+              client.readResource({ uri, ...metaOf(meta) }, { cacheMode: 'bypass', ...signalOf(options.signal) }),
+            );
           }),
         )
         .catch((error: unknown) => {
@@ -195,7 +199,10 @@ export class HostResources {
       .withConnection(scope, (connection) =>
         connection.withClient((client) => {
           offers(client, serverId, 'prompts', what);
-          return client.getPrompt({ name, arguments: args }, signalOf(options.signal));
+          const get = { method: 'prompts/get', target: name, clock: this.#deps.clock, peer: connection };
+          return sendTraced(get, (meta) =>
+            client.getPrompt({ name, arguments: args, ...metaOf(meta) }, signalOf(options.signal)),
+          );
         }),
       )
       .catch((error: unknown) => {
@@ -356,6 +363,11 @@ function offers(client: Client, serverId: string, capability: 'resources' | 'pro
 
 function signalOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal };
+}
+
+/** A traced request's trace context, as its params' `_meta`. */
+function metaOf(meta: Readonly<Record<string, string>> | undefined): { _meta?: Record<string, string> } {
+  return meta === undefined ? {} : { _meta: { ...meta } };
 }
 
 /** A prompt's arguments as the protocol carries them: text by name. Anything else is refused, naming the argument. */

@@ -3,6 +3,7 @@ import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
 import type { HostEventMap, HostEventName, HostListener } from '../events/host-events.js';
 import type { CallInFlight } from '../invocations/call-in-flight.js';
+import { INSTRUMENTATION_NAME } from '../otel/host-meter.js';
 import { callTraceContext } from '../otel/mcp-request-trace.js';
 import { callErrorType } from './call-error-type.js';
 
@@ -38,7 +39,7 @@ export interface ToolSpans {
 }
 
 /** The name the spans' tracer has (the instrumentation scope a backend shows). */
-export const TRACER_NAME = '@airlock/core';
+export const TRACER_NAME = INSTRUMENTATION_NAME;
 
 /** One open `execute_tool` span and when its call was created (the start of its permission span). */
 interface OpenCall {
