@@ -23,6 +23,8 @@ import { mountServerPanelRoutes } from './routes/server-panel-routes.js';
 import { mountChatRoutes } from './routes/chat-routes.js';
 import { mountElicitationRoutes } from './routes/elicitation-routes.js';
 import { mountHealthRoutes } from './routes/health-routes.js';
+import { mountMetricsRoutes } from './routes/metrics-routes.js';
+import type { MetricsRoutesOptions } from './routes/metrics-routes.js';
 import { mountEventStreamRoutes } from './routes/event-stream-routes.js';
 import { mountInvocationRoutes } from './routes/invocation-routes.js';
 import { mountPermissionRoutes } from './routes/permission-routes.js';
@@ -54,6 +56,8 @@ export interface ApiParts {
   readonly viewProxy?: ViewProxyAddress;
   /** What views added to the model's context, per conversation. */
   readonly viewContexts?: ViewContexts;
+  /** `GET /metrics`, when the config turns it on. */
+  readonly metrics?: Omit<MetricsRoutesOptions, 'app'>;
 }
 
 /**
@@ -73,6 +77,7 @@ export function createApi(parts: ApiParts): ApiApp {
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
   // Before the host-name check: an orchestrator's probe names the instance by its own address.
   mountHealthRoutes({ app, host });
+  if (parts.metrics !== undefined) mountMetricsRoutes({ app, ...parts.metrics });
 
   app.use('*', async (c, next) => {
     const allowed = parts.allowedHosts();

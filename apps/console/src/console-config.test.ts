@@ -162,6 +162,18 @@ describe('loadConsoleConfig', () => {
     expect('viewProxyPort' in absent || 'viewProxyUrl' in absent).toBe(false);
   });
 
+  it('reads console.metrics as a known key, and names it when it is wrong', async () => {
+    const tokenSha256 = 'a'.repeat(64);
+    const path = await withKeys({ console: { metrics: { prometheus: true, tokenSha256 } } });
+    expect(readConfigFile(path).warnings).toEqual([]);
+    expect(loadConsoleConfig({ config: path }, {}).metrics).toEqual({ prometheus: true, tokenSha256 });
+    expect(loadConsoleConfig({ config: await withKeys({}) }, {}).metrics).toBeUndefined();
+    const notBoolean = await withKeys({ console: { metrics: { prometheus: 'yes' } } });
+    expect(loadError(notBoolean).message).toBe(`${notBoolean}: console.metrics.prometheus must be true or false`);
+    const badToken = await withKeys({ console: { metrics: { prometheus: true, tokenSha256: 'secret' } } });
+    expect(loadError(badToken).message).toContain('console.metrics.tokenSha256 must be the sha256 of the token');
+  });
+
   it('names console.viewProxyPort and console.viewProxyUrl when they are wrong', async () => {
     for (const viewProxyPort of ['x', -1, 65536, 1.5]) {
       const path = await withKeys({ console: { viewProxyPort } });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ConsoleMetricsConfig } from './console-metrics.js';
 import type {
   AuditAnchorConfig,
   ExpiryDays,
@@ -85,6 +86,8 @@ export interface ConsoleConfig {
   readonly viewProxyUrl?: string;
   /** The config's `gateway`: with `enabled`, the console also serves the gateway at `/mcp` to these bearer users. */
   readonly gateway?: GatewaySettings;
+  /** `console.metrics`: the Prometheus endpoint `/metrics` (off by default). */
+  readonly metrics?: ConsoleMetricsConfig;
 }
 
 /** The embedded default server: the demo server of this installation, run by this Node. */
@@ -190,6 +193,7 @@ function readConsole(
   publicUrl?: string;
   viewProxyPort?: number;
   viewProxyUrl?: string;
+  metrics?: ConsoleMetricsConfig;
 } {
   const section = objectAt(json, 'console', source);
   const port = section['port'] === undefined ? DEFAULT_PORT : section['port'];
@@ -236,6 +240,7 @@ function readConsole(
     fail(source, 'console.publicUrl', 'must be an http or https URL, e.g. "https://airlock.example.com"');
   }
   const views = readViewProxy(section, source, port, publicUrl);
+  const metrics = readMetrics(section, source);
   return {
     host,
     port,
@@ -244,7 +249,22 @@ function readConsole(
     ...(allowedHosts === undefined ? {} : { allowedHosts: allowedHosts as string[] }),
     ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
     ...views,
+    ...(metrics === undefined ? {} : { metrics }),
   };
+}
+
+/** `console.metrics`: `{ "prometheus": true, "tokenSha256"?: "<hex>" }`. */
+function readMetrics(section: Readonly<Record<string, unknown>>, source: string): ConsoleMetricsConfig | undefined {
+  const raw = section['metrics'];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    fail(source, 'console.metrics', 'must be an object');
+  const { prometheus, tokenSha256 } = raw as { prometheus?: unknown; tokenSha256?: unknown };
+  if (typeof prometheus !== 'boolean') fail(source, 'console.metrics.prometheus', 'must be true or false');
+  if (tokenSha256 !== undefined && (typeof tokenSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(tokenSha256))) {
+    fail(source, 'console.metrics.tokenSha256', 'must be the sha256 of the token, 64 lowercase hex digits');
+  }
+  return { prometheus, ...(tokenSha256 === undefined ? {} : { tokenSha256 }) };
 }
 
 /**

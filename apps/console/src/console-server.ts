@@ -16,6 +16,7 @@ import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
 import { LOOPBACK_HOSTS } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
+import { startConsoleMetrics } from './console-metrics.js';
 import type { ConsoleLogger } from './console-logger.js';
 import { ConsoleSurface } from './console-surface.js';
 import { HostEventRelay } from './host-event-relay.js';
@@ -79,6 +80,8 @@ export async function startConsole(
     config.storeUrl === undefined ? undefined : await openSharedHistory(config.storeUrl, logger, options.clock);
   const store = shared?.store ?? (await openHistory(config.storePath));
   const questions = shared?.questions ?? IN_PROCESS_QUESTIONS;
+  // Registered before the host, which records metrics only when a meter provider is there at its creation.
+  const consoleMetrics = config.metrics?.prometheus === true ? startConsoleMetrics() : undefined;
   const hub = new TabHub();
   const surface = new ConsoleSurface(hub, questions);
   // With gateway.enabled, MCP clients call at /mcp too: their questions go to them when they can elicit, and to the
@@ -177,6 +180,9 @@ export async function startConsole(
         : (config.allowedHosts ?? []),
     viewProxy: views,
     viewContexts,
+    ...(consoleMetrics === undefined
+      ? {}
+      : { metrics: { metrics: consoleMetrics, ...optionalToken(config.metrics?.tokenSha256) } }),
   });
   app.use('*', async (c, next) => {
     await next();
@@ -252,6 +258,7 @@ export async function startConsole(
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await host.close();
+      await consoleMetrics?.close();
       logger.info({ url }, 'console stopped');
     },
   };
@@ -266,6 +273,10 @@ function gatewayHostnames(config: ConsoleConfig): readonly string[] | 'any' {
   if (config.allowedHosts === undefined) return 'any';
   const names = config.allowedHosts.map((name) => new URL(`http://${name}`).hostname);
   return config.publicUrl === undefined ? names : [...names, new URL(config.publicUrl).hostname];
+}
+
+function optionalToken(tokenSha256: string | undefined): { tokenSha256?: string } {
+  return tokenSha256 === undefined ? {} : { tokenSha256 };
 }
 
 /** A host name as it goes in a URL (an IPv6 address in brackets). */

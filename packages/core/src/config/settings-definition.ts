@@ -129,6 +129,22 @@ export const CONSOLE_KEYS: Readonly<Record<string, KeySchema>> = {
       "The origin users reach the views' sandbox proxy at behind a proxy (e.g. https://views.airlock.example.com); " +
       "never the console's own. Default: the console's host name (publicUrl's, else the page's) with viewProxyPort.",
   },
+  metrics: {
+    type: 'object',
+    properties: {
+      prometheus: { type: 'boolean', description: 'Serve GET /metrics in the Prometheus text format (default false).' },
+      tokenSha256: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description:
+          'The sha256 of the bearer token a scraper off this machine presents; without it, /metrics answers ' +
+          'loopback peers only.',
+      },
+    },
+    required: ['prometheus'],
+    additionalProperties: false,
+    description: "The console's metrics endpoint: off unless prometheus is true.",
+  },
 };
 
 /** Keys of `model` (the chat box's OpenAI-compatible endpoint). */
