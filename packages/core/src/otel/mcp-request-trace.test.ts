@@ -91,6 +91,19 @@ describe('MCP client spans of tool calls', () => {
     expect(received).toBe(`00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
   });
 
+  it('injects the traceparent through the SDK callTool of a 2026-era stdio server too', async () => {
+    const demo = demoServer('demo', { negotiation: 'auto' });
+    cleanup.push(() => rmSync(dirname(demo.log), { recursive: true, force: true }));
+    const { host, spans } = await tracedHost(demo.config);
+
+    const received = await echo(host);
+
+    const call = named(spans(), 'tools/call echo');
+    expect(call.attributes['mcp.protocol.version']).toBe('2026-07-28');
+    expect(call.parentSpanContext?.spanId).toBe(named(spans(), 'execute_tool demo__echo').spanContext().spanId);
+    expect(received).toBe(`00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
+  });
+
   it('does the same over Streamable HTTP, naming the server address, port and session', async () => {
     const demo = demoServer();
     cleanup.push(() => rmSync(dirname(demo.log), { recursive: true, force: true }));
