@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Host } from '@airlock/core';
 import { ApiError, toApiError } from './api-error.js';
 import type { Chat } from './chat.js';
@@ -10,6 +9,7 @@ import type { HostEventRelay } from './host-event-relay.js';
 import type { PageData } from './page-data.js';
 import type { RunningCalls } from './running-calls.js';
 import type { Sessions } from './sessions.js';
+import { bodyLimits } from './body-limits.js';
 import { ViewContexts } from './view-context.js';
 import type { TabHub } from './tab-hub.js';
 import type { ApiApp, ApiEnv } from './routes/api-app.js';
@@ -30,9 +30,6 @@ import { mountInvocationRoutes } from './routes/invocation-routes.js';
 import { mountPermissionRoutes } from './routes/permission-routes.js';
 import { mountSessionRoutes } from './routes/session-routes.js';
 import type { ViewProxyAddress } from './view-proxy-address.js';
-
-/** The largest request body the API reads. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What the routes work with; the console server builds it. */
 export interface ApiParts {
@@ -87,15 +84,8 @@ export function createApi(parts: ApiParts): ApiApp {
     }
     await next();
   });
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, 'body_too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  // Every route, the page's and the OAuth callback's too: nothing reads a body past its limit.
+  app.use('*', bodyLimits());
   app.use('/api/*', async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       const origin = c.req.header('origin');

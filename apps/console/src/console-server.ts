@@ -212,6 +212,8 @@ export async function startConsole(
           onerror: (error) => logger.warn({ error: error.message }, 'gateway session error'),
         })
       : undefined;
+  // The process's own `Response` and `Request` stay (the server's faster ones would replace them for every library in
+  // the process, and the MCP SDK's OAuth error parsing fails on them).
   const server = serve({
     fetch: (request: Request, env: unknown) =>
       gateway !== undefined && new URL(request.url).pathname === '/mcp'
@@ -219,6 +221,7 @@ export async function startConsole(
         : app.fetch(request, env),
     hostname: config.host,
     port: config.port,
+    overrideGlobalObjects: false,
   });
   try {
     await new Promise<void>((resolve, reject) => {

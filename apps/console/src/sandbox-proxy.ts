@@ -147,7 +147,8 @@ export async function startSandboxProxy(
     return c.html(proxyHtml(parent));
   });
   app.notFound((c) => c.text('not found', 404));
-  const server = serve({ fetch: app.fetch, hostname, port });
+  // Like the console, it leaves the process's own `Response` and `Request` in place.
+  const server = serve({ fetch: app.fetch, hostname, port, overrideGlobalObjects: false });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', (error: Error) =>

@@ -17,6 +17,10 @@ import { ConsoleClient } from './testing/console-client.js';
 // authorization URL; the user (headless here) signs in at a real oidc-provider, which sends them back to the console's
 // callback; the callback page posts the redirect with the session cookie, and the console finishes the sign-in.
 
+/** The process's own fetch classes, taken before any console listens. */
+const processResponse = globalThis.Response;
+const processRequest = globalThis.Request;
+
 let as: AuthorizationServer;
 let mcp: ProtectedMcpServer;
 let running: RunningConsole;
@@ -53,7 +57,11 @@ async function signInThroughPopup(client: ConsoleClient, account: string, tamper
   expect(await landing.text()).toContain('Finish signing in');
   const finished = await fetch(new URL('/oauth/callback', running.url), {
     method: 'POST',
-    headers: { cookie: client.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      cookie: client.cookie,
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(running.url).origin,
+    },
     body: new URLSearchParams({ redirect: back.href }).toString(),
   });
   return { status: finished.status, text: await finished.text() };
@@ -93,7 +101,11 @@ describe('signing in to a remote server from the console', () => {
     });
     const finished = await fetch(new URL('/oauth/callback', running.url), {
       method: 'POST',
-      headers: { cookie: eve.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie: eve.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(running.url).origin,
+      },
       body: new URLSearchParams({ redirect: back.href }).toString(),
     });
     expect(finished.status).toBe(400);
@@ -101,6 +113,42 @@ describe('signing in to a remote server from the console', () => {
     for (const who of [ben, eve]) {
       expect(((await who.get('/api/server-auth')).body as { signedIn: boolean }[])[0]?.signedIn).toBe(false);
     }
+  });
+
+  it('refuses a finish posted from another origin (or none), and the waiting sign-in still completes', async () => {
+    const fay = await ConsoleClient.signIn(running.url, { userId: 'fay' });
+    const started = await fay.post('/api/servers/notes/sign-in');
+    const back = await headlessAuthorize({ account: 'fay' })({
+      serverId: 'notes',
+      authorizationUrl: new URL((started.body as { authorizationUrl: string }).authorizationUrl),
+    });
+    for (const origin of ['https://evil.example', 'null', undefined]) {
+      const forged = await fetch(new URL('/oauth/callback', running.url), {
+        method: 'POST',
+        headers: {
+          cookie: fay.cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(origin === undefined ? {} : { origin }),
+        },
+        body: new URLSearchParams({ redirect: back.href }).toString(),
+      });
+      expect({ origin, status: forged.status }).toEqual({ origin, status: 403 });
+    }
+    const finished = await fetch(new URL('/oauth/callback', running.url), {
+      method: 'POST',
+      headers: {
+        cookie: fay.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(running.url).origin,
+      },
+      body: new URLSearchParams({ redirect: back.href }).toString(),
+    });
+    expect(await finished.text()).toContain('Signed in to notes');
+  });
+
+  it("leaves the process's own Response and Request in place while it listens", () => {
+    expect(globalThis.Response).toBe(processResponse);
+    expect(globalThis.Request).toBe(processRequest);
   });
 
   it("speaks the user's language on the pages the sign-in ends on", async () => {
@@ -178,7 +226,11 @@ describe('signing in behind a proxy (console.publicUrl)', () => {
       expect(form?.[1]?.replaceAll('&amp;', '&')).toBe(back.href);
       const finished = await fetch(new URL('/oauth/callback', proxied.url), {
         method: 'POST',
-        headers: { cookie: dee.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          cookie: dee.cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: publicUrl,
+        },
         body: new URLSearchParams({ redirect: back.href }).toString(),
       });
       expect(await finished.text()).toContain('Signed in to notes');

@@ -67,9 +67,18 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
     );
   });
   app.post(OAUTH_CALLBACK_PATH, async (c) => {
-    const form = await c.req.parseBody();
     const say = sayer(c.req.header('accept-language'));
-    const redirect = typeof form['redirect'] === 'string' ? form['redirect'] : '';
+    // Only the console's own finish page may post here: a browser names the page's origin, and a page elsewhere that
+    // learnt the state cannot end (or cancel) the user's waiting sign-in.
+    const origin = c.req.header('origin');
+    if (origin === undefined || (origin !== new URL(publicUrl()).origin && origin !== new URL(c.req.url).origin)) {
+      return c.html(page(say, 'mcp.signin.title', say('mcp.signin.unknown')), 403);
+    }
+    // Only the form the finish page posts is read (url-encoded): anything else is refused as the client's mistake.
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      return c.html(page(say, 'mcp.signin.title', say('mcp.signin.no_address')), 415);
+    }
+    const redirect = new URLSearchParams(await c.req.text()).get('redirect') ?? '';
     let back: URL;
     try {
       // Only the query is taken from the form: the address is the console's own callback, never one the form names.
