@@ -155,6 +155,7 @@ describe('the public entry of @airlock/core', () => {
         "DecisionKeyFields",
         "DecisionOrigin",
         "DecisionTenant",
+        "DefinitionCut",
         "Durability",
         "ElicitationAnswer",
         "ElicitationEnd",

@@ -81,6 +81,7 @@ export { SERVER_TRANSITIONS } from './servers/server-state.js';
 export type { ServerState } from './servers/server-state.js';
 export { toolDisplayName } from './tools/tool.js';
 export type { JsonSchema, Tool, ToolOrigin, ToolProgress, ToolRunContext } from './tools/tool.js';
+export type { DefinitionCut } from './tools/definition-bounds.js';
 export type { Audience, Caller } from './caller.js';
 export type { NativeToolDefinition } from './tools/tool-registry.js';
 export { MAX_TOOL_NAME_LENGTH, namespacedToolName } from './tools/tool-name.js';

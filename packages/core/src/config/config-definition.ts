@@ -48,6 +48,13 @@ export const SERVER_KEYS: Readonly<Record<string, KeySchema>> = {
     description: '"legacy" speaks 2025-11-25; "auto" probes for 2026-07-28 first.',
   },
   disabled: { type: 'boolean', description: 'Listed but never started.' },
+  maxDefinitionChars: {
+    type: 'integer',
+    minimum: 200,
+    description:
+      "The most characters of a tool's description this host takes from the server (default 8000; schema texts an " +
+      'eighth of it, schemas eight times it); raise it for a trusted server with longer definitions.',
+  },
   isolation: {
     type: 'string',
     enum: ['shared', 'user', 'workspace'],

@@ -59,6 +59,7 @@ export function createHost(config: HostConfig = {}): Host {
       hidden: (tool, scope) => switches.hidden(tool, scope),
       unknown: (name) => switches.unknown(name),
     },
+    definitionLimit: (serverId) => serverConfigs.find((s) => s.id === serverId)?.maxDefinitionChars,
   });
   const serverConfigs = Array.isArray(config.servers)
     ? (config.servers as readonly ServerConfig[])

@@ -75,6 +75,8 @@ export type ServerConfig = (StdioServerConfig | HttpServerConfig) & {
   readonly isolation?: ServerIsolation;
   /** HTTP servers only. */
   readonly oauth?: ServerOAuthConfig;
+  /** The bound on its tool definitions (`definition-bounds.ts`), for a trusted server with longer ones. */
+  readonly maxDefinitionChars?: number;
 };
 
 /**
@@ -182,12 +184,20 @@ function parseServerEntry(id: string, entry: unknown, ctx: EntryContext, folder:
   if (isolation !== undefined && isolation !== 'shared' && isolation !== 'user' && isolation !== 'workspace') {
     fail('isolation', 'must be "shared", "user" or "workspace"');
   }
+  const maxDefinitionChars = e['maxDefinitionChars'];
+  if (
+    maxDefinitionChars !== undefined &&
+    (typeof maxDefinitionChars !== 'number' || !Number.isInteger(maxDefinitionChars) || maxDefinitionChars < 200)
+  ) {
+    fail('maxDefinitionChars', 'must be a whole number of characters, 200 or more');
+  }
   const common = {
     id,
     trusted,
     disabled,
     ...(negotiation === undefined ? {} : { negotiation: negotiation as ProtocolNegotiation }),
     ...(isolation === undefined ? {} : { isolation: isolation as ServerIsolation }),
+    ...(maxDefinitionChars === undefined ? {} : { maxDefinitionChars: maxDefinitionChars as number }),
   };
   const wanted = entryTransport(e, ctx);
   if (wanted.transport === 'http') {

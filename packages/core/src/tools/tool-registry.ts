@@ -10,6 +10,7 @@ import { definitionHash } from './definition-hash.js';
 import { isRecommendedToolName, namespacedToolName } from './tool-name.js';
 import { audiencesOf, readToolUiMeta } from './tool-ui-meta.js';
 import { compileSchema } from './schema-validator.js';
+import { boundDefinition } from './definition-bounds.js';
 import type { SchemaCheck } from './schema-validator.js';
 
 /** A tool the application itself provides, beside MCP tools. */
@@ -73,12 +74,19 @@ export class ToolRegistry {
   /** The tenant key a scope has on a server (`undefined`: the server has one connection for all). */
   readonly #tenantOf: (serverId: string, scope: Scope) => string | undefined;
   readonly #switches: RegistrySwitches | undefined;
+  /** A server's own `maxDefinitionChars`, when its entry raises (or lowers) the bound on its definitions. */
+  readonly #definitionLimit: (serverId: string) => number | undefined;
 
   constructor(
-    options: { tenantOf?: (serverId: string, scope: Scope) => string | undefined; switches?: RegistrySwitches } = {},
+    options: {
+      tenantOf?: (serverId: string, scope: Scope) => string | undefined;
+      switches?: RegistrySwitches;
+      definitionLimit?: (serverId: string) => number | undefined;
+    } = {},
   ) {
     this.#tenantOf = options.tenantOf ?? (() => undefined);
     this.#switches = options.switches;
+    this.#definitionLimit = options.definitionLimit ?? (() => undefined);
   }
 
   /** Adds a native tool; throws `tool_name_collision` or `config_invalid` on a bad or taken name. */
@@ -156,8 +164,16 @@ export class ToolRegistry {
   ): { tools: Map<string, RegisteredTool>; warnings: string[] } {
     const warnings: string[] = [];
     const tools = new Map<string, RegisteredTool>();
-    for (const definition of definitions) {
-      const label = `server "${serverId}": tool ${JSON.stringify(definition.name)}`;
+    for (const listed of definitions) {
+      const label = `server "${serverId}": tool ${JSON.stringify(listed.name)}`;
+      // Bounded before anything keeps it: what is cut never reaches the model, a tab or the definition hash.
+      const bounded = boundDefinition(listed, this.#definitionLimit(serverId));
+      if ('refused' in bounded) {
+        warnings.push(`${label}: ${bounded.refused}`);
+        continue;
+      }
+      const definition = bounded.definition;
+      if (bounded.cut !== undefined) warnings.push(`${label}: ${bounded.cut.note}`);
       if (!isRecommendedToolName(definition.name)) warnings.push(`${label}: name is outside [A-Za-z0-9_.-]{1,128}`);
       let name = namespacedToolName(serverId, definition.name);
       if (tools.has(name) || this.#native.has(name)) name = namespacedToolName(serverId, definition.name, 16);
@@ -189,6 +205,7 @@ export class ToolRegistry {
         ...optional('unavailable', unavailable),
         ...optional('resourceUri', ui.resourceUri),
         ...optional('taskSupport', taskSupportOf(definition, tasks)),
+        ...optional('definitionCut', bounded.cut),
         definitionHash: definitionHash(definition),
         run: (args, context) =>
           caller.callTool(definition.name, args, {

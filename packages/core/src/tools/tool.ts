@@ -1,6 +1,7 @@
 import type { TaskUpdate } from './tool-task.js';
 import type { Audience } from '../caller.js';
 import type { Scope } from '../scope.js';
+import type { DefinitionCut } from './definition-bounds.js';
 import type { CallToolResult, Icon, ToolAnnotations } from '@modelcontextprotocol/client';
 
 /** Where a tool comes from: registered by the application itself, or listed by an MCP server. */
@@ -62,6 +63,8 @@ export interface Tool {
    * model or to apps), and a call to it is refused before anything is recorded or sent.
    */
   readonly unavailable?: ToolUnavailable;
+  /** Set when the server's definition was over the host's bounds: what was cut (the description tells the model too). */
+  readonly definitionCut?: DefinitionCut;
   /** Runs the tool. Resolves with an MCP-shaped result; throws only for protocol or transport failures. */
   run(args: Readonly<Record<string, unknown>>, context: ToolRunContext): Promise<CallToolResult>;
 }
