@@ -1,4 +1,4 @@
-import type { Host } from '@airlock/core';
+import type { Host, ToolResult } from '@airlock/core';
 import { inspectUrl } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { RunningCalls } from '../running-calls.js';
@@ -21,8 +21,8 @@ export interface AppViewRoutesOptions {
  * MCP Apps views: a tool's view (its HTML, declared CSP origins, and the sandbox proxy URL the page frames it behind)
  * and the calls a view makes. A view's call goes through the host's one path as caller `{ kind: 'app', serverId }`:
  * visibility (its own server's tools, "app" in their visibility), the permission gate, history (its own card) and
- * audit. A call the host refuses before recording it (another server's tool, a model-only one) is answered 403 and
- * reaches no server.
+ * audit. A call is answered 202 with its invocation id once recorded, its result coming on the event stream; one the
+ * host refuses before recording it (another server's tool, a model-only one) is answered 403 and reaches no server.
  */
 export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: AppViewRoutesOptions): void {
   app.get('/api/app-views/:tool', async (c) => {
@@ -91,29 +91,32 @@ export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: 
         .find((t) => t.origin.kind === 'mcp' && t.origin.serverId === serverId && t.origin.originalName === name)
         ?.name ?? name;
     const controller = new AbortController();
-    const result = await host.invoke({
-      scope,
-      caller: { kind: 'app', serverId },
-      tool,
-      args: body['args'] ?? {},
-      signal: controller.signal,
-      onRecorded: (invocation) => running.track(invocation, controller),
+    // Accepted once the host has recorded the call (before it asks anyone or sends anything): the request ends there,
+    // and the call's end reaches the page on its event stream as every card's does. A view that waits for a person's
+    // answer holds no connection, so views and tabs cannot use up the browser's connections to the console.
+    const recorded = new Promise<string | ToolResult>((resolve, reject) => {
+      host
+        .invoke({
+          scope,
+          caller: { kind: 'app', serverId },
+          tool,
+          args: body['args'] ?? {},
+          signal: controller.signal,
+          onRecorded: (invocation) => {
+            running.track(invocation, controller);
+            resolve(invocation.id);
+          },
+        })
+        .then(resolve, reject);
     });
-    const code = result.error?.code;
-    if (result.outcome === 'tool_not_found' || result.outcome === 'invalid_arguments') {
-      throw new ApiError(
-        result.outcome === 'tool_not_found' ? 403 : 400,
-        String(code ?? result.outcome),
-        result.error?.message ?? result.text,
-      );
-    }
-    // The view gets its call's result as the screen shows it (bounded), not the model's wrapped text.
-    const entry = await host.history.get({ scope, invocationId: result.invocationId });
-    return c.json({
-      invocationId: result.invocationId,
-      isError: result.isError,
-      text: result.text,
-      ...(entry?.result === undefined ? {} : { screen: entry.result.screen }),
-    });
+    const accepted = await recorded;
+    if (typeof accepted === 'string') return c.json({ invocationId: accepted }, 202);
+    // Refused before it was recorded: another server's tool, a model-only one, arguments its schema refuses.
+    const code = accepted.error?.code ?? accepted.outcome;
+    throw new ApiError(
+      accepted.outcome === 'invalid_arguments' ? 400 : 403,
+      String(code),
+      accepted.error?.message ?? accepted.text,
+    );
   });
 }

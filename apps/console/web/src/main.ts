@@ -13,6 +13,7 @@ import { PageStore } from './page-store.js';
 import { currentRoute } from './route.js';
 import type { PageState } from './state.js';
 import { pageView } from './views/page-view.js';
+import { settleViewCalls } from './view-calls.js';
 
 const root = document.getElementById('app')!;
 
@@ -26,6 +27,8 @@ const store = new PageStore((state) => {
     void actions.loadAudit();
   }
   render(pageView(store.state, currentRoute(), actions), root);
+  // Views' calls end as their cards do (the event stream brings them).
+  settleViewCalls(state.cards);
   if (state.cardsDrawn !== undefined) drawOlderCardsSoon();
 });
 

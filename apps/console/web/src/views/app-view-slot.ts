@@ -15,6 +15,7 @@ import type {
 import type { AppView, InvocationRecord, ScreenPayload } from '@airlock/core';
 import { api } from '../api-client.js';
 import { CONVERSATION } from '../state.js';
+import { callFromView } from '../view-calls.js';
 
 /** A view as the console's API sends it: the host's view and the sandbox proxy URL this page frames it behind. */
 type ViewAnswer = AppView & { readonly proxyUrl: string };
@@ -62,15 +63,27 @@ export function viewResult(result: ScreenPayload): AppCallResult {
   };
 }
 
-/** A call the view asked for, made by the console as the view's app (the host checks visibility and asks consent). */
+/**
+ * A call the view asked for, made by the console as the view's app (the host checks visibility and asks consent):
+ * accepted at once, its result the call's card once it ends, a few of each view's calls at a time.
+ */
 function routeCall(event: AppCallEvent): void {
   const { serverId, name, args } = event.detail;
-  type Answer = { readonly isError: boolean; readonly text: string; readonly screen?: ScreenPayload };
+  const accept = () =>
+    api<{ readonly invocationId: string }>('POST', '/api/app-calls', {
+      serverId,
+      name,
+      args,
+      conversation: CONVERSATION,
+    }).then((answer) => answer.invocationId);
   event.detail.respondWith(
-    api<Answer>('POST', '/api/app-calls', { serverId, name, args, conversation: CONVERSATION }).then((answer) =>
-      answer.screen === undefined
-        ? { content: [{ type: 'text', text: answer.text }], isError: answer.isError }
-        : viewResult(answer.screen),
+    callFromView(event.currentTarget ?? event.target ?? routeCall, accept).then((card): AppCallResult =>
+      card.result === undefined
+        ? {
+            content: [{ type: 'text', text: card.invocation.error?.message ?? card.invocation.state }],
+            isError: true,
+          }
+        : viewResult(card.result),
     ),
   );
 }
