@@ -39,6 +39,11 @@ export interface ConsoleUser {
    * and hides a tool from the model for the whole workspace. With local sign-in the one person is the administrator.
    */
   readonly admin?: boolean;
+  /**
+   * The workspaces the user may sign in to and switch to; `"*"` any. Default `["default"]`: a workspace is a boundary
+   * (its servers' connections, decisions and history), entered only by its members.
+   */
+  readonly workspaces?: readonly string[];
 }
 
 /** An OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio) that drives the chat box. */
@@ -207,7 +212,7 @@ function readConsole(
   const rawUsers = section['users'] ?? [];
   if (!Array.isArray(rawUsers)) fail(source, 'console.users', 'must be an array of {"id", "tokenSha256"}');
   const users = rawUsers.map((user: unknown, i): ConsoleUser => {
-    const u = user as { id?: unknown; tokenSha256?: unknown; admin?: unknown } | null;
+    const u = user as { id?: unknown; tokenSha256?: unknown; admin?: unknown; workspaces?: unknown } | null;
     if (typeof u?.id !== 'string' || !NAME.test(u.id)) {
       fail(source, `console.users[${i}].id`, 'must be 1-64 letters, digits, ".", "_", "@" or "-"');
     }
@@ -217,7 +222,19 @@ function readConsole(
     if (u.admin !== undefined && typeof u.admin !== 'boolean') {
       fail(source, `console.users[${i}].admin`, 'must be true or false');
     }
-    return { id: u.id, tokenSha256: u.tokenSha256, ...(u.admin === true ? { admin: true } : {}) };
+    const workspaces = u.workspaces;
+    if (
+      workspaces !== undefined &&
+      (!Array.isArray(workspaces) || !workspaces.every((w) => typeof w === 'string' && (w === '*' || NAME.test(w))))
+    ) {
+      fail(source, `console.users[${i}].workspaces`, 'must be an array of workspace ids (or "*" for any)');
+    }
+    return {
+      id: u.id,
+      tokenSha256: u.tokenSha256,
+      ...(u.admin === true ? { admin: true } : {}),
+      ...(workspaces === undefined ? {} : { workspaces: workspaces as string[] }),
+    };
   });
   if (auth === 'local' && !LOOPBACK_HOSTS.has(host)) {
     fail(

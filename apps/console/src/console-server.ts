@@ -244,6 +244,12 @@ export async function startConsole(
     { url, servers: config.servers.length, ...(gateway === undefined ? {} : { mcp: `${url}mcp` }) },
     'console listening',
   );
+  if (config.auth === 'local') {
+    logger.info(
+      { auth: 'local' },
+      'local sign-in: whoever signs in may enter any workspace; auth "token" with each user\'s "workspaces" restricts them',
+    );
+  }
   // On a shared database: alive from here on, and watching for instances that died (their open tasks taken over).
   shared?.onInstanceDied(() => host.tasks.takeOver());
   await shared?.heartbeat.start();

@@ -46,6 +46,7 @@ export class Sessions {
     if (this.mode === 'token' && body.userId !== undefined && body.userId !== userId) {
       throw new ApiError(401, 'unauthorized', 'the token does not belong to that user');
     }
+    this.checkMember(userId, workspaceId);
     const session: Session = { id: randomBytes(32).toString('base64url'), userId, workspaceId };
     await this.store?.save(session);
     this.#keep(session);
@@ -57,6 +58,13 @@ export class Sessions {
    * moved to another workspace on another instance is so here at once; the object a tab holds is kept and updated.
    */
   async get(id: string | undefined): Promise<Session | undefined> {
+    const session = await this.#find(id);
+    // Membership is read on every request: a user taken out of a workspace (a restart with a changed config, a
+    // session kept in the shared store) is signed out of it at once.
+    return session === undefined || this.mayEnter(session.userId, session.workspaceId) ? session : undefined;
+  }
+
+  async #find(id: string | undefined): Promise<Session | undefined> {
     if (id === undefined) return undefined;
     const known = this.#sessions.get(id);
     if (this.store === undefined) return known;
@@ -73,8 +81,27 @@ export class Sessions {
     return known;
   }
 
+  /**
+   * Whether a user may enter a workspace: with local sign-in any (one person on their own machine, said at start);
+   * with tokens, the workspaces their entry in `console.users` lists (default only "default").
+   */
+  mayEnter(userId: string, workspaceId: string): boolean {
+    if (this.mode === 'local') return true;
+    const workspaces = this.users.find((u) => u.id === userId)?.workspaces ?? ['default'];
+    return workspaces.includes('*') || workspaces.includes(workspaceId);
+  }
+
+  /** Refuses (404) a workspace the user may not enter. */
+  checkMember(userId: string, workspaceId: string): void {
+    // Not found, as for a workspace that does not exist: a user learns nothing of the workspaces they are not in.
+    if (!this.mayEnter(userId, workspaceId)) {
+      throw new ApiError(404, 'workspace_not_found', `no workspace "${workspaceId}" for ${userId}`);
+    }
+  }
+
   /** The session moved to another workspace (every tab of it moves; other instances read it from the store). */
   async moveTo(session: Session, workspaceId: string): Promise<void> {
+    this.checkMember(session.userId, workspaceId);
     session.workspaceId = workspaceId;
     if (this.store !== undefined && !(await this.store.move(session))) {
       this.#sessions.delete(session.id);

@@ -70,6 +70,7 @@ export function mountSessionRoutes({
   app.post('/api/session/workspace', async (c) => {
     const workspaceId = checkName((await readBody(c))['workspaceId'], 'workspaceId');
     const session = c.get('session');
+    sessions.checkMember(session.userId, workspaceId);
     // The user's open questions in the workspace left close (the servers get cancel; their tabs, still there, are
     // told), then the session moves (refused when it ended on another instance), then every tab moves.
     const closed = host.elicitations.switchWorkspace({

@@ -95,6 +95,13 @@ export const CONSOLE_KEYS: Readonly<Record<string, KeySchema>> = {
             "An administrator: sees servers' command lines, URLs and stderr, switches servers off and on, and hides " +
             'a tool from the model for the whole workspace. Default false (with auth "local" the one user is one).',
         },
+        workspaces: {
+          type: 'array',
+          items: { type: 'string', pattern: '^(\\*|[A-Za-z0-9._@-]{1,64})$' },
+          description:
+            'The workspaces the user may sign in to or switch to ("*": any). Default ["default"]. With auth "local" ' +
+            'any workspace is open.',
+        },
       },
       required: ['id', 'tokenSha256'],
       additionalProperties: false,
