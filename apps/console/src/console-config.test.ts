@@ -285,7 +285,7 @@ describe('loadConsoleConfig', () => {
     const secret = 'sk-do-not-keep-me-in-files';
     const path = await withKeys({ model: { baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: secret } });
     const error = loadError(path);
-    expect(error.message).toMatch(new RegExp(`^${literal(path)}: model\\.apiKey is not read from the file`));
+    expect(error.message).toMatch(new RegExp(`^${literal(path)}:\\d+:\\d+: model\\.apiKey is not read from the file`));
     expect(error.message).not.toContain(secret);
     // Refused even when no model is configured, and when the endpoint comes from the environment.
     const keyOnly = await withKeys({ model: { apiKey: secret } });
@@ -339,7 +339,7 @@ describe('loadConsoleConfig', () => {
 
   it('names the limit at fault', async () => {
     const path = await withKeys({ limits: { timeoutMs: -1 } });
-    expect(loadError(path).message).toBe(`${path}: limits.timeoutMs must be a number > 0`);
+    expect(loadError(path).message).toBe(`${path}: limits.timeoutMs must be a number > 0, not -1`);
     const text = await withKeys({ limits: { maxTotalMs: '5s' } });
     expect(loadError(text).message).toContain('limits.maxTotalMs must be a number > 0');
     const unknown = await withKeys({ limits: { idleTimeoutMs: 5 } });
@@ -406,7 +406,7 @@ describe('token sign-in through the running console', () => {
       console: {
         auth: 'token',
         users: [
-          { id: 'alice', tokenSha256: sha256(aliceToken) },
+          { id: 'alice', tokenSha256: sha256(aliceToken), workspaces: ['default', 'w2'] },
           { id: 'bob', tokenSha256: sha256(bobToken) },
         ],
       },

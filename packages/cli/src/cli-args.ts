@@ -149,6 +149,10 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
   if (negotiation !== undefined && negotiation !== 'legacy' && negotiation !== 'auto') {
     return `--negotiation must be legacy or auto, not ${negotiation}`;
   }
+  // A workspace is an id like the console's (it names a tenant, never a path): "../../etc" is refused here.
+  if (values.workspace !== undefined && !/^[A-Za-z0-9._@-]{1,64}$/.test(values.workspace)) {
+    return `--workspace must be 1-64 letters, digits, ".", "_", "@" or "-", not ${JSON.stringify(values.workspace)}`;
+  }
   if (command !== 'overview' && !(COMMANDS as readonly string[]).includes(command)) {
     return `unknown command ${command}`;
   }

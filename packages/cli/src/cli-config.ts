@@ -6,6 +6,7 @@ import type {
   AuditAnchorConfig,
   ConfigFile,
   ExpiryDays,
+  HostLimits,
   PermissionRule,
   ProtocolNegotiation,
   RetentionConfig,
@@ -44,6 +45,8 @@ export interface LoadedConfig {
   readonly storePath?: string;
   /** The file as read, for a command that reads a section of its own (`airlock gateway`: `gateway`). */
   readonly file?: Pick<ConfigFile, 'json' | 'locate'>;
+  /** The config's `limits` (timeouts and bounds), checked. */
+  readonly limits?: HostLimits;
 }
 
 /**
@@ -74,13 +77,14 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   audit?: AuditAnchorConfig;
   storePath?: string;
   file?: Pick<ConfigFile, 'json' | 'locate'>;
+  limits?: HostLimits;
 } {
   // --config, $AIRLOCK_CONFIG, ./airlock.config.json, then the user's ~/.config/airlock/config.json.
   const path = findConfigFile(options.config === undefined ? {} : { flag: options.config })?.path;
   const loaded =
     path === undefined
       ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }
-      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit, json, locate }) => ({
+      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit, json, locate, limits }) => ({
           // A file of settings only (rules, limits) runs on the embedded default, as the console does.
           servers: settingsOnly ? demoServerConfig() : servers,
           source: file,
@@ -88,6 +92,7 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
           ...(expiryDays === undefined ? {} : { expiryDays }),
           ...(retention === undefined ? {} : { retention }),
           ...(audit === undefined ? {} : { audit }),
+          limits,
           ...configuredStorePath(json, file),
           file: { json, locate },
         }))(warnIgnoredKeys(readConfigFile(path)));

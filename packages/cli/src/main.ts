@@ -86,7 +86,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       ...(values.rules === undefined ? {} : { rules: values.rules }),
       ...(negotiation === undefined ? {} : { negotiation }),
     });
-    const { servers, source, rules, expiryDays, retention, audit } = config;
+    const { servers, source, rules, expiryDays, retention, audit, limits } = config;
     if (command === 'config') return configCheck(config, io.stdout);
     // Servers and tools read the switches kept beside the history (servers switched off, tools hidden).
     const needsStore =
@@ -166,6 +166,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         clientName: 'Airlock CLI',
       },
       permissions: { rules, ...(expiryDays === undefined ? {} : { expiryDays }) },
+      // The config's timeouts and bounds, as the console runs under them (--timeout still wins for one call).
+      ...(limits === undefined ? {} : { limits }),
       // A CLI run is short: the config's windows (the defaults when it has none; null keeps forever) apply to
       // `airlock retention`, never as a sweep of every command; the anchor file to `airlock audit anchor`, never on a
       // schedule.

@@ -1,6 +1,7 @@
 import jsonc from 'jsonc-parser';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import { HostError } from '../errors/host-error.js';
+import { checkDuplicateKeys } from './duplicate-keys.js';
 
 /** The 1-based line and column of an offset in a text, as editors show them. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -47,5 +48,6 @@ export function parseJsoncTree(text: string, file: string): JsonNode | undefined
       data: { line, column, error: code },
     });
   }
+  checkDuplicateKeys(root, (offset) => lineColumn(text, offset), file);
   return root;
 }

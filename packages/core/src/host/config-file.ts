@@ -6,7 +6,7 @@ import { PERMISSIONS_KEYS, SERVER_KEYS, TOP_LEVEL_KEYS } from '../config/config-
 import { locateInTree } from '../config/config-locator.js';
 import type { ConfigLocate } from '../config/config-locator.js';
 import type { ConfigVariables } from '../config/config-variables.js';
-import { parseJsoncTree } from '../config/json-position.js';
+import { lineColumn, parseJsoncTree } from '../config/json-position.js';
 import { checkKeys } from '../config/unknown-keys.js';
 import { nearestKey } from '../config/nearest-key.js';
 import { HostError } from '../errors/host-error.js';
@@ -17,6 +17,8 @@ import type { PermissionRule } from '../permissions/permission-rules.js';
 import { parseRulesText } from '../permissions/permission-rules.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { parseServersConfig, processVariables } from '../servers/server-config.js';
+import type { HostLimits } from './host-config.js';
+import { readLimits } from './limits-settings.js';
 
 /** What an `airlock.config.json` holds for a host, checked; `json` keeps the whole file for a surface's own keys. */
 export interface ConfigFile {
@@ -31,6 +33,8 @@ export interface ConfigFile {
   /** `retention` and `audit` (anchoring), checked. */
   readonly retention?: RetentionSettings['retention'];
   readonly audit?: RetentionSettings['audit'];
+  /** `limits`, checked (`readLimits`): every surface runs its calls under the file's timeouts and bounds. */
+  readonly limits: HostLimits;
   readonly json: Readonly<Record<string, unknown>>;
   /** Where a field of the file is (`file:line:col`), for a surface's errors about its own keys. */
   readonly locate: ConfigLocate;
@@ -49,7 +53,8 @@ const HOST_KEYS = new Set(['permissions', 'limits', 'store', 'console', 'gateway
 /** Reads a file for the host, naming the file (and what it was meant to be) when it cannot. */
 export function readConfigText(file: string, what: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    // A byte order mark (Windows editors write one) is not part of the JSON.
+    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     throw new HostError('config_invalid', `cannot read ${what} ${file}: ${(error as Error).message}`);
   }
@@ -68,6 +73,7 @@ export function readConfigFile(path: string, options: ReadConfigOptions = {}): C
   if (tree === undefined || typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new HostError('config_invalid', `${file} must hold a JSON object`);
   }
+  refuseSecretKeys(tree, text, file);
   const warnings = checkConfigKeys(tree, text, file);
   const expiryDays = readExpiry(json, file);
   // A file of host settings only (no server list at all) configures no servers; a bare map of servers still does.
@@ -85,10 +91,27 @@ export function readConfigFile(path: string, options: ReadConfigOptions = {}): C
     rules: parseRulesText(text, file, ['permissions', 'rules']),
     ...(expiryDays === undefined ? {} : { expiryDays }),
     ...readRetentionSettings(json as Record<string, unknown>, file),
+    limits: readLimits(json as Record<string, unknown>, file),
     json: json as Record<string, unknown>,
     locate: locateInTree(tree, text, file),
     warnings,
   };
+}
+
+/**
+ * A model's API key written in the file is refused with one message saying where it goes instead, rather than being
+ * warned about as an unknown key (and then refused by the console): a secret does not belong in a config file.
+ */
+function refuseSecretKeys(tree: JsonNode, text: string, file: string): void {
+  const key = jsonc.findNodeAtLocation(tree, ['model', 'apiKey'])?.parent?.children?.[0];
+  if (key === undefined) return;
+  const { line, column } = lineColumn(text, key.offset);
+  throw new HostError(
+    'config_invalid',
+    `${file}:${line}:${column}: model.apiKey is not read from the file: put the key in an environment variable and ` +
+      'name it in model.apiKeyEnv (default AIRLOCK_MODEL_API_KEY)',
+    { data: { field: 'model.apiKey' } },
+  );
 }
 
 /**
