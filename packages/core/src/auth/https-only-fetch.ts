@@ -23,22 +23,53 @@ export interface FetchGuard {
  * Give it to the transport (`fetch`) so that refreshes run through it as well as sign-ins.
  */
 export function httpsOnlyFetch(serverId: string, base: FetchLike = fetch, guard?: FetchGuard): FetchLike {
-  return (input, init) => {
-    const url = new URL(input instanceof URL ? input.href : String(input));
+  const check = (url: URL): Error | undefined => {
     const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-    if (!secure) {
-      const error = authFailed(
-        serverId,
-        guard?.step ?? 'discovery',
-        `refused ${url.protocol.replace(':', '')} to ${url.origin}: an authorization server, and a server that ` +
-          'takes OAuth tokens, must use https (plain http is allowed on loopback only)',
-      );
-      if (guard !== undefined) guard.refused ??= error;
-      return Promise.reject(error);
+    if (secure) return undefined;
+    const error = authFailed(
+      serverId,
+      guard?.step ?? 'discovery',
+      `refused ${url.protocol.replace(':', '')} to ${url.origin}: an authorization server, and a server that ` +
+        'takes OAuth tokens, must use https (plain http is allowed on loopback only)',
+    );
+    if (guard !== undefined) guard.refused ??= error;
+    return error;
+  };
+  return async (input, init) => {
+    let url = new URL(input instanceof URL ? input.href : String(input));
+    const refused = check(url);
+    if (refused !== undefined) throw refused;
+    // Redirects are followed here, each hop checked like the first: fetch's own following would take an https
+    // request on to plain http unseen.
+    if (init?.redirect === 'manual' || init?.redirect === 'error') return base(input, init);
+    let request: RequestInit = { ...init, redirect: 'manual' };
+    for (let hop = 0; ; hop++) {
+      const response = await base(url, request);
+      const location = response.headers.get('location');
+      if (!REDIRECTS.has(response.status) || location === null) return response;
+      if (hop === MAX_REDIRECTS) {
+        throw authFailed(
+          serverId,
+          guard?.step ?? 'discovery',
+          `more than ${MAX_REDIRECTS} redirects from ${url.origin}`,
+        );
+      }
+      await response.body?.cancel().catch(() => undefined);
+      url = new URL(location, url);
+      const next = check(url);
+      if (next !== undefined) throw next;
+      // As fetch does: a 303 (and a 301 or 302 after a POST) goes on as a GET without the body.
+      const method = (request.method ?? 'GET').toUpperCase();
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        request = { ...request, method: 'GET' };
+        delete request.body;
+      }
     }
-    return base(input, init);
   };
 }
+
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 10;
 
 /** How long one request of a sign-in or sign-out may take (an authorization server that hangs is given up). */
 export const OAUTH_REQUEST_TIMEOUT_MS = 30_000;
