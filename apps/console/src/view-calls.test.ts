@@ -60,8 +60,17 @@ describe("a view's calls", () => {
     }
   });
 
-  it('refuses at once, with nothing recorded, a tool the view may not call', async () => {
+  it('refuses at once a tool the view may not call, and audits the attempt', async () => {
     const refused = await ana.post('/api/app-calls', { serverId: 'demo', name: 'model_summary' });
     expect(refused).toMatchObject({ status: 403, body: { error: { code: 'tool_not_visible' } } });
+    // Nothing was recorded as a call, but the audit keeps the attempt.
+    const audit = await running.host.audit.query({ scope: { userId: 'ana', workspaceId: 'default' } });
+    expect(audit.filter((e) => e.type === 'app.call_refused')).toEqual([
+      expect.objectContaining({
+        serverId: 'demo',
+        tool: 'demo__model_summary',
+        data: expect.objectContaining({ outcome: 'tool_not_found', code: 'tool_not_visible' }),
+      }),
+    ]);
   });
 });

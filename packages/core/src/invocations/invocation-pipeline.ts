@@ -7,6 +7,7 @@ import type { Scope } from '../scope.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { admitCall, CallRefusal } from './admit-call.js';
+import { appCallRefused } from './app-call-refused.js';
 import type { BoundLimits } from './bound-result.js';
 import { DEFAULT_BOUND_LIMITS, resultHandle } from './bound-result.js';
 import { LiveCall } from './call-context.js';
@@ -120,8 +121,11 @@ export class InvocationPipeline {
     assertModelCallId(options.modelCallId);
     const args = options.args ?? {};
     const entry = admitCall({ registry: this.deps.registry, call: options, args });
-    if (entry instanceof CallRefusal)
+    if (entry instanceof CallRefusal) {
+      // A view probing for tools it may not call leaves a trace: no record exists for it, so the audit keeps one.
+      if (options.caller.kind === 'app') this.deps.writes.write(appCallRefused(scope, options, entry, this.deps.clock));
       return refusedResult({ call: options, refusal: entry, modelChars: this.#modelChars });
+    }
     const tool = entry.tool;
     const call = new CallRecorder({
       history: this.#history,

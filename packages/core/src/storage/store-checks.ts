@@ -137,6 +137,7 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'resource.read': true,
   'app.link_opened': true,
   'app.message_sent': true,
+  'app.call_refused': true,
   'server.switched': true,
   'tool.switched': true,
 };

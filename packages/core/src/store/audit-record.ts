@@ -21,6 +21,11 @@ export type AuditEventType =
   | 'app.link_opened'
   /** A message an MCP Apps view sent into the conversation with the user's consent: its length and hash only. */
   | 'app.message_sent'
+  /**
+   * A call an MCP Apps view made that was refused before it was recorded (another server's tool, a model-only or
+   * unknown one, arguments its schema refuses): the view's server, the tool named, the refusal's code.
+   */
+  | 'app.call_refused'
   /** An administrator switched a server off or on (`data.enabled`); the event is the host's (empty user ids). */
   | 'server.switched'
   /** A tool hidden from the model or shown again (`data.hidden`, `data.level`: user or workspace), and by whom. */
