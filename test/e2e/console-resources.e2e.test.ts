@@ -100,6 +100,26 @@ describe('the Resources page', () => {
     await expect.poll(() => page.locator('.resource-preview pre').textContent()).toMatch(/\S/);
   });
 
+  it('does not read a resource an address names on load: it offers it, and reads it on a click', async () => {
+    const page = await signedInPage(browser, running.url, { contexts });
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/resources/read')) reads.push(request.postData() ?? '');
+    });
+    // As a link from another site would open it.
+    await page.goto(new URL('/#/resources?server=demo&uri=demo%3A%2F%2Fnotes%2F1', running.url).href);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Resources' }).waitFor();
+    const offered = page.locator('.resource-offered');
+    await expect.poll(() => offered.textContent()).toContain('demo://notes/1');
+    // The lists have loaded (the page has done everything it does on load), and nothing was read.
+    await page.locator('li[data-resource^="demo://notes/"]').first().waitFor();
+    expect(reads).toEqual([]);
+    await offered.getByRole('button', { name: 'Read' }).click();
+    await expect.poll(() => page.locator('.resource-preview h3').textContent()).toContain('demo://notes/1');
+    expect(reads).toHaveLength(1);
+  });
+
   it("fills a server's prompt with the user's arguments and shows it", async () => {
     const page = await resourcesPage();
     const form = page.locator('form[data-prompt="args-prompt"]');

@@ -14,6 +14,7 @@ import { currentRoute } from './route.js';
 import type { PageState } from './state.js';
 import { pageView } from './views/page-view.js';
 import { settleViewCalls } from './view-calls.js';
+import { askToOpenResource } from './resource-open.js';
 
 const root = document.getElementById('app')!;
 
@@ -59,7 +60,9 @@ const actions: Actions = createActions({ store, stream });
 // A card's resource link opens the Resources page on that resource (read as the user, through the console).
 document.addEventListener('airlock-tool-resource-open', (event) => {
   const { uri, serverId } = event.detail;
-  if (serverId !== null) location.hash = `#/resources?${new URLSearchParams({ server: serverId, uri }).toString()}`;
+  if (serverId === null) return;
+  askToOpenResource(serverId, uri);
+  location.hash = `#/resources?${new URLSearchParams({ server: serverId, uri }).toString()}`;
 });
 
 window.addEventListener('hashchange', () => {

@@ -4,6 +4,7 @@ import type { Completions, PromptScreenContent } from '@airlock/core';
 import { api } from '../api-client.js';
 import { t } from '../i18n.js';
 import { routeQuery } from '../route.js';
+import { takeAskedResource } from '../resource-open.js';
 import { promptContentView } from './resource-content-view.js';
 import type { ResourcePreviewData } from './resource-preview.js';
 import './resource-preview.js';
@@ -67,6 +68,7 @@ export class ConsoleResourcesPage extends LitElement {
     promptPreview: { state: true },
     suggestions: { state: true },
     error: { state: true },
+    offered: { state: true },
   };
 
   declare resources: Listing<Listed> | undefined;
@@ -77,6 +79,8 @@ export class ConsoleResourcesPage extends LitElement {
   declare prompts: Listing<ListedPrompt> | undefined;
   declare promptPreview: PromptPreview | undefined;
   declare error: string | undefined;
+  /** A resource the page's address names that the user did not click to open: read only on a click here. */
+  declare offered: { readonly serverId: string; readonly uri: string } | undefined;
 
   constructor() {
     super();
@@ -90,11 +94,15 @@ export class ConsoleResourcesPage extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.#load();
-    // Opened from a card's resource link: that resource is read and shown at once.
+    // Opened from a card's resource link: that resource is read and shown at once. An address that names one but came
+    // from elsewhere offers it, read on a click: a link from another site never reads the user's resources by itself.
     const query = routeQuery();
     const serverId = query.get('server');
     const uri = query.get('uri');
-    if (serverId !== null && uri !== null) void this.#read({ serverId, uri });
+    if (serverId !== null && uri !== null) {
+      if (takeAskedResource(serverId, uri)) void this.#read({ serverId, uri });
+      else this.offered = { serverId, uri };
+    }
   }
 
   async #load(): Promise<void> {
@@ -184,6 +192,7 @@ export class ConsoleResourcesPage extends LitElement {
       <h2>${t('console.resources.title')}</h2>
       ${this.error === undefined ? nothing : html`<p class="error" role="alert">${this.error}</p>`}
       ${failures.map((f) => html`<p class="hint">${f.serverId}: ${f.message}</p>`)}
+      ${this.offered === undefined ? nothing : this.#offeredView(this.offered)}
       <div class="resource-lists">${this.#resourcesView()} ${this.#templatesView()} ${this.#promptsView()}</div>
       <div class="resource-previews" tabindex="0" role="region" aria-label=${t('console.resources.opened')}>
         ${
@@ -197,6 +206,21 @@ export class ConsoleResourcesPage extends LitElement {
         ${this.promptPreview === undefined ? nothing : this.#promptPreviewView(this.promptPreview)}
       </div>
     </main>`;
+  }
+
+  #offeredView(offered: { readonly serverId: string; readonly uri: string }): TemplateResult {
+    return html`<p class="resource-offered">
+      ${t('console.resources.offered', { server: offered.serverId, uri: offered.uri })}
+      <button
+        type="button"
+        @click=${() => {
+          this.offered = undefined;
+          void this.#read(offered);
+        }}
+      >
+        ${t('console.resources.read')}
+      </button>
+    </p>`;
   }
 
   #resourcesView(): TemplateResult {
