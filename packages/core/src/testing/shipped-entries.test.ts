@@ -75,7 +75,12 @@ describe('the shipped entries', () => {
       built('./postgres'),
       built('./worker'),
     ]);
-    expect(Object.keys(sqlite).sort()).toEqual(['SqliteStore']);
+    expect(Object.keys(sqlite).sort()).toEqual([
+      'NodeSqliteStore',
+      'SqliteStore',
+      'nodeSqliteDatabase',
+      'openSqliteDatabase',
+    ]);
     expect(Object.keys(postgres).sort()).toEqual([
       'HEARTBEAT_MS',
       'InstanceHeartbeat',

@@ -39,10 +39,26 @@ export interface SqliteTransaction<A extends unknown[], R> {
   immediate(...args: A): R;
 }
 
-/** How to open a `SqliteStore`. The caller opens the database (a file under the user's data directory) and hands it over. */
-export interface SqliteStoreConfig {
-  /** An open connection. The store owns it from here on: `close()` closes it. */
-  readonly database: SqliteDatabase;
+/**
+ * How to open a `SqliteStore`: a `path` (the store opens the file with `node:sqlite` or `better-sqlite3`, whichever
+ * this process can load, and closes it on `close()`), or a `database` the caller opened with a driver of its choice.
+ */
+export type SqliteStoreConfig = SqliteStoreOptions &
+  (
+    | {
+        /** An open connection. The store owns it from here on: `close()` closes it. */
+        readonly database: SqliteDatabase;
+        readonly path?: undefined;
+      }
+    | {
+        /** The database file, created when absent (its directory must exist). */
+        readonly path: string;
+        readonly database?: undefined;
+      }
+  );
+
+/** The tuning a `SqliteStore` takes whichever way it is opened. */
+export interface SqliteStoreOptions {
   /**
    * How long a write waits for another connection's lock before failing, in milliseconds. Default 5000: long enough
    * for a second host process or a backup to finish its write, short enough that a stuck lock fails the call clearly.

@@ -18,6 +18,7 @@ import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
 import { auditFromRow, decisionFromRow, invocationFromRow, resultFromRow, transitionFromRow } from './sqlite-rows.js';
 import type { DecisionRow, InvocationRow, ResultRow, TransitionRow } from './sqlite-rows.js';
+import { openSqliteDatabase } from './open-sqlite-database.js';
 import { prepareStatements, scopeParams } from './sqlite-statements.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase, SqliteStoreConfig, SqliteTransaction } from './sqlite-store-config.js';
@@ -36,12 +37,14 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  * call's rows are either whole or absent, and a write that reads first (the audit chain's last event) holds the write
  * lock while it reads: several processes sharing the file still build one chain.
  *
- * The constructor throws `HostError('store_error')` when the file's schema is newer than this code knows; the
- * database then stays open and the caller's to close.
+ * Given a `path`, the store opens the file with `node:sqlite` (Node >= 22.13) or else `better-sqlite3`. The
+ * constructor throws `HostError('store_error')` when neither driver loads, or when the file's schema is newer than
+ * this code knows; a `database` the caller handed over then stays open and the caller's to close.
  *
  * @example
  * ```ts
- * import Database from 'better-sqlite3';
+ * const store = new SqliteStore({ path: join(dataDir, 'airlock.db') });
+ * // or with a driver of your choice:
  * const store = new SqliteStore({ database: new Database(join(dataDir, 'airlock.db')) });
  * ```
  */
@@ -66,7 +69,7 @@ export class SqliteStore implements HostStore {
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
       throw new HostError('config_invalid', `busyTimeoutMs must be an integer >= 0, not ${String(busyTimeoutMs)}`);
     }
-    const db = config.database;
+    const db = databaseOf(config);
     this.#database = db;
     try {
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -81,6 +84,7 @@ export class SqliteStore implements HostStore {
       this.#tasks = new SqliteTasks(db);
       this.#switches = new SqliteSwitches(db);
     } catch (error) {
+      if (config.database === undefined) db.close();
       throw asStoreError('open the SQLite store', error);
     }
     const batch = new SqliteBatch({
@@ -222,6 +226,16 @@ export class SqliteStore implements HostStore {
       return Promise.reject(asStoreError(doing, error));
     }
   }
+}
+
+/** The connection the config names: the caller's `database`, or the file at `path` opened with a driver found here. */
+function databaseOf(config: SqliteStoreConfig): SqliteDatabase {
+  if (config.database !== undefined) return config.database;
+  if (typeof config.path === 'string' && config.path !== '') return openSqliteDatabase(config.path).database;
+  throw new HostError(
+    'config_invalid',
+    'SqliteStore needs a path (the database file to open) or a database (a connection opened by the caller)',
+  );
 }
 
 /** A driver failure as `HostError('store_error')`, with the driver's error as its cause; a `HostError` as is. */
