@@ -1,9 +1,8 @@
 // Airlock's quick start: a host with the demo MCP server over stdio, history in a SQLite file, and one tool call.
-// Run it with `node examples/quick-start.mjs` (Node 20.19 or newer) after
-// `npm install @airlock/core @airlock/demo-server better-sqlite3`, or give the path of another server's bin:
+// Run it with `node examples/quick-start.mjs` (Node 22.13 or newer; on Node 20.19 add better-sqlite3) after
+// `npm install @airlock/core @airlock/demo-server`, or give the path of another server's bin:
 // `node examples/quick-start.mjs path/to/server.js`.
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { createHost } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
 
@@ -12,7 +11,7 @@ const server = process.argv[2] ?? fileURLToPath(new URL('bin.js', import.meta.re
 
 const host = createHost({
   servers: { mcpServers: { demo: { command: process.execPath, args: [server] } } },
-  store: new SqliteStore({ database: new Database('airlock.db') }),
+  store: new SqliteStore({ path: 'airlock.db' }), // node:sqlite, or better-sqlite3 on Node 20
   surface: { askPermission: async (request) => 'allow_once' }, // your UI asks the user here
 });
 await host.servers.settled();

@@ -1,18 +1,17 @@
 // The console's history on a worker thread: a SqliteStore over the file the console names, served to its
 // WorkerStore at background priority (see openHistory in console-server.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import { SqliteStore } from '@airlock/core/sqlite';
 import { serveStore } from '@airlock/core/worker';
 
 if (parentPort === null) throw new Error('store-worker.js runs as a worker thread of the console');
 const { path } = workerData as { path: string };
-let database: Database.Database;
+let store: SqliteStore;
 try {
-  database = new Database(path);
+  store = new SqliteStore({ path });
 } catch (error) {
-  // The driver's error class loses its message crossing to the console's thread; this one keeps it.
+  // The error's class (HostError, the driver's) loses its message crossing to the console's thread; this one keeps it.
   const { message, code } = error as Error & { code?: string };
   throw new Error(code === undefined ? message : `${message} (${code})`);
 }
-serveStore(new SqliteStore({ database }), parentPort);
+serveStore(store, parentPort);

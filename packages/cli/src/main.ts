@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import type { Host, HostStore, Surface } from '@airlock/core';
 import { createHost, HostError, logHostEvents, MemoryStore } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
@@ -104,7 +103,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         'inputs',
       ].includes(command) || servers.some((s) => s.inputs !== undefined);
     const path = storePath(values.store, config.storePath);
-    const store: HostStore = needsStore ? new SqliteStore({ database: new Database(path) }) : new MemoryStore();
+    const store: HostStore = needsStore ? new SqliteStore({ path }) : new MemoryStore();
     // Sign-in to remote servers comes back to a one-use loopback listener (auth login only).
     loopback = command === 'auth' && rest[0] === 'login' ? await LoopbackRedirect.start() : undefined;
     const target =
