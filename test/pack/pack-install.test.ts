@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What a user gets from npm, tried as a user would: each package packed (`npm pack`, from the built tree: `npm test`
 // builds first) and installed into an empty project outside the repository, where nothing of the workspace can be
-// found. Slow (better-sqlite3 compiles from source, about a minute), hence its own timeouts.
+// found. Slow (on Node 20 the test adds better-sqlite3, which compiles from source, about a minute), hence its own
+// timeouts. node22-install.test.ts installs the CLI on Node 22, where node:sqlite needs no native build.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SLOW = 600_000;
@@ -125,6 +126,12 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     expect(result.stdout).toContain('demo__echo');
     expect(result.stdout).toContain('outcome: success');
     expect(result.code).toBe(0);
+  });
+
+  it('require()s @airlock/core from CommonJS in the installed project (Node >= 20.19)', async () => {
+    const script = "const { createHost } = require('@airlock/core'); console.log(typeof createHost);";
+    const result = await ok(process.execPath, ['-e', script], project);
+    expect(result.stdout).toBe('function\n');
   });
 
   it("imports @airlock/core's subpaths from the installed package", async () => {
