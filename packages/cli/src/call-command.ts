@@ -1,3 +1,4 @@
+import { findTool } from './tool-command.js';
 import type { Host, InvocationRecord, Scope } from '@airlock/core';
 import { HostError } from '@airlock/core';
 import type { Style } from './cli-style.js';
@@ -26,7 +27,7 @@ export async function call(
   values: { args?: string; timeout?: string; full: boolean; json: boolean },
   io: CallIo,
 ): Promise<number> {
-  const [serverId = '', toolName = ''] = target.split('/');
+  const [serverId = ''] = target.split('/');
   const args: unknown = values.args === undefined ? {} : JSON.parse(values.args);
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   // As this user sees it: on a server each user signs in to, their own connection.
@@ -40,10 +41,7 @@ export async function call(
   if (server?.state !== 'ready') {
     throw new HostError('server_unavailable', server?.error ?? `server "${serverId}" is ${server?.state ?? 'unknown'}`);
   }
-  const tool = host.tools
-    .list({ audience: 'user', scope })
-    .find((t) => t.origin.kind === 'mcp' && t.origin.serverId === serverId && t.origin.originalName === toolName);
-  if (tool === undefined) throw new HostError('tool_not_found', `server "${serverId}" has no tool ${toolName}`);
+  const tool = findTool(host, scope, target);
 
   const controller = new AbortController();
   let interrupts = 0;

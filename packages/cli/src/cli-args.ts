@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { suggestion } from './did-you-mean.js';
 
 export const USAGE = `airlock: an MCP host in your terminal. Every tool call is shown, consented, bounded and kept in history.
 
@@ -9,7 +10,8 @@ Usage:
   airlock servers disable|enable SERVER    switches a server off (not started, tools not listed) or on again
   airlock tools hide|show SERVER/TOOL [--everyone]   hides a tool from the model for you (or everyone here)
   airlock tools [--audience model|app|user] [--server ID] [--json]
-  airlock call SERVER/TOOL [--args JSON] [--allow] [--timeout MS] [--full] [--json]
+  airlock tools SERVER/TOOL [--json]   one tool: its input schema, annotations, risk and stored decision
+  airlock call SERVER/TOOL [--args JSON|@FILE|-] [--allow] [--timeout MS] [--full] [--json]
   airlock resources [--server ID] [--json]   resources and resource templates the servers offer
   airlock read SERVER URI [--full] [--json]  reads a resource (bounded; --full prints it whole)
   airlock prompts [--server ID] [--json]     prompts the servers offer, with their arguments
@@ -21,7 +23,7 @@ Usage:
   airlock permissions revoke ID | --server ID
   airlock permissions explain SERVER/TOOL [--args JSON]   which rule or decision decides, and why
   airlock audit [--limit N] | --export | --verify   the audit trail; --verify checks the hash chain
-  airlock audit --export --format seed              decisions in seed 003 R6's schema (default: ndjson)
+  airlock audit --export --format seed              only the permission decisions, one JSON line each
   airlock audit --verify --anchor FILE              also checks the chain still reaches every anchored head
   airlock audit anchor FILE                         appends the chain head to FILE (outside the data directory)
   airlock retention [--dry-run] [--json]            removes what aged out (results 7 d, history 90 d, audit 400 d)
@@ -32,6 +34,7 @@ Usage:
   airlock completion bash|zsh|fish                  a shell completion script (e.g. source <(airlock completion bash))
   airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
   airlock gateway [--config FILE] [--http]  Airlock as an MCP server for your MCP client (airlock gateway --help)
+  airlock help [COMMAND]                            one command in detail (or: airlock COMMAND --help)
 
 An ID may be given by its first characters (airlock history show 375a) when no other id starts with them.
 
@@ -98,6 +101,8 @@ export const COMMANDS = [
   'inputs',
   'completion',
   'console',
+  'gateway',
+  'help',
 ] as const;
 
 /** The actions a command takes as its next word. */
@@ -122,25 +127,62 @@ function parseOptions(argv: readonly string[]) {
   return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
 }
 
-/** A command line that parsed and whose arguments make sense, or what is wrong with it. */
+/**
+ * A command line that parsed and whose arguments make sense, or what is wrong with it (and the command it is about,
+ * when that much was understood, so the error can show that command's usage).
+ */
 export type ParsedCommandLine =
-  { ok: true; command: string; rest: string[]; values: CliValues } | { ok: false; error: string };
+  { ok: true; command: string; rest: string[]; values: CliValues } | { ok: false; error: string; command?: string };
 
 /**
  * Parses and checks the whole command line before anything starts: an unknown option, a missing or malformed
  * argument, or a value out of range is reported here, so a mistake never costs a server start (or leaves one behind).
  */
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  const named = argv.find((word) => !word.startsWith('-'));
+  const about = named !== undefined && (COMMANDS as readonly string[]).includes(named) ? named : undefined;
+  const badOption = unknownOption(argv);
+  if (badOption !== undefined)
+    return { ok: false, error: badOption, ...(about === undefined ? {} : { command: about }) };
   let parsed;
   try {
     parsed = parseOptions(argv);
   } catch (error) {
-    return { ok: false, error: (error as Error).message };
+    return {
+      ok: false,
+      error: optionError(error as Error & { code?: string }),
+      ...(about === undefined ? {} : { command: about }),
+    };
   }
   const { values, positionals } = parsed;
   const [command = 'overview', ...rest] = positionals;
   const error = checkCommand(command, rest, values);
-  return error === undefined ? { ok: true, command, rest, values } : { ok: false, error };
+  if (error === undefined) return { ok: true, command, rest, values };
+  return { ok: false, error, ...(about === undefined ? {} : { command: about }) };
+}
+
+/** The first option nobody knows (before a `--`), said our way, with the option it most likely meant. */
+function unknownOption(argv: readonly string[]): string | undefined {
+  const shorts = Object.values(OPTIONS).flatMap((option) => ('short' in option ? [`-${option.short}`] : []));
+  for (const word of argv) {
+    if (word === '--') return undefined;
+    if (!word.startsWith('-') || word === '-') continue;
+    const name = word.split('=')[0]!;
+    if (OPTION_NAMES.includes(name) || shorts.includes(name)) continue;
+    return `unknown option ${name}${suggestion(name, OPTION_NAMES)}`;
+  }
+  return undefined;
+}
+
+/** node:util's parser errors in our words: which option, and what it wants. */
+function optionError(error: Error & { code?: string }): string {
+  const option = /'(-{1,2}[\w-]+)/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) {
+    const name = option.startsWith('--') ? option.slice(2) : undefined;
+    const takesValue = name !== undefined && name in OPTIONS && OPTIONS[name as keyof typeof OPTIONS].type === 'string';
+    return takesValue ? `${option} needs a value` : `${option} takes no value`;
+  }
+  return error.message;
 }
 
 function checkCommand(command: string, rest: readonly string[], values: CliValues): string | undefined {
@@ -154,7 +196,7 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
     return `--workspace must be 1-64 letters, digits, ".", "_", "@" or "-", not ${JSON.stringify(values.workspace)}`;
   }
   if (command !== 'overview' && !(COMMANDS as readonly string[]).includes(command)) {
-    return `unknown command ${command}`;
+    return `unknown command ${command}${suggestion(command, COMMANDS)}`;
   }
   const extra = (allowed: number) =>
     rest.length > allowed ? `unexpected argument ${rest[allowed]} after ${command}` : undefined;
@@ -170,13 +212,14 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
       return rest[1] === undefined ? `servers ${rest[0]} needs a server id` : extra(2);
     case 'tools':
       if (rest[0] === 'hide' || rest[0] === 'show') return checkTarget(rest[1], `tools ${rest[0]}`) ?? extra(2);
-      if (rest[0] !== undefined) return `unknown tools action ${rest[0]}: use hide or show`;
+      if (rest[0]?.includes('/') === true) return checkTarget(rest[0], 'tools') ?? extra(1);
+      if (rest[0] !== undefined) return `unknown tools action ${rest[0]}: use SERVER/TOOL, hide or show`;
       return extra(0) ?? checkAudience(values.audience, values.server);
     case 'call':
       return (
         checkTarget(rest[0], 'call') ??
         extra(1) ??
-        checkJson(values.args, '--args') ??
+        checkJson(literalArgs(values.args), '--args') ??
         positiveInteger(values.timeout, '--timeout', 'a positive number of milliseconds')
       );
     case 'resources':
@@ -188,7 +231,7 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
     case 'prompt':
       if (rest[0] === undefined || rest[1] === undefined)
         return 'prompt needs SERVER NAME, e.g. everything simple-prompt';
-      return extra(2) ?? checkPromptArgs(values.args);
+      return extra(2) ?? checkPromptArgs(literalArgs(values.args));
     case 'history':
       if (rest[0] === undefined) return limit();
       if (rest[0] !== 'show') return `unknown history action ${rest[0]}: use show ID`;
@@ -214,6 +257,10 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
       if (rest[0] === undefined) return undefined;
       if (rest[0] !== 'set' && rest[0] !== 'clear') return `unknown inputs action ${rest[0]}: use set ID or clear ID`;
       return rest[1] === undefined ? `inputs ${rest[0]} needs an input id` : extra(2);
+    case 'help':
+      if (rest[0] !== undefined && !(COMMANDS as readonly string[]).includes(rest[0]))
+        return `no help for ${rest[0]}: not a command${suggestion(rest[0], COMMANDS)}`;
+      return extra(1);
     case 'completion':
       if (rest[0] === undefined) return 'completion needs a shell: bash, zsh or fish';
       if (!['bash', 'zsh', 'fish'].includes(rest[0])) return `completion supports bash, zsh or fish, not ${rest[0]}`;
@@ -237,7 +284,7 @@ function checkPermissions(rest: readonly string[], values: CliValues): string | 
       return (
         checkTarget(target, 'permissions explain') ??
         (rest.length > 2 ? `unexpected argument ${rest[2]}` : undefined) ??
-        checkJson(values.args, '--args')
+        checkJson(literalArgs(values.args), '--args')
       );
     default:
       return `unknown permissions action ${action}: use list, revoke or explain`;
@@ -262,8 +309,13 @@ function checkAudience(audience: string | undefined, server: string | undefined)
     : undefined;
 }
 
+/** `--args` when it is JSON on the command line; `@FILE` and `-` are read (and checked) once the command runs. */
+function literalArgs(text: string | undefined): string | undefined {
+  return text === undefined || text === '-' || text.startsWith('@') ? undefined : text;
+}
+
 /** A prompt's `--args`: a JSON object of text values (the protocol carries prompt arguments as text). */
-function checkPromptArgs(text: string | undefined): string | undefined {
+export function checkPromptArgs(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const bad = checkJson(text, '--args');
   if (bad !== undefined) return bad;
@@ -275,7 +327,7 @@ function checkPromptArgs(text: string | undefined): string | undefined {
   return notText === undefined ? undefined : `--args: the value of "${notText[0]}" must be text (a JSON string)`;
 }
 
-function checkJson(text: string | undefined, flag: string): string | undefined {
+export function checkJson(text: string | undefined, flag: string): string | undefined {
   if (text === undefined) return undefined;
   try {
     JSON.parse(text);

@@ -191,7 +191,7 @@ describe('the command line is checked before any server starts', () => {
     [['call', 'probe/x', '--timeout', 'soon'], '--timeout must be a positive number of milliseconds, not soon'],
     [['tools', '--audience', 'robots'], '--audience must be model, app or user, not robots'],
     [['tools', '--audience', 'app'], '--audience app needs --server'],
-    [['tools', '--no-such-flag'], "Unknown option '--no-such-flag'"],
+    [['tools', '--no-such-flag'], 'unknown option --no-such-flag'],
     [['servers', 'extra'], 'unknown servers action extra: use logs, disable or enable'],
     [['history', 'show'], 'history show needs an invocation id'],
     [['history', '--limit', '0'], '--limit must be a positive integer, not 0'],
@@ -263,7 +263,7 @@ describe('shell completion', () => {
     expect(zsh.code).toBe(0);
     expect(zsh.stdout).toMatch(/^#compdef airlock\n/);
     expect(zsh.stdout).toContain(
-      "'1:command:(servers tools call resources read prompts prompt history tasks permissions audit retention auth config inputs completion console)'",
+      "'1:command:(servers tools call resources read prompts prompt history tasks permissions audit retention auth config inputs completion console gateway help)'",
     );
     const fish = await run(['completion', 'fish']);
     expect(fish.stdout).toContain(

@@ -9,9 +9,14 @@ import { configCheck } from './config-command.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { call } from './call-command.js';
 import { tasksCommand } from './tasks-command.js';
-import { parseCommandLine, USAGE } from './cli-args.js';
+import { toolCommand } from './tool-command.js';
+import { checkJson, checkPromptArgs, parseCommandLine, USAGE } from './cli-args.js';
+import { readArgsOption } from './args-option.js';
+import { commandHelp, usageError } from './command-help.js';
+import { suggestion } from './did-you-mean.js';
 import { cliScope, loadConfig, storePath } from './cli-config.js';
 import { createCliLogger } from './cli-logger.js';
+import { humanLogLines } from './human-log-lines.js';
 import { PLAIN, styleFor } from './cli-style.js';
 import { cliVersion } from './cli-version.js';
 import { completionScript } from './completion.js';
@@ -43,12 +48,14 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   // Everything on the command line is checked here, before a config is read or a server started.
   const parsed = parseCommandLine(argv);
   if (!parsed.ok) {
-    io.stderr.write(`airlock: ${parsed.error}\n\n${USAGE}`);
+    io.stderr.write(usageError(parsed.error, parsed.command));
     return EXIT_CODES.usage;
   }
   const { command, rest, values } = parsed;
-  if (values.help) {
-    io.stdout.write(USAGE);
+  const helpOn = command === 'help' ? rest[0] : values.help ? command : undefined;
+  if (helpOn === 'console' || helpOn === 'gateway') return main([helpOn, '--help'], io);
+  if (command === 'help' || values.help) {
+    io.stdout.write(helpOn === undefined || helpOn === 'overview' ? USAGE : commandHelp(helpOn));
     return 0;
   }
   if (values.version) {
@@ -58,6 +65,18 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   if (command === 'completion') {
     io.stdout.write(completionScript(rest[0] as Shell));
     return 0;
+  }
+  try {
+    const args = await readArgsOption(values.args, io.stdin);
+    const bad = command === 'prompt' ? checkPromptArgs(args) : checkJson(args, '--args');
+    if (bad !== undefined) {
+      io.stderr.write(usageError(bad, command));
+      return EXIT_CODES.usage;
+    }
+    if (args !== undefined) values.args = args;
+  } catch (error) {
+    io.stderr.write(usageError((error as Error).message, command));
+    return EXIT_CODES.usage;
   }
   const negotiation = values.negotiation as 'legacy' | 'auto' | undefined;
   const env = io.env ?? process.env;
@@ -107,7 +126,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     // Sign-in to remote servers comes back to a one-use loopback listener (auth login only).
     loopback = command === 'auth' && rest[0] === 'login' ? await LoopbackRedirect.start() : undefined;
     const target =
-      command === 'call' || command === 'read' || command === 'prompt'
+      command === 'call' ||
+      command === 'read' ||
+      command === 'prompt' ||
+      (command === 'tools' && rest[0]?.includes('/'))
         ? rest[0]
         : (command === 'permissions' && rest[0] === 'explain') ||
             (command === 'auth' && rest[0] !== 'status') ||
@@ -121,7 +143,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       store.close().catch(() => undefined);
       throw new HostError(
         'server_not_found',
-        `no server "${onlyServer}" in ${source}; known: ${servers.map((s) => s.id).join(', ') || 'none'}`,
+        `no server "${onlyServer}" in ${source}${suggestion(
+          onlyServer,
+          servers.map((s) => s.id),
+        )}; known: ` + (servers.map((s) => s.id).join(', ') || 'none'),
       );
     }
     // Servers a command does not need stay configured but are not started (rules naming them still make sense).
@@ -175,7 +200,10 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       tasks: { resume: false },
       ...(audit?.anchorFile === undefined ? {} : { audit: { anchorFile: audit.anchorFile } }),
     });
-    logHostEvents(host, createCliLogger({ verbose: values.verbose, destination: io.stderr }));
+    // JSON lines where a program reads them (--json, or stderr not a terminal); sentences for a person.
+    const humanLog = !values.json && (io.stderr as NodeJS.WriteStream).isTTY === true;
+    const destination = humanLog ? humanLogLines(io.stderr) : io.stderr;
+    logHostEvents(host, createCliLogger({ verbose: values.verbose, destination }));
     await host.servers.settled();
     const scope = cliScope(values.workspace);
     // The servers this user signed in to list their tools on the user's own connection: opened now.
@@ -192,6 +220,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       case 'tools':
         if (rest[0] === 'hide' || rest[0] === 'show')
           return await toolSwitchCommand(host, scope, rest[0], rest[1] ?? '', values.everyone, out);
+        if (rest[0] !== undefined) return await toolCommand(host, scope, rest[0], values.json, out);
         return listTools(host, (values.audience ?? 'model') as 'model', values.server, values.json, out, scope);
       case 'resources':
         return await resourcesCommand(host, scope, values.server, values.json, out);
