@@ -19,6 +19,7 @@ import { startRetention } from '../retention/retention-schedule.js';
 import { HostServers } from '../servers/host-servers.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { parseServersConfig } from '../servers/server-config.js';
+import { serverNotReady } from './server-not-ready.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { ToolSwitches } from '../switches/tool-switches.js';
 import { HostTasks } from '../tasks/host-tasks.js';
@@ -127,6 +128,7 @@ export function createHost(config: HostConfig = {}): Host {
   const pipeline: InvocationPipeline = new InvocationPipeline({
     tasks,
     registry,
+    serverNotReady: (toolName, scope) => serverNotReady(servers.list(scope), toolName),
     writes,
     clock,
     // This host's own timer and controllers: another host in the process never shares them.
@@ -253,16 +255,19 @@ export function createHost(config: HostConfig = {}): Host {
     tasks: hostTasksApi(tasks),
     addHook: (hook) => pipeline.addHook(hook),
     on: (name, listener) => events.on(name, listener),
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      tasks.close();
-      stopAnchoring();
-      await retention.stop();
-      await servers.close();
-      await writes.drain().catch(() => undefined);
-      await audit.anchoring();
-      await store.close();
-    },
+    [Symbol.asyncDispose]: () => close(),
+    close: () => close(),
   };
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    tasks.close();
+    stopAnchoring();
+    await retention.stop();
+    await servers.close();
+    await writes.drain().catch(() => undefined);
+    await audit.anchoring();
+    await store.close();
+  }
 }

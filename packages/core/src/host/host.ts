@@ -39,4 +39,6 @@ export interface Host {
   addHook(hook: PreCallHook): () => void;
   on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void;
   close(): Promise<void>;
+  /** `close()`, for `await using host = createHost(…)`: the host closes when the block ends, thrown or not. */
+  [Symbol.asyncDispose](): Promise<void>;
 }

@@ -30,6 +30,8 @@ export function admitCall(options: {
   readonly call: InvokeOptions;
   /** The call's arguments, `{}` when none were given. */
   readonly args: unknown;
+  /** Why the tool's server is not ready, named in a `tool_not_found` (a failed server lists no tools). */
+  readonly serverNotReady?: (toolName: string, scope: InvokeOptions['scope']) => string | undefined;
 }): RegisteredTool | CallRefusal {
   const { call, args } = options;
   let entry: RegisteredTool;
@@ -37,7 +39,9 @@ export function admitCall(options: {
     entry = options.registry.resolve(call.tool, call.caller, call.scope);
   } catch (error) {
     if (error instanceof HostError && (error.code === 'tool_not_found' || error.code === 'tool_not_visible')) {
-      return new CallRefusal('tool_not_found', { code: error.code, message: error.message }, undefined);
+      const why = error.code === 'tool_not_found' ? options.serverNotReady?.(call.tool, call.scope) : undefined;
+      const message = why === undefined ? error.message : `${error.message}: ${why}`;
+      return new CallRefusal('tool_not_found', { code: error.code, message }, undefined);
     }
     throw error;
   }

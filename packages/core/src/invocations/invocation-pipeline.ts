@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { CallInFlight } from './call-in-flight.js';
 import type { RecordingQueue } from '../store/recording-queue.js';
 import { assertScope } from '../scope.js';
+import { assertCaller } from './assert-caller.js';
 import type { Scope } from '../scope.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -38,6 +39,8 @@ export type ToolLimits = Readonly<Record<string, Partial<BoundLimits & TimeoutLi
 /** What a pipeline is built with: one set per host, never shared with another host. */
 export interface PipelineDeps {
   readonly registry: ToolRegistry;
+  /** Why the server a tool name points at (`server__tool`) is not ready for this scope, when it is not. */
+  readonly serverNotReady?: (toolName: string, scope: Scope) => string | undefined;
   readonly writes: RecordingQueue;
   readonly clock: Clock;
   /** The host's one timer for its calls' timeouts. */
@@ -118,9 +121,15 @@ export class InvocationPipeline {
   async invoke(options: InvokeOptions): Promise<ToolResult> {
     this.deps.writes.assertHealthy();
     const scope = assertScope(options.scope);
+    assertCaller(options.caller);
     assertModelCallId(options.modelCallId);
     const args = options.args ?? {};
-    const entry = admitCall({ registry: this.deps.registry, call: options, args });
+    const entry = admitCall({
+      registry: this.deps.registry,
+      call: options,
+      args,
+      ...(this.deps.serverNotReady === undefined ? {} : { serverNotReady: this.deps.serverNotReady }),
+    });
     if (entry instanceof CallRefusal) {
       // A view probing for tools it may not call leaves a trace: no record exists for it, so the audit keeps one.
       if (options.caller.kind === 'app') this.deps.writes.write(appCallRefused(scope, options, entry, this.deps.clock));

@@ -1,0 +1,12 @@
+import type { ServerInfo } from '../servers/server-info.js';
+
+/**
+ * Why the server a tool name points at (`server__tool`) cannot offer it now, or undefined when it is ready or the
+ * name points at no server. A failed server lists no tools, so without this a call to one of them says only
+ * "unknown tool", and the person looks for a typo instead of at the server.
+ */
+export function serverNotReady(servers: readonly ServerInfo[], toolName: string): string | undefined {
+  const server = servers.find((candidate) => toolName.startsWith(`${candidate.id}__`));
+  if (server === undefined || server.state === 'ready') return undefined;
+  return `server "${server.id}" is ${server.state}${server.error === undefined ? '' : ` (${server.error})`}`;
+}
