@@ -9,7 +9,14 @@ import { parseCommandLine } from '../../packages/cli/dist/cli-args.js';
 // pack-install.test.ts), and every airlock command line it shows parses.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PACKAGES = ['packages/core', 'packages/cli', 'packages/ai-sdk', 'packages/elements', 'apps/console'];
+const PACKAGES = [
+  'packages/core',
+  'packages/cli',
+  'packages/demo-server',
+  'packages/ai-sdk',
+  'packages/elements',
+  'apps/console',
+];
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
 describe('the package READMEs', () => {
