@@ -4,7 +4,13 @@ import type { InvocationRecord } from '../store/invocation-record.js';
 
 /** `host.history`: a conversation's calls, newest first, and one call with its transitions and result. */
 export interface HostHistoryApi {
-  list(options: { scope: Scope; limit?: number; before?: number }): Promise<InvocationRecord[]>;
+  /** Newest first, a page at a time; `allConversations` lists every conversation of the scope's user there. */
+  list(options: {
+    scope: Scope;
+    limit?: number;
+    before?: number;
+    allConversations?: boolean;
+  }): Promise<InvocationRecord[]>;
   get(options: { scope: Scope; invocationId: string }): Promise<HistoryEntry | undefined>;
 }
 

@@ -66,4 +66,6 @@ export interface ListInvocationsOptions {
   readonly limit?: number;
   /** Only calls created strictly before this time (for paging). */
   readonly before?: number;
+  /** Every conversation of the scope's user in its workspace, not only `scope.conversationId`. */
+  readonly allConversations?: boolean;
 }

@@ -8,6 +8,7 @@ import { describeModelCallContract } from './host-store-model-call-contract.js';
 import { describePruneContract } from './host-store-prune-contract.js';
 import { describeRetentionContract } from './host-store-retention-contract.js';
 import { describeTaskContract } from './host-store-task-contract.js';
+import { describeTenantHistoryContract } from './host-store-tenant-history-contract.js';
 import { describeWriteContract } from './host-store-write-contract.js';
 
 /**
@@ -24,6 +25,7 @@ import { describeWriteContract } from './host-store-write-contract.js';
  */
 export function describeHostStoreContract(options: HostStoreContractOptions): void {
   describeHistoryContract(options);
+  describeTenantHistoryContract(options);
   describeModelCallContract(options);
   describeWriteContract(options);
   describeGroupContract(options);

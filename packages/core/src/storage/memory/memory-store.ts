@@ -50,6 +50,8 @@ interface Entry {
   readonly order: number;
 }
 
+const sameTenant = (a: Scope, b: Scope) => a.userId === b.userId && a.workspaceId === b.workspaceId;
+
 function scopeKey(scope: Scope): string {
   return JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
 }
@@ -341,7 +343,9 @@ export class MemoryStore implements HostStore {
     return this.#call(() => {
       const limit = pageSize(options);
       const before = options?.before;
-      const entries = this.#byScope.get(scopeKey(scope)) ?? [];
+      const entries = options?.allConversations
+        ? [...this.#byScope.values()].flat().filter(({ record }) => sameTenant(record.scope, scope))
+        : (this.#byScope.get(scopeKey(scope)) ?? []);
       return entries
         .filter((entry) => before === undefined || entry.record.createdAt < before)
         .sort((a, b) => b.record.createdAt - a.record.createdAt || b.order - a.order)

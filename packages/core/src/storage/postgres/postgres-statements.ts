@@ -44,6 +44,9 @@ function inScope(first: number, alias = ''): string {
   return `${a}user_id = $${first} AND ${a}workspace_id = $${first + 1} AND ${a}conversation_id = $${first + 2}`;
 }
 
+/** Every conversation of a user in a workspace ($1, $2). */
+const IN_TENANT = 'user_id = $1 AND workspace_id = $2';
+
 function prefixed(alias: string, columns: string): string {
   return columns
     .split(', ')
@@ -73,6 +76,9 @@ export const SQL = {
   listInvocationsBefore:
     `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope(1)} AND created_at < $4 ` +
     `${newestFirst} LIMIT $5`,
+  listTenantInvocations: `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} ${newestFirst} LIMIT $3`,
+  listTenantInvocationsBefore:
+    `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} AND created_at < $3 ` + `${newestFirst} LIMIT $4`,
   listTransitions:
     `SELECT ${prefixed('t', TRANSITION_COLUMNS)} FROM invocation_transitions t JOIN invocations i ` +
     `ON i.id = t.invocation_id WHERE t.invocation_id = $1 AND ${inScope(2, 'i')} ORDER BY t.seq`,

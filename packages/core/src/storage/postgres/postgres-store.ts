@@ -134,8 +134,12 @@ export class PostgresStore implements HostStore {
     return this.#read('list invocations', async () => {
       const limit = pageSize(options);
       const before = options?.before;
-      const rows =
-        before === undefined
+      const tenant = [scope.userId, scope.workspaceId];
+      const rows = options?.allConversations
+        ? before === undefined
+          ? await this.#rows<InvocationRow>('listTenantInvocations', [...tenant, limit])
+          : await this.#rows<InvocationRow>('listTenantInvocationsBefore', [...tenant, before, limit])
+        : before === undefined
           ? await this.#rows<InvocationRow>('listInvocations', [...scopeValues(scope), limit])
           : await this.#rows<InvocationRow>('listInvocationsBefore', [...scopeValues(scope), before, limit]);
       return rows.map(invocationFromRow);

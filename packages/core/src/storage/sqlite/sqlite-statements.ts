@@ -11,6 +11,8 @@ function inScope(alias = ''): string {
   return `${a}user_id = ? AND ${a}workspace_id = ? AND ${a}conversation_id = ?`;
 }
 
+const IN_TENANT = 'user_id = ? AND workspace_id = ?';
+
 function marks(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
@@ -44,6 +46,8 @@ export interface SqliteStatements {
   readonly getInvocation: SqliteStatement;
   readonly listInvocations: SqliteStatement;
   readonly listInvocationsBefore: SqliteStatement;
+  readonly listTenantInvocations: SqliteStatement;
+  readonly listTenantInvocationsBefore: SqliteStatement;
   readonly listTransitions: SqliteStatement;
   readonly getResult: SqliteStatement;
   /** Inserts a decision, or overwrites the one with its key (id included). */
@@ -81,6 +85,13 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
     listInvocations: db.prepare(`SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} ${newestFirst}`),
     listInvocationsBefore: db.prepare(
       `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} AND created_at < ? ${newestFirst}`,
+    ),
+    // Every conversation of a user in a workspace: the (user, workspace, conversation, time) index's prefix.
+    listTenantInvocations: db.prepare(
+      `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} ${newestFirst}`,
+    ),
+    listTenantInvocationsBefore: db.prepare(
+      `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} AND created_at < ? ${newestFirst}`,
     ),
     listTransitions: db.prepare(
       `SELECT ${prefixed('t', TRANSITION_COLUMNS)} FROM invocation_transitions t JOIN invocations i ` +

@@ -182,10 +182,14 @@ export class SqliteStore implements HostStore {
     return this.#call('list invocations', () => {
       const limit = pageSize(options);
       const before = options?.before;
-      const rows =
-        before === undefined
-          ? this.#sql.listInvocations.all(...scopeParams(scope), limit)
-          : this.#sql.listInvocationsBefore.all(...scopeParams(scope), before, limit);
+      const sql = this.#sql;
+      const rows = options?.allConversations
+        ? before === undefined
+          ? sql.listTenantInvocations.all(scope.userId, scope.workspaceId, limit)
+          : sql.listTenantInvocationsBefore.all(scope.userId, scope.workspaceId, before, limit)
+        : before === undefined
+          ? sql.listInvocations.all(...scopeParams(scope), limit)
+          : sql.listInvocationsBefore.all(...scopeParams(scope), before, limit);
       return (rows as InvocationRow[]).map(invocationFromRow);
     });
   }
