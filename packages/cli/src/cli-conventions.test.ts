@@ -185,3 +185,13 @@ describe('log warnings', () => {
     expect(JSON.parse(warning ?? '{}')).toMatchObject({ level: 'warn', serverId: 'broken' });
   });
 });
+
+describe('a closed pipe', () => {
+  it('ends quietly when the reader stops early (airlock tools | head -1)', async () => {
+    const w = workspace();
+    const quoted = [process.execPath, BIN, 'tools', ...w.common].map((word) => `'${word}'`).join(' ');
+    const piped = await run([], { command: 'bash', pre: ['-o', 'pipefail', '-c', `${quoted} | head -c 1`] });
+    expect(piped.stderr).not.toContain('EPIPE');
+    expect(piped.code).toBe(0);
+  });
+});
