@@ -5,12 +5,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Clock, Host } from '@airlock/core';
+import type { Clock, Host, HostError } from '@airlock/core';
 import { createHost, logHostEvents, SECRET_KEY_ENV, TokenVault } from '@airlock/core';
 import { createGatewayHandler, GatewaySurface } from '@airlock/gateway';
 import { ConsoleSignIn } from './console-sign-in.js';
 import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
-import { WorkerStore } from '@airlock/core/worker';
+import { openSqliteWorkerStore } from '@airlock/core/worker';
+import type { WorkerStore } from '@airlock/core/worker';
 import { createApi } from './api.js';
 import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
@@ -41,20 +42,18 @@ export interface RunningConsole {
 }
 
 /**
- * Opens the console's history: a `SqliteStore` on a worker thread at background priority (`store-worker.ts`), so
- * history writes never hold up the thread that runs calls and serves the page and its event streams. Resolves once
- * the file is open; one that cannot be opened fails here, named.
+ * Opens the console's history: a `SqliteStore` on a worker thread at background priority, so history writes never
+ * hold up the thread that runs calls and serves the page and its event streams. Resolves once the file is open; one
+ * that cannot be opened fails here, named.
  */
 async function openHistory(path: string): Promise<WorkerStore> {
-  const store = new WorkerStore({ module: new URL('./store-worker.js', import.meta.url), workerData: { path } });
   try {
-    await store.listDecisions({ userId: '', workspaceId: '' });
+    return await openSqliteWorkerStore({ path });
   } catch (error) {
-    await store.close().catch(() => undefined);
-    const why = (error as Error).message.replace(/^the store worker stopped: /, '');
-    throw new Error(`the console cannot open its history file ${path}: ${why}`);
+    const reason = (error as HostError).data?.['reason'];
+    const why = typeof reason === 'string' ? reason : (error as Error).message;
+    throw new Error(`the console cannot open its history file ${path}: ${why}`, { cause: error });
   }
-  return store;
 }
 
 /**

@@ -9,7 +9,7 @@ import { loadConfig, storePath } from './cli-config.js';
 import { createCliLogger } from './cli-logger.js';
 import { cliVault } from './cli-vault.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { openWorkerHistory } from './worker-history.js';
+import { openSqliteWorkerStore } from '@airlock/core/worker';
 
 /** The environment variable holding the bearer token HTTP clients must present. */
 export const GATEWAY_TOKEN_ENV = 'AIRLOCK_GATEWAY_TOKEN';
@@ -111,7 +111,7 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
     const path = storePath(values.store, config.storePath);
     const surface = new GatewaySurface();
     // History on a worker thread: SQLite writes and audit hashing leave the thread that relays calls.
-    store = await openWorkerHistory(path);
+    store = await openSqliteWorkerStore({ path });
     host = createHost({
       servers: config.servers,
       store,

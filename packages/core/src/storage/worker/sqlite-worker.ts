@@ -1,10 +1,10 @@
-// The gateway's history on a worker thread: a SqliteStore over the file the gateway names, served to its WorkerStore
-// at background priority (see openWorkerHistory in worker-history.ts).
+// The worker thread of `openSqliteWorkerStore`: a SqliteStore over the file named in workerData, served to the
+// WorkerStore that started it. Loaded by URL as a worker's module, never imported.
 import { parentPort, workerData } from 'node:worker_threads';
-import { SqliteStore } from '@airlock/core/sqlite';
-import { serveStore } from '@airlock/core/worker';
+import { SqliteStore } from '../sqlite/sqlite-store.js';
+import { serveStore } from './worker-store.js';
 
-if (parentPort === null) throw new Error('store-worker.js runs as a worker thread of airlock');
+if (parentPort === null) throw new Error('sqlite-worker.js runs as a worker thread of a WorkerStore');
 const { path } = workerData as { path: string };
 let store: SqliteStore;
 try {
