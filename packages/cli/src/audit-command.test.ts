@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,11 +28,11 @@ function run(args: string[]): Promise<Run> {
 }
 
 function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-cli-audit-'));
+  const dir = scratchDir('airlock-cli-audit-');
   const config = join(dir, 'airlock.config.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: [DEMO] } } }));
   // The anchors live outside the data directory, as they should.
-  const anchors = join(mkdtempSync(join(tmpdir(), 'airlock-anchors-')), 'anchors.ndjson');
+  const anchors = join(scratchDir('airlock-anchors-'), 'anchors.ndjson');
   return { config, store: join(dir, 'airlock.db'), anchors };
 }
 

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 
 // The habits of a good CLI, on the built bin as a user runs it: colour only where it belongs, ids by prefix, the
@@ -46,7 +46,7 @@ function runInTerminal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run
 
 /** A workspace: the demo server, and a second "probe" server that leaves a marker file when it is started. */
 function workspace(extra: Record<string, unknown> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-habits-'));
+  const dir = scratchDir('airlock-habits-');
   const marker = join(dir, 'probe-started');
   const config = join(dir, 'airlock.config.json');
   const probe = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'started')`;

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,7 +18,7 @@ interface Run {
 
 /** A fresh workspace: a config with the demo server (logging its calls) and an empty history file. */
 function workspace(extra: Record<string, unknown> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-cli-'));
+  const dir = scratchDir('airlock-cli-');
   const log = join(dir, 'calls.ndjson');
   const config = join(dir, 'airlock.config.json');
   writeFileSync(

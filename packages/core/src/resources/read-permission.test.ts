@@ -1,5 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { scratchDir } from '../testing/scratch-dir.js';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
@@ -40,7 +40,7 @@ rl.on('line', (line) => {
 }
 
 async function start(options: { rules?: unknown[]; surface?: ScriptedSurface | null } = {}) {
-  const log = join(mkdtempSync(join(tmpdir(), 'airlock-reads-')), 'reads.log');
+  const log = join(scratchDir('airlock-reads-'), 'reads.log');
   const surface = options.surface === undefined ? new ScriptedSurface('deny_once') : options.surface;
   const started = createHost({
     servers: [notesServer(log)],

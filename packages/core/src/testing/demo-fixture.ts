@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, watch } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, watch } from 'node:fs';
+import { scratchDir } from './scratch-dir.js';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Host } from '../host/host.js';
@@ -17,7 +17,7 @@ export function demoServer(
   id = 'demo',
   options: { args?: string[]; negotiation?: 'legacy' | 'auto'; trusted?: boolean } = {},
 ): { config: ServerConfig; log: string } {
-  const log = join(mkdtempSync(join(tmpdir(), 'airlock-demo-')), 'calls.ndjson');
+  const log = join(scratchDir('airlock-demo-'), 'calls.ndjson');
   return {
     log,
     config: {

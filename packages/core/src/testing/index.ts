@@ -25,3 +25,4 @@ export { FakeClock } from './fake-clock.js';
 export { ScriptedSurface } from './scripted-surface.js';
 export type { SurfaceScript } from './scripted-surface.js';
 export { seeded } from './seeded.js';
+export { scratchDir } from './scratch-dir.js';

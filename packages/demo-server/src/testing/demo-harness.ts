@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, watch } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -49,16 +50,23 @@ export const TOOL_NAMES = [
 export const LEGACY_FORM_TOOL_NAMES = ['legacy_view', 'old_app_tool'] as const;
 
 const cleanups: (() => Promise<unknown>)[] = [];
+const logDirs: string[] = [];
 
-/** Closes every client and child process the helpers opened; call it from afterEach. */
+/**
+ * Closes every client and child process the helpers opened, then removes the call logs' directories (after: a server
+ * still running would write its log again); call it from afterEach.
+ */
 export async function closeAll(): Promise<void> {
   const pending = cleanups.splice(0).reverse();
   await Promise.allSettled(pending.map((close) => close()));
+  await Promise.allSettled(logDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 /** A fresh, empty call-log path in its own directory (so watching the directory sees only this log). */
 export function freshLogPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'airlock-demo-test-')), 'calls.ndjson');
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-demo-test-'));
+  logDirs.push(dir);
+  return join(dir, 'calls.ndjson');
 }
 
 /** A line of the call log. */
