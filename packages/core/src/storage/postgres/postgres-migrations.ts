@@ -1,4 +1,5 @@
 import { HostError } from '../../errors/host-error.js';
+import { withConnection } from './postgres-checkout.js';
 import type { PgPool } from './postgres-store-config.js';
 
 /** One step of the PostgreSQL schema. Versions only grow; a shipped migration is never edited, only followed. */
@@ -225,9 +226,7 @@ export const MIGRATION_LOCK = 0x6169726c6f63;
  * (empty when another instance had already done them).
  */
 export async function applyPostgresMigrations(pool: PgPool): Promise<number[]> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
+  return withConnection(pool, async (client, broke) => {
     await client.query({ text: `SELECT pg_advisory_lock(${MIGRATION_LOCK})` });
     try {
       await client.query({
@@ -271,10 +270,8 @@ export async function applyPostgresMigrations(pool: PgPool): Promise<number[]> {
     } finally {
       await client.query({ text: `SELECT pg_advisory_unlock(${MIGRATION_LOCK})` }).catch((error: unknown) => {
         // A connection that cannot unlock is dropped rather than returned to the pool holding the lock.
-        broken = error instanceof Error ? error : new Error(String(error));
+        broke(error instanceof Error ? error : new Error(String(error)));
       });
     }
-  } finally {
-    client.release(broken);
-  }
+  });
 }

@@ -34,6 +34,7 @@ export interface PgClient {
   release(error?: Error | boolean): void;
   on(event: 'notification', listener: (message: PgNotification) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**

@@ -25,6 +25,7 @@ import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../st
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { listSwitches } from './postgres-switches.js';
+import { withConnection } from './postgres-checkout.js';
 import { DecisionWatch } from './postgres-decision-watch.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows, retentionRows } from './postgres-queries.js';
@@ -98,29 +99,27 @@ export class PostgresStore implements HostStore {
     });
   }
 
-  async #transaction(batch: readonly StoreWrite[]): Promise<void> {
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
-    try {
-      // One round trip: begin, wait for the chain lock, then (a statement after the lock, so a snapshot taken after
-      // the last holder committed) read the chain head the batch's events follow. A failure from here on (the lock
-      // or the head read too) rolls back, so a session is never given back inside an aborted transaction.
-      const opened = (await client.query({
-        text: `BEGIN; ${SQL.lockChain}; ${SQL.lastAudit}`,
-        types: PARSERS,
-      })) as unknown as PgQueryResult[];
-      const head = opened.at(-1)?.rows[0] as Pick<AuditEvent, 'seq' | 'hash'> | undefined;
-      await new PostgresBatch(client, head).apply(batch);
-      await client.query({ text: 'COMMIT' });
-    } catch (error) {
-      await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {
-        // A connection that cannot roll back is not given back to the pool.
-        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
-      });
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  #transaction(batch: readonly StoreWrite[]): Promise<void> {
+    return withConnection(this.#pool, async (client, broke) => {
+      try {
+        // One round trip: begin, wait for the chain lock, then (a statement after the lock, so a snapshot taken after
+        // the last holder committed) read the chain head the batch's events follow. A failure from here on (the lock
+        // or the head read too) rolls back, so a session is never given back inside an aborted transaction.
+        const opened = (await client.query({
+          text: `BEGIN; ${SQL.lockChain}; ${SQL.lastAudit}`,
+          types: PARSERS,
+        })) as unknown as PgQueryResult[];
+        const head = opened.at(-1)?.rows[0] as Pick<AuditEvent, 'seq' | 'hash'> | undefined;
+        await new PostgresBatch(client, head).apply(batch);
+        await client.query({ text: 'COMMIT' });
+      } catch (error) {
+        await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {
+          // A connection that cannot roll back is not given back to the pool.
+          broke(rollback instanceof Error ? rollback : new Error(String(rollback)));
+        });
+        throw error;
+      }
+    });
   }
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {

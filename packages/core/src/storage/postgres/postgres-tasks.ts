@@ -1,3 +1,4 @@
+import { withConnection } from './postgres-checkout.js';
 import type { InvocationTask, OpenTaskFilter } from '../../store/invocation-task.js';
 import type { Scope } from '../../scope.js';
 import {
@@ -75,19 +76,18 @@ export async function claimOpenTasks(
   skipServers: readonly string[],
 ): Promise<InvocationTask[]> {
   await pool.query({ text: SQL.present, values: [now] });
-  const client = await pool.connect();
-  try {
-    await client.query({ text: 'BEGIN' });
-    await client.query({ text: `SELECT pg_advisory_xact_lock(${CLAIM_LOCK})` });
-    const { rows } = await client.query({ text: SQL.claim, values: [[...skipServers]], types: PARSERS });
-    await client.query({ text: 'COMMIT' });
-    return (rows as TaskRow[]).map(taskFromRow);
-  } catch (error) {
-    await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  return withConnection(pool, async (client) => {
+    try {
+      await client.query({ text: 'BEGIN' });
+      await client.query({ text: `SELECT pg_advisory_xact_lock(${CLAIM_LOCK})` });
+      const { rows } = await client.query({ text: SQL.claim, values: [[...skipServers]], types: PARSERS });
+      await client.query({ text: 'COMMIT' });
+      return (rows as TaskRow[]).map(taskFromRow);
+    } catch (error) {
+      await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 /** Open handles, of every tenant or of one user or workspace, oldest first. */
