@@ -7,6 +7,7 @@ import type { ServerInfo } from '../servers/server-info.js';
  */
 export function serverNotReady(servers: readonly ServerInfo[], toolName: string): string | undefined {
   const server = servers.find((candidate) => toolName.startsWith(`${candidate.id}__`));
-  if (server === undefined || server.state === 'ready') return undefined;
+  // A server switched off is named by the registry's own refusal already.
+  if (server === undefined || server.state === 'ready' || server.disabled) return undefined;
   return `server "${server.id}" is ${server.state}${server.error === undefined ? '' : ` (${server.error})`}`;
 }

@@ -63,7 +63,14 @@ describe('the shipped entries', () => {
 
   it('ship the store contract suite and the test doubles under ./testing', async () => {
     const testing = await built('./testing');
-    for (const name of ['describeHostStoreContract', 'FakeClock', 'ScriptedSurface', 'seeded', 'createWrite']) {
+    for (const name of [
+      'describeHostStoreContract',
+      'FakeClock',
+      'ScriptedSurface',
+      'seeded',
+      'createWrite',
+      'scratchDir',
+    ]) {
       expect(typeof testing[name], name).toBe('function');
     }
   });
@@ -85,14 +92,21 @@ describe('the shipped entries', () => {
       'HEARTBEAT_MS',
       'InstanceHeartbeat',
       'POSTGRES_SCHEMA_VERSION',
+      'PostgresListener',
       'PostgresStore',
+      'RELISTEN_BACKOFF',
       'STALE_MS',
       'applyPostgresMigrations',
       'instanceOption',
     ]);
     // The pool comes from the caller: the entry loads no driver.
     expect([...moduleGraph(join(PACKAGE, moduleEntries['./postgres']!.import))]).not.toContain('pg');
-    expect(Object.keys(worker).sort()).toEqual(['BACKGROUND_NICENESS', 'WorkerStore', 'serveStore']);
+    expect(Object.keys(worker).sort()).toEqual([
+      'BACKGROUND_NICENESS',
+      'WorkerStore',
+      'openSqliteWorkerStore',
+      'serveStore',
+    ]);
     expect(typeof root['MemoryStore']).toBe('function');
     for (const name of ['SqliteStore', 'PostgresStore', 'WorkerStore', 'serveStore', 'BACKGROUND_NICENESS']) {
       expect(root, name).not.toHaveProperty(name);
