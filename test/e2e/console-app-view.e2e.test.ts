@@ -217,8 +217,12 @@ describe('MCP Apps views in the console', () => {
     expect(calls('demo').filter((c) => c.tool === 'model_summary')).toEqual([]);
     expect(calls('other')).toEqual([]);
     expect(await cardIds()).toEqual(before);
+    // Each refusal is audited (a view probing for tools it may not call leaves a trace), and nothing else of it: no
+    // call recorded, no decision asked.
     const audit = await running.host.audit.query({ scope: SCOPE });
-    expect(audit.filter((e) => JSON.stringify(e).includes('model_summary'))).toEqual([]);
+    const refusedTypes = (tool: string) => audit.filter((e) => e.tool === tool).map((e) => e.type);
+    expect(refusedTypes('demo__model_summary')).toEqual(['app.call_refused']);
+    expect(refusedTypes('other__echo')).toEqual(['app.call_refused']);
   });
 
   it("keeps what a view adds to the model's context for the conversation, bounded, and shows it under the view", async () => {
