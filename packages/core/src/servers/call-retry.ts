@@ -1,8 +1,8 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { Client, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
-import { httpStatusOf } from './connection-failure.js';
 import type { ConnectionCallOptions } from './server-connection-options.js';
+import { lostSessionStatus } from './session-lost.js';
 import { sameDefinition } from './tool-call-request.js';
 
 const URL_ELICITATION_REQUIRED = -32042;
@@ -17,8 +17,8 @@ export interface RetryContext {
   readonly urlRequired: ((elicitations: readonly unknown[], signal: AbortSignal) => Promise<boolean>) | undefined;
   /** A 403 insufficient_scope: signs the user in again with the scope asked for; true when that succeeded. */
   readonly stepUp: ((error: unknown, options: ConnectionCallOptions) => Promise<boolean>) | undefined;
-  /** Starts a new session after a 404; undefined when the server could not be reached. */
-  readonly renewSession: () => Promise<Client | undefined>;
+  /** Starts a new session after the server forgot it (its HTTP status); undefined when it could not be reached. */
+  readonly renewSession: (status: number) => Promise<Client | undefined>;
   /** The tool as the server lists it now. */
   readonly listed: (name: string) => McpToolDefinition | undefined;
   /** Why nothing can be sent now (the server is not ready). */
@@ -29,7 +29,7 @@ export interface RetryContext {
  * The client a failed call is sent again on, once, or undefined when its error stands. Three failures are worth one
  * more try, each because the request never ran the tool: URL flows the user had to complete first (-32042, sent again
  * once they are done), a token that lacked a scope (403 `insufficient_scope`, sent again once the user consented to
- * it), and a session the server forgot (404 after a restart, sent again on a new session, only if the restarted
+ * it), and a session the server forgot (404, or a 400 saying so, after a restart, sent again on a new session, only if the restarted
  * server still lists the tool as the call knew it).
  */
 export async function retryClient(error: unknown, client: Client, ctx: RetryContext): Promise<Client | undefined> {
@@ -40,8 +40,9 @@ export async function retryClient(error: unknown, client: Client, ctx: RetryCont
     return undefined;
   }
   if (ctx.stepUp !== undefined && !options.signal.aborted && (await ctx.stepUp(error, options))) return client;
-  if (httpStatusOf(error) === 404 && client.transport?.sessionId !== undefined && !options.signal.aborted) {
-    const fresh = await ctx.renewSession();
+  const lost = lostSessionStatus(error);
+  if (lost !== undefined && client.transport?.sessionId !== undefined && !options.signal.aborted) {
+    const fresh = await ctx.renewSession(lost);
     if (fresh === undefined) throw ctx.unavailable();
     if (!sameDefinition(ctx.listed(ctx.name), options.definition)) {
       throw new HostError(

@@ -274,11 +274,11 @@ export class ServerConnection {
   }
 
   /**
-   * The server answered 404 for the session: it forgot it (a restart). Starts one new session for every call that
+   * The server answered 404 (or a 400 saying so) for the session: it forgot it (a restart). Starts one new session for every call that
    * met the 404 (the spec: a new `initialize`, without the old id); resolves with its client, or undefined when the
    * server could not be reached (it is then `degraded`, reconnecting with backoff) or needs sign-in.
    */
-  #renewSession(stale: Client): Promise<Client | undefined> {
+  #renewSession(stale: Client, status: number): Promise<Client | undefined> {
     if (this.#renewing !== undefined) return this.#renewing;
     if (this.#client !== stale) return Promise.resolve(this.#state === 'ready' ? this.#client : undefined);
     this.#client = undefined;
@@ -286,7 +286,7 @@ export class ServerConnection {
     void stale.close().catch(() => undefined);
     this.#renewing = this.#connect(
       true,
-      `server "${this.config.id}" no longer knows the session (HTTP 404): starting a new one`,
+      `server "${this.config.id}" no longer knows the session (HTTP ${status}): starting a new one`,
     )
       .then(() => (this.#state === 'ready' ? this.#client : undefined))
       .finally(() => {
@@ -331,7 +331,7 @@ export class ServerConnection {
         options,
         urlRequired: this.#onUrlRequired,
         stepUp: this.#stepUp,
-        renewSession: () => this.#renewSession(client),
+        renewSession: (status) => this.#renewSession(client, status),
         listed: (tool) => this.#tools.get(tool),
         unavailable: () => unavailableError(this.config.id, this.#state, this.#lastError),
       });
