@@ -1,3 +1,4 @@
+import type { ServerNotReady } from '../invocations/admit-call.js';
 import type { ServerInfo } from '../servers/server-info.js';
 
 /**
@@ -5,9 +6,10 @@ import type { ServerInfo } from '../servers/server-info.js';
  * name points at no server. A failed server lists no tools, so without this a call to one of them says only
  * "unknown tool", and the person looks for a typo instead of at the server.
  */
-export function serverNotReady(servers: readonly ServerInfo[], toolName: string): string | undefined {
+export function serverNotReady(servers: readonly ServerInfo[], toolName: string): ServerNotReady | undefined {
   const server = servers.find((candidate) => toolName.startsWith(`${candidate.id}__`));
   // A server switched off is named by the registry's own refusal already.
   if (server === undefined || server.state === 'ready' || server.disabled) return undefined;
-  return `server "${server.id}" is ${server.state}${server.error === undefined ? '' : ` (${server.error})`}`;
+  const message = `server "${server.id}" is ${server.state}${server.error === undefined ? '' : ` (${server.error})`}`;
+  return { message, needsAuth: server.state === 'needs_auth' };
 }

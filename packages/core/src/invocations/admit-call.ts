@@ -11,11 +11,17 @@ import type { InvokeOptions } from './invoke-options.js';
  */
 export class CallRefusal {
   constructor(
-    readonly outcome: 'tool_not_found' | 'invalid_arguments',
+    readonly outcome: 'tool_not_found' | 'invalid_arguments' | 'auth_required',
     readonly error: InvocationError,
     /** The tool, when the name resolved to one the caller may see. */
     readonly tool: Tool | undefined,
   ) {}
+}
+
+/** Why a tool name's server offers no tools now, and whether signing in is what it waits for. */
+export interface ServerNotReady {
+  readonly message: string;
+  readonly needsAuth: boolean;
 }
 
 /**
@@ -31,7 +37,7 @@ export function admitCall(options: {
   /** The call's arguments, `{}` when none were given. */
   readonly args: unknown;
   /** Why the tool's server is not ready, named in a `tool_not_found` (a failed server lists no tools). */
-  readonly serverNotReady?: (toolName: string, scope: InvokeOptions['scope']) => string | undefined;
+  readonly serverNotReady?: (toolName: string, scope: InvokeOptions['scope']) => ServerNotReady | undefined;
 }): RegisteredTool | CallRefusal {
   const { call, args } = options;
   let entry: RegisteredTool;
@@ -40,7 +46,9 @@ export function admitCall(options: {
   } catch (error) {
     if (error instanceof HostError && (error.code === 'tool_not_found' || error.code === 'tool_not_visible')) {
       const why = error.code === 'tool_not_found' ? options.serverNotReady?.(call.tool, call.scope) : undefined;
-      const message = why === undefined ? error.message : `${error.message}: ${why}`;
+      const message = why === undefined ? error.message : `${error.message}: ${why.message}`;
+      // A server that wants sign-in lists no tools: the call is refused for that, as a 401 mid-session is.
+      if (why?.needsAuth === true) return new CallRefusal('auth_required', { code: 'needs_auth', message }, undefined);
       return new CallRefusal('tool_not_found', { code: error.code, message }, undefined);
     }
     throw error;

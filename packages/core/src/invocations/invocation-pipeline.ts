@@ -8,6 +8,7 @@ import type { Scope } from '../scope.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { admitCall, CallRefusal } from './admit-call.js';
+import type { ServerNotReady } from './admit-call.js';
 import { appCallRefused } from './app-call-refused.js';
 import type { BoundLimits } from './bound-result.js';
 import { DEFAULT_BOUND_LIMITS, resultHandle } from './bound-result.js';
@@ -40,7 +41,7 @@ export type ToolLimits = Readonly<Record<string, Partial<BoundLimits & TimeoutLi
 export interface PipelineDeps {
   readonly registry: ToolRegistry;
   /** Why the server a tool name points at (`server__tool`) is not ready for this scope, when it is not. */
-  readonly serverNotReady?: (toolName: string, scope: Scope) => string | undefined;
+  readonly serverNotReady?: (toolName: string, scope: Scope) => ServerNotReady | undefined;
   readonly writes: RecordingQueue;
   readonly clock: Clock;
   /** The host's one timer for its calls' timeouts. */

@@ -168,7 +168,7 @@ describe('Streamable HTTP sessions', () => {
 });
 
 describe('a remote server that answers HTTP 401', () => {
-  it('says HTTP 401 and what WWW-Authenticate asked for, and marks the server needs_auth', async () => {
+  it('says HTTP 401 and what WWW-Authenticate asked for, marks the server needs_auth, and refuses its calls auth_required', async () => {
     const { log } = demoServer();
     const server = await httpDemo(log, { args: ['--bearer-token', 'right-token'] });
     host = createHost({
@@ -189,8 +189,11 @@ describe('a remote server that answers HTTP 401', () => {
       /^server "locked" answered HTTP 401 Unauthorized: it needs sign-in \(WWW-Authenticate: Bearer error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/,
     );
     expect(locked?.error).not.toContain('Error POSTing');
+    // It answered 401 from the start, so it lists no tools: the call says sign-in is needed, not "unknown tool".
     const refused = await call('locked__echo', 'let me in');
-    expect(refused.error?.code).toBe('tool_not_found');
+    expect(refused.outcome).toBe('auth_required');
+    expect(refused.error?.code).toBe('needs_auth');
+    expect(refused.text).toMatch(/server "locked" is needs_auth \(server "locked" answered HTTP 401 Unauthorized/);
     expect((await call('open__echo', 'in')).outcome).toBe('success');
   });
 
