@@ -1,5 +1,6 @@
 import type { Host, Scope, ServerInfo, Tool } from '@airlock/core';
 import type { Style } from './cli-style.js';
+import { exampleArgs } from './example-args.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { resolveInvocationId } from './id-prefix.js';
 import { cardArguments, cardHeader } from './terminal-card.js';
@@ -28,13 +29,17 @@ export function overview(host: Host, source: string, json: boolean, io: Out): nu
   return code;
 }
 
-/** A call to try, on a tool that is there: the demo's echo, else the first tool the model sees. */
+/** A call to try, on a tool that is there (an echo, else the first tool the model sees), with arguments it takes. */
 function tryHint(host: Host): string {
   const tools = host.tools.list({ audience: 'model' });
-  const echo = tools.find((t) => t.origin.kind === 'mcp' && t.origin.originalName === 'echo');
-  if (echo?.origin.kind === 'mcp') return `airlock call ${echo.origin.serverId}/echo --args '{"text":"hello"}'   `;
-  const first = tools.find((t) => t.origin.kind === 'mcp');
-  return first?.origin.kind === 'mcp' ? `airlock call ${first.origin.serverId}/${first.origin.originalName}   ` : '';
+  const tool =
+    tools.find((t) => t.origin.kind === 'mcp' && t.origin.originalName === 'echo') ??
+    tools.find((t) => t.origin.kind === 'mcp');
+  if (tool?.origin.kind !== 'mcp') return '';
+  const args = exampleArgs(tool.inputSchema);
+  const quoted = `'${JSON.stringify(args).replaceAll("'", "'\\''")}'`;
+  const flag = Object.keys(args).length === 0 ? '' : ` --args ${quoted}`;
+  return `airlock call ${tool.origin.serverId}/${tool.origin.originalName}${flag}   `;
 }
 
 /** `airlock servers`: each server's state, transport, trust and tool count. */
