@@ -602,6 +602,9 @@ describe('cancelling a call', () => {
     await tab.waitForPermission(id);
     await answerPermission(a, id, 'allow_once');
     await tab.waitForInvocation(id, 'running');
+    // The user's own demo process starts on their first call: the call is cancelled once the server has it.
+    const slowCalls = () => callLog(tc.log).filter((l) => l.event === 'call' && l.tool === 'slow_task');
+    await expect.poll(slowCalls, { timeout: 10_000 }).toHaveLength(1);
 
     expect(await a.post(`/api/invocations/${id}/cancel`)).toMatchObject({ status: 202, body: { ok: true } });
     const end = await tab.waitForEnd(id);
@@ -610,10 +613,7 @@ describe('cancelling a call', () => {
     expectApiError(again, 409, 'not_running');
     expect((again.body as { error: { message: string } }).error.message).toContain('cancelled');
     expect((await a.get(`/api/invocations/${id}`)).body).toMatchObject({ invocation: { state: 'cancelled' } });
-    // The host ends the call when it sends the cancellation; the server logs the call's arrival on its own time.
-    await expect
-      .poll(() => callLog(tc.log).filter((l) => l.event === 'call' && l.tool === 'slow_task'))
-      .toHaveLength(1);
+    expect(slowCalls()).toHaveLength(1);
   });
 
   it('cancels a call still waiting for permission: the question closes and the server is never called', async () => {

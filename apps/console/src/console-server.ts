@@ -30,6 +30,7 @@ import { startSandboxProxy } from './sandbox-proxy.js';
 import { viewProxyAddress } from './view-proxy-address.js';
 import { ViewContexts } from './view-context.js';
 import { TabHub } from './tab-hub.js';
+import { withConsoleIsolation } from './console-isolation.js';
 
 /** Where `npm run build` puts the page (Vite, from apps/console/web). */
 export const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), 'web');
@@ -102,7 +103,7 @@ export async function startConsole(
           : {}),
         clientName: 'Airlock console',
       },
-      servers: config.servers,
+      servers: withConsoleIsolation(config.servers),
       store,
       surface: hostSurface,
       limits: config.limits,
