@@ -139,6 +139,14 @@ export class ConsoleSurface implements Surface {
     const claim = await this.#bus.claim(tenant, id, answer);
     if (claim === 'too_late') this.#tooLate(id, 'permission question');
     if (claim === 'unknown') this.#notOpen(tenant, id);
+    if (typeof claim === 'object') {
+      throw new ApiError(
+        410,
+        'instance_lost',
+        `the console instance that asked permission question ${id} (${claim.lost}) has sent no heartbeat for ` +
+          `${claim.staleMs / 1000} s: its call is gone, so the answer would reach no one`,
+      );
+    }
     this.#settle(id, answer);
   }
 

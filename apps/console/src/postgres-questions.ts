@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
-import { PostgresListener } from '@airlock/core/postgres';
+import { PostgresListener, STALE_MS } from '@airlock/core/postgres';
 import type pg from 'pg';
 import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { Tenant } from './tab-hub.js';
@@ -24,11 +24,13 @@ const SQL = {
   open:
     'WITH q AS (INSERT INTO open_questions (id, user_id, workspace_id, instance_id, request, opened_at) ' +
     `VALUES ($1, $2, $3, $4, $5, $6) RETURNING id) SELECT ${notify("'kind', 'opened', 'id', id, 'instance', $4::text")} FROM q`,
+  // Only a question whose instance is alive (a heartbeat since $6) can be answered: a dead one holds no call.
   claim:
-    'WITH won AS (UPDATE open_questions SET answer = $4, closed_at = $5 WHERE id = $1 AND user_id = $2 AND ' +
-    'workspace_id = $3 AND closed_at IS NULL RETURNING id, user_id, workspace_id) SELECT ' +
+    'WITH won AS (UPDATE open_questions q SET answer = $4, closed_at = $5 WHERE id = $1 AND user_id = $2 AND ' +
+    'workspace_id = $3 AND closed_at IS NULL AND EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance_id ' +
+    'AND i.heartbeat_at >= $6) RETURNING id, user_id, workspace_id) SELECT ' +
     `${notify("'kind', 'answered', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'decision', $4::text")} FROM won`,
-  known: 'SELECT 1 FROM open_questions WHERE id = $1 AND user_id = $2 AND workspace_id = $3',
+  known: 'SELECT instance_id, closed_at FROM open_questions WHERE id = $1 AND user_id = $2 AND workspace_id = $3',
   close:
     'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 AND closed_at IS NULL ' +
     `RETURNING id, user_id, workspace_id) SELECT ${notify("'kind', 'closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id")} FROM c`,
@@ -86,6 +88,7 @@ export class PostgresQuestions implements QuestionBus {
   readonly #pool: pg.Pool;
   readonly #now: () => number;
   readonly #onError: (error: Error) => void;
+  readonly #staleMs: number;
   readonly #listeners = new Set<(news: QuestionNews) => void>();
   readonly #listener: PostgresListener;
   #queue: Promise<void> = Promise.resolve();
@@ -99,7 +102,10 @@ export class PostgresQuestions implements QuestionBus {
     onError?: (error: Error) => void;
     /** The host's clock, on which a lost LISTEN connection is made again. */
     clock?: Clock;
+    /** How long without a heartbeat before an instance's questions can no longer be answered (the heartbeat's). */
+    staleMs?: number;
   }) {
+    this.#staleMs = options.staleMs ?? STALE_MS;
     this.#pool = options.pool;
     this.#instance = options.instanceId ?? randomUUID();
     this.#now = options.now ?? Date.now;
@@ -171,10 +177,19 @@ export class PostgresQuestions implements QuestionBus {
   }
 
   async claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim> {
-    const won = await this.#pool.query(SQL.claim, [id, tenant.userId, tenant.workspaceId, decision, this.#now()]);
+    const now = this.#now();
+    const alive = now - this.#staleMs;
+    const won = await this.#pool.query(SQL.claim, [id, tenant.userId, tenant.workspaceId, decision, now, alive]);
     if (won.rowCount === 1) return 'first';
-    const known = await this.#pool.query(SQL.known, [id, tenant.userId, tenant.workspaceId]);
-    return known.rowCount === 1 ? 'too_late' : 'unknown';
+    const { rows } = await this.#pool.query<{ instance_id: string; closed_at: unknown }>(SQL.known, [
+      id,
+      tenant.userId,
+      tenant.workspaceId,
+    ]);
+    const row = rows[0];
+    if (row === undefined) return 'unknown';
+    // Still open yet not claimed: its instance has no fresh heartbeat (the other instances have yet to close it).
+    return row.closed_at === null ? { lost: row.instance_id, staleMs: this.#staleMs } : 'too_late';
   }
 
   async close(id: string): Promise<void> {

@@ -39,8 +39,11 @@ export type QuestionNews =
       readonly replyTo: string;
     };
 
-/** An answer's claim: the first answer (it is the one applied), one after the question closed, or no such question. */
-export type Claim = 'first' | 'too_late' | 'unknown';
+/**
+ * An answer's claim: the first answer (it is the one applied), one after the question closed, no such question, or a
+ * question whose instance stopped (`lost`: its id; no heartbeat for `staleMs`), so no call waits for the answer.
+ */
+export type Claim = 'first' | 'too_late' | 'unknown' | { readonly lost: string; readonly staleMs: number };
 
 /**
  * Where a console's permission questions are shared with its other instances. In one process (`IN_PROCESS_QUESTIONS`)
