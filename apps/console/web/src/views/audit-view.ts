@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { AuditEvent } from '@airlock/core';
 import type { Actions } from '../actions.js';
+import { callLabel } from '../audit-call-label.js';
 import { auditGroups } from '../audit-groups.js';
 import { CONSOLE_MESSAGES } from '../console-messages.js';
 import type { ConsoleMessageKey } from '../console-messages.js';
@@ -107,7 +108,7 @@ export function auditView(state: PageState, actions: Actions): TemplateResult {
             ${
               group.invocationId === null
                 ? nothing
-                : html`<code class="muted">${t('console.audit.call', { id: group.invocationId.slice(0, 8) })}</code>`
+                : html`<code class="muted">${t('console.audit.call', { id: callLabel(group.invocationId) })}</code>`
             }
             <span class="count">${plural('console.count.events', group.events.length)}</span>
           </h3>
