@@ -97,7 +97,10 @@ export class UrlFlows {
   ): Promise<boolean> {
     const key = flowKey(serverId, elicitationId);
     if (this.#early.delete(key)) {
+      // Completed while the user was still asked: told now, so a surface that shows the accepted flow closes it.
+      const scope = this.#awaiting.get(key);
       this.#awaiting.delete(key);
+      if (scope !== undefined) this.deps.completed({ scope, serverId, elicitationId });
       return Promise.resolve(true);
     }
     return new Promise((resolve) => {
