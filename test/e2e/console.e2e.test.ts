@@ -212,6 +212,10 @@ describe('the console in Chromium', () => {
     const id = await launch(dee, 'demo__slow_task', { steps: '500', stepMs: '100' });
     await decide(dee, 'allow_once');
     await settled(dee, id, 'running');
+    // Dee's own demo process starts on her first call: cancelled once the server has the call.
+    const slow = () =>
+      calls().filter((c) => c.event === 'call' && c.tool === 'slow_task' && Number(c.args?.['steps']) === 500);
+    await expect.poll(slow, { timeout: 10_000 }).toHaveLength(1);
     await card(dee, id).getByRole('button', { name: 'Cancel call' }).click();
     await settled(dee, id, 'cancelled');
     await expect.poll(() => calls().filter((c) => c.event === 'cancelled' && c.tool === 'slow_task')).toHaveLength(1);

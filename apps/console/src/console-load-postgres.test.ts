@@ -3,13 +3,18 @@
 // permission question is answered from the other instance's tab. Then: every call ended in success (none lost), each
 // question was decided once (one audited answer per call, a second answer refused), and the one chain verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoServers } from '@airlock/console';
 import { PostgresConsoles } from './testing/postgres-consoles.js';
 import { ConsoleClient } from './testing/console-client.js';
 
 const USERS = 50;
 const CALLS = 20;
 
-const consoles = new PostgresConsoles('postgres load test');
+// One demo process for everyone, set explicitly: the run loads the questions shared between instances, and 50 users
+// on the console's default (a process per user) would start 100 demo processes.
+const consoles = new PostgresConsoles('postgres load test', {
+  servers: demoServers().map((s) => ({ ...s, isolation: 'shared' as const })),
+});
 
 beforeAll(() => consoles.start(), 60_000);
 afterAll(() => consoles.close());
