@@ -88,7 +88,8 @@ describe('signing users in to a remote server', () => {
     // Ana's listing is her own view: Ben, who has not signed in, sees none of the server's tools.
     expect(host.tools.list({ audience: 'model', scope: ana }).map((t) => t.name)).toContain('notes__whoami');
     expect(host.tools.list({ audience: 'model', scope: ben }).map((t) => t.name)).not.toContain('notes__whoami');
-    expect((await whoami(host, ben)).outcome).toBe('tool_not_found');
+    // Ben's call says what he must do (sign in), not that the tool is unknown.
+    expect((await whoami(host, ben)).outcome).toBe('auth_required');
     // Her own tools are hers to explain and decide on; Ben's scope does not find them.
     expect(host.permissions.explain({ scope: ana, tool: 'notes__whoami' }).decision).toBeDefined();
     await host.permissions.decide({ scope: ana, tool: 'notes__whoami', decision: 'deny_always' });
