@@ -14,43 +14,73 @@ const SHOWN_FOR_MS = 10 * 60 * 1000;
 const KEPT_MS = 24 * 60 * 60 * 1000;
 /** How long an answer sent to the instance holding a server's question waits for its reply. */
 const REPLY_MS = 15_000;
-/** A notification's payload is at most 8000 bytes: an answer that does not fit is refused, named. */
-const PAYLOAD_BYTES = 7900;
+/**
+ * How far before the last news it heard a listener whose connection came back reads again: a row is dated as its
+ * statement runs and seen once it commits, a few milliseconds later; the rest is room to spare.
+ */
+const CATCH_UP_MARGIN_MS = 5_000;
+/** How long news is kept: past a longer cut, the instances it spoke of are declared dead and their questions closed. */
+const NEWS_KEPT_MS = 60 * 60 * 1000;
+/** News is pruned as LISTEN starts and after this many heard, so a long-running instance keeps the table small. */
+const PRUNE_EVERY = 1_000;
 
-const notify = (fields: string) => `pg_notify('${QUESTIONS_CHANNEL}', json_build_object(${fields})::text)`;
+/** The database's clock in milliseconds: news from every instance is dated on the same clock. */
+const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
+/**
+ * The end of a statement that keeps news (`json`, an SQL expression over the rows of `from`, when given) and
+ * notifies its seq: the notification goes out when the change and its news commit, together.
+ */
+const told = (json: string, from?: string) =>
+  `told AS (INSERT INTO question_news (told_at, news) SELECT ${DB_NOW}, (${json})::text` +
+  `${from === undefined ? '' : ` FROM ${from}`} RETURNING seq) SELECT pg_notify('${QUESTIONS_CHANNEL}', seq::text) FROM told`;
+const news = (fields: string) => `json_build_object(${fields})`;
 
 const SQL = {
-  // Each change and its notification in one statement: the notification goes out when the change commits.
   open:
     'WITH q AS (INSERT INTO open_questions (id, user_id, workspace_id, instance_id, request, opened_at) ' +
-    `VALUES ($1, $2, $3, $4, $5, $6) RETURNING id) SELECT ${notify("'kind', 'opened', 'id', id, 'instance', $4::text")} FROM q`,
+    `VALUES ($1, $2, $3, $4, $5, $6) RETURNING id), ${told(news("'kind', 'opened', 'id', id, 'instance', $4::text"), 'q')}`,
   // Only a question whose instance is alive (a heartbeat since $6) can be answered: a dead one holds no call.
   claim:
     'WITH won AS (UPDATE open_questions q SET answer = $4, closed_at = $5 WHERE id = $1 AND user_id = $2 AND ' +
     'workspace_id = $3 AND closed_at IS NULL AND EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance_id ' +
-    'AND i.heartbeat_at >= $6) RETURNING id, user_id, workspace_id) SELECT ' +
-    `${notify("'kind', 'answered', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'decision', $4::text")} FROM won`,
+    'AND i.heartbeat_at >= $6) RETURNING id, user_id, workspace_id), ' +
+    told(
+      news("'kind', 'answered', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'decision', $4::text"),
+      'won',
+    ),
   known: 'SELECT instance_id, closed_at FROM open_questions WHERE id = $1 AND user_id = $2 AND workspace_id = $3',
   close:
     'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 AND closed_at IS NULL ' +
-    `RETURNING id, user_id, workspace_id) SELECT ${notify("'kind', 'closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id")} FROM c`,
-  cancel: `SELECT ${notify("'kind', 'cancel', 'id', $1::text, 'userId', $2::text, 'workspaceId', $3::text")}`,
+    `RETURNING id, user_id, workspace_id), ${told(news("'kind', 'closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id"), 'c')}`,
+  cancel: `WITH ${told(news("'kind', 'cancel', 'id', $1::text, 'userId', $2::text, 'workspaceId', $3::text"))}`,
   closeElicitation:
-    'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 RETURNING id, user_id, workspace_id) SELECT ' +
-    `${notify("'kind', 'elicitation.closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'closed', $3::json")} FROM c`,
-  tell: `SELECT pg_notify('${QUESTIONS_CHANNEL}', $1)`,
+    'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE id = $1 RETURNING id, user_id, workspace_id), ' +
+    told(
+      news(
+        "'kind', 'elicitation.closed', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'closed', $3::json",
+      ),
+      'c',
+    ),
+  tell: `WITH ${told('$1::text')}`,
   closeAllOf:
     'WITH c AS (UPDATE open_questions SET closed_at = $2 WHERE instance_id = $1 AND closed_at IS NULL ' +
-    'RETURNING id, user_id, workspace_id, request) SELECT ' +
-    notify(
-      `'kind', CASE WHEN request LIKE '{"elicitation"%' THEN 'elicitation.closed' ELSE 'closed' END, 'id', id, ` +
-        `'userId', user_id, 'workspaceId', workspace_id, ` +
-        `'closed', json_build_object('id', id, 'action', 'cancel', 'end', 'call_ended')`,
-    ) +
-    ' FROM c',
+    'RETURNING id, user_id, workspace_id, request), ' +
+    told(
+      news(
+        `'kind', CASE WHEN request LIKE '{"elicitation"%' THEN 'elicitation.closed' ELSE 'closed' END, 'id', id, ` +
+          `'userId', user_id, 'workspaceId', workspace_id, ` +
+          `'closed', json_build_object('id', id, 'action', 'cancel', 'end', 'call_ended')`,
+      ),
+      'c',
+    ),
   request: 'SELECT request FROM open_questions WHERE id = $1 AND closed_at IS NULL',
   // Closed questions are kept a day (a late answer is told it came too late), then dropped as an instance starts.
   prune: 'DELETE FROM open_questions WHERE closed_at < $1',
+  pruneNews: `DELETE FROM question_news WHERE told_at < ${DB_NOW} - $1`,
+  dbNow: `SELECT ${DB_NOW} AS now`,
+  heard: `SELECT seq, told_at, news, ${DB_NOW} AS now FROM question_news WHERE seq = $1`,
+  since: `SELECT seq, told_at, news, ${DB_NOW} AS now FROM question_news WHERE told_at >= $1 ORDER BY seq`,
   openElsewhere:
     'SELECT request FROM open_questions WHERE closed_at IS NULL AND instance_id <> $1 AND opened_at > $2 ORDER BY opened_at',
 } as const;
@@ -76,11 +106,21 @@ function newsOfRow(json: string): QuestionNews {
     : { kind: 'opened', request: parsed };
 }
 
+/** A row of `question_news`, with the database's clock as it was read (BIGINTs come as strings). */
+interface NewsRow {
+  readonly seq: string;
+  readonly told_at: string;
+  readonly news: string;
+  readonly now: string;
+}
+
 /**
  * The questions of console instances on one PostgreSQL database: a row per question in `open_questions` (the first
- * answer closes it, in one UPDATE, whichever instance it reaches) and LISTEN/NOTIFY on `QUESTIONS_CHANNEL` so every
- * instance shows it on its tabs and hears its answer at once. What is told is handled in the order it arrives; a lost
- * LISTEN connection is made again and the questions open elsewhere are read afresh.
+ * answer closes it, in one UPDATE, whichever instance it reaches) and a row per thing told in `question_news`, whose
+ * seq a NOTIFY on `QUESTIONS_CHANNEL` carries, so every instance shows the question on its tabs and hears its answer
+ * at once. What is told is handled in the order it arrives. A lost LISTEN connection is made again, then the news
+ * told while it was down is read from its rows and the questions open elsewhere are read afresh: an answer, a close
+ * or a cancel sent meanwhile still reaches its call.
  */
 export class PostgresQuestions implements QuestionBus {
   readonly shared = true;
@@ -94,6 +134,11 @@ export class PostgresQuestions implements QuestionBus {
   #queue: Promise<void> = Promise.resolve();
   /** Answers sent to other instances, waiting for their reply, by reply id. */
   readonly #replies = new Map<string, (reply: ElicitationReply) => void>();
+  /** The seqs of news heard, with when each was told (database clock), kept for a catch-up's margin. */
+  readonly #heardSeqs = new Map<number, number>();
+  /** When the newest news heard was told (database clock); a catch-up reads from a margin before it. */
+  #heardUpTo: number | undefined;
+  #heardSincePrune = 0;
 
   constructor(options: {
     pool: pg.Pool;
@@ -114,8 +159,8 @@ export class PostgresQuestions implements QuestionBus {
       pool: this.#pool,
       channel: QUESTIONS_CHANNEL,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
-      onNotification: (message) => this.#then(() => this.#heard(message.payload)),
-      onListening: () => this.#listening(),
+      onNotification: (message) => this.#then(() => this.#heardSeq(message.payload)),
+      onListening: (again) => this.#listening(again),
       onError: (error) => this.#onError(error),
     });
   }
@@ -141,15 +186,8 @@ export class PostgresQuestions implements QuestionBus {
     const replyTo = randomUUID();
     // The tenant's two names only: a session (which is a tenant too) carries its secret id.
     const { userId, workspaceId } = tenant;
+    // The answer travels in its news row, so its size is bound by the API's body limit only.
     const payload = JSON.stringify({ kind: 'elicitation.answer', id, userId, workspaceId, answer, replyTo });
-    if (Buffer.byteLength(payload) > PAYLOAD_BYTES) {
-      return {
-        ok: false,
-        status: 413,
-        code: 'too_large',
-        message: `the answer to question ${id} is too large to send to the instance that asked it`,
-      };
-    }
     // The reply comes by notification: listen first.
     if (this.#listeners.size === 0) this.listen(() => undefined);
     await this.listening();
@@ -226,10 +264,21 @@ export class PostgresQuestions implements QuestionBus {
     this.#queue = this.#queue.then(step).catch((error: unknown) => this.#onError(asError(error)));
   }
 
-  /** LISTEN is in place: read what is open on other instances now (asked before it listened, or while cut off). */
-  #listening(): void {
+  /**
+   * LISTEN is in place: after a lost connection, hear the news told while it was down; then read what is open on
+   * other instances now (asked before it listened, or while cut off).
+   */
+  #listening(again: boolean): void {
     this.#then(async () => {
       await this.#pool.query(SQL.prune, [this.#now() - KEPT_MS]);
+      await this.#pool.query(SQL.pruneNews, [NEWS_KEPT_MS]);
+      if (again && this.#heardUpTo !== undefined) {
+        const { rows } = await this.#pool.query<NewsRow>(SQL.since, [this.#heardUpTo - CATCH_UP_MARGIN_MS]);
+        for (const row of rows) await this.#heard(row, true);
+      } else if (this.#heardUpTo === undefined) {
+        const { rows } = await this.#pool.query<{ now: string }>(SQL.dbNow);
+        this.#heardUpTo = Number(rows[0]!.now);
+      }
       const { rows } = await this.#pool.query<{ request: string }>(SQL.openElsewhere, [
         this.#instance,
         this.#now() - SHOWN_FOR_MS,
@@ -238,8 +287,45 @@ export class PostgresQuestions implements QuestionBus {
     });
   }
 
-  async #heard(payload: string | undefined): Promise<void> {
-    const told = JSON.parse(payload ?? '{}') as Told;
+  /** A notification names the seq of news just told: read its row (once, whichever way it comes first). */
+  async #heardSeq(payload: string | undefined): Promise<void> {
+    const seq = Number(payload);
+    if (!Number.isSafeInteger(seq) || this.#heardSeqs.has(seq)) return;
+    const { rows } = await this.#pool.query<NewsRow>(SQL.heard, [seq]);
+    if (rows[0] !== undefined) await this.#heard(rows[0], false);
+    this.#heardSincePrune += 1;
+    if (this.#heardSincePrune >= PRUNE_EVERY) {
+      this.#heardSincePrune = 0;
+      await this.#pool.query(SQL.pruneNews, [NEWS_KEPT_MS]);
+    }
+  }
+
+  /**
+   * Takes in one row of news, once. One read again after a lost connection is not told when it is an answer or a
+   * reply whose sender has stopped waiting (`REPLY_MS`): the sender already said no instance held the question.
+   */
+  async #heard(row: NewsRow, late: boolean): Promise<void> {
+    const seq = Number(row.seq);
+    if (this.#heardSeqs.has(seq)) return;
+    const toldAt = Number(row.told_at);
+    this.#heardSeqs.set(seq, toldAt);
+    this.#heardUpTo = Math.max(this.#heardUpTo ?? toldAt, toldAt);
+    this.#forgetSeqsBefore(this.#heardUpTo - CATCH_UP_MARGIN_MS);
+    const told = JSON.parse(row.news) as Told;
+    const waitedFor = Number(row.now) - toldAt < REPLY_MS;
+    if (late && !waitedFor && (told.kind === 'elicitation.answer' || told.kind === 'reply')) return;
+    await this.#told(told);
+  }
+
+  /** Seqs told before `before` are past any catch-up's reach; the map holds news in about the order it was told. */
+  #forgetSeqsBefore(before: number): void {
+    for (const [seq, toldAt] of this.#heardSeqs) {
+      if (toldAt >= before) return;
+      this.#heardSeqs.delete(seq);
+    }
+  }
+
+  async #told(told: Told): Promise<void> {
     if (typeof told.id !== 'string') return;
     const tenant =
       typeof told.userId === 'string' && typeof told.workspaceId === 'string'

@@ -208,6 +208,22 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // As SQLite's migration 7.
     sql: `ALTER TABLE invocations ADD COLUMN model_call_id TEXT;`,
   },
+  {
+    version: 9,
+    name: "what a console's instances tell each other, kept as rows",
+    // Each thing one instance tells the others of questions (opened, answered, closed, a cancel, an answer sent to
+    // the instance holding a server's question, its reply) is a row; NOTIFY carries only its seq. A listener that
+    // lost its connection reads the rows told since (told_at is the database's clock, the same for every instance),
+    // and an answer of any size travels in news, never in a notification's 8000 bytes.
+    sql: `
+      CREATE TABLE question_news (
+        seq BIGSERIAL PRIMARY KEY,
+        told_at BIGINT NOT NULL,
+        news TEXT NOT NULL
+      );
+      CREATE INDEX question_news_told_at ON question_news (told_at);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */
