@@ -33,6 +33,7 @@ export const SEED_DECISIONS: Readonly<Record<string, SeedDecisionEvent['decision
  * Our decision origins in the seed's three. A rule and a stored decision both decide without asking anyone: the
  * seed's `cache_hit`. An expired allow asked again is the seed's `auto_revoke_renewal`. A prompt that closed
  * unanswered (no surface, timeout, surface error, invalid answer, cancelled call) was still a prompt: `user_prompt`.
+ * A stored allow denied because the shared store could not confirm it was decided without asking: `cache_hit`.
  */
 export const SEED_ORIGINS: Readonly<Record<string, SeedDecisionEvent['origin']>> = {
   user_prompt: 'user_prompt',
@@ -44,6 +45,7 @@ export const SEED_ORIGINS: Readonly<Record<string, SeedDecisionEvent['origin']>>
   surface_error: 'user_prompt',
   invalid_answer: 'user_prompt',
   call_cancelled: 'user_prompt',
+  store_unreadable: 'cache_hit',
 };
 
 const RISK_TIERS = new Set(['low', 'medium', 'high']);

@@ -20,6 +20,7 @@ import { explainPermission } from './explain-permission.js';
 import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
 import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
+import type { QuickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
 import { decisionExpiresAt, permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
@@ -152,6 +153,7 @@ export class PermissionEngine {
         readonly kind: 'quick';
         readonly verdict: PreCallVerdict;
         readonly record: () => void;
+        readonly refuse: (reason: string) => void;
         check: StoreCheck | undefined;
       }
     | { readonly kind: 'ask'; readonly resolution: Ask; readonly risk: RiskAssessment } {
@@ -161,19 +163,23 @@ export class PermissionEngine {
     const resolution = this.#resolve(scope, tool, call.argsHash, target ?? facts.target);
     if (resolution.kind === 'ask') return { kind: 'ask', resolution, risk };
     const { verdict, decision, origin, data } = quickVerdict(resolution, tool);
-    const record = () => {
+    const tell = (told: { decision: QuickVerdict['decision']; origin: DecisionOrigin; data: object }) => {
       const invocation = call.invocation();
-      this.deps.writes.write({ kind: 'audit', audit: this.#audit(invocation, risk, { decision, origin, ...data }) });
+      const audit = this.#audit(invocation, risk, { decision: told.decision, origin: told.origin, ...told.data });
+      this.deps.writes.write({ kind: 'audit', audit });
       this.deps.events.decided({
         request: () => this.#request(invocation, tool, risk, resolution),
-        decision,
-        origin,
+        decision: told.decision,
+        origin: told.origin,
       });
     };
+    const record = () => tell({ decision, origin, data });
+    const refuse = (reason: string) =>
+      tell({ decision: 'deny', origin: 'store_unreadable', data: { ...data, reason } });
     // A stored allow is confirmed by a shared store first (in `hook`); a deny, or a rule, needs no confirming.
     const held = resolution.kind === 'stored' && decision === 'allow_always' ? resolution.decision : undefined;
     const check = held === undefined || this.#check === undefined ? undefined : { held, by: this.#check };
-    return { kind: 'quick', verdict, record, check };
+    return { kind: 'quick', verdict, record, refuse, check };
   }
 
   #audit(invocation: InvocationRecord, risk: RiskAssessment, data: Record<string, unknown>): AuditEventInput {

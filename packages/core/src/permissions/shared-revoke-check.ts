@@ -48,11 +48,16 @@ export interface StoreCheck {
 /**
  * A call a stored allow lets run, once the store has confirmed the allow: `record` records it and `verdict` allows
  * it; else `again` decides it afresh from the corrected memory (now asked, denied, or decided by another stored
- * decision). A store that cannot be read denies the call rather than run it on an allow it could not confirm.
+ * decision). A store that cannot be read denies the call rather than run it on an allow it could not confirm, and
+ * `refuse` records that deny (audited like any other).
  */
 export async function afterStoreCheck(
   check: StoreCheck,
-  decided: { readonly verdict: PreCallVerdict; readonly record: () => void },
+  decided: {
+    readonly verdict: PreCallVerdict;
+    readonly record: () => void;
+    readonly refuse: (reason: string) => void;
+  },
   again: () => PreCallVerdict | undefined | Promise<PreCallVerdict | undefined>,
 ): Promise<PreCallVerdict | undefined> {
   const { held, by } = check;
@@ -61,10 +66,9 @@ export async function afterStoreCheck(
     confirmed = await by(held);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return {
-      allow: false,
-      reason: `the stored allow of ${held.tool} could not be checked against the shared store (${why}); it was not run`,
-    };
+    const reason = `the stored allow of ${held.tool} could not be checked against the shared store (${why}); it was not run`;
+    decided.refuse(reason);
+    return { allow: false, reason };
   }
   if (!confirmed) return again();
   decided.record();

@@ -44,7 +44,9 @@ export type DecisionOrigin =
   /** The surface answered something that is not one of the four decisions: the call did not run. */
   | 'invalid_answer'
   /** The call was cancelled while its prompt was open, so the prompt closed unanswered. */
-  | 'call_cancelled';
+  | 'call_cancelled'
+  /** A stored allow could not be confirmed because the shared store could not be read: denied, not run. */
+  | 'store_unreadable';
 
 /** An audit event before it joins the chain. Never holds argument values: only their hash. */
 export interface AuditEventInput {

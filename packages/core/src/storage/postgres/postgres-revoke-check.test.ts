@@ -1,6 +1,7 @@
 // A revoked allow never runs a call on another instance, even before that instance has heard of the revoke: two hosts
 // on one real PostgreSQL database (test/support/postgres), a stored allow made on A, revoked on B while A's LISTEN
-// notifications are held back (or deleted by SQL, which notifies no one), and A's very next call.
+// notifications are held back (or deleted by SQL, which notifies no one), and A's very next call; and a call whose
+// allow cannot be confirmed because the table cannot be read, denied and audited.
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -126,5 +127,34 @@ describe('a stored allow revoked on another instance, before its notification ar
     expect((await echo(a, 'after the delete')).outcome).toBe('permission_denied');
     expect(asked).toHaveLength(1);
     expect(calls()).toBe(ran);
+  }, 60_000);
+
+  it('denies, and audits, a call whose stored allow the store cannot be read to confirm', async () => {
+    const { url, a, asked, calls, echo } = await twoHosts();
+    const stored = await a.permissions.decide({ scope: SCOPE, tool: 'demo__echo', decision: 'allow_always' });
+    expect((await echo(a, 'allowed')).outcome).toBe('success');
+    const ran = calls();
+
+    const direct = new pg.Client({ connectionString: url });
+    await direct.connect();
+    await direct.query('ALTER TABLE permission_decisions RENAME TO permission_decisions_away');
+    try {
+      const refused = await echo(a, 'unconfirmed');
+      expect(refused.outcome).toBe('permission_denied');
+      expect(asked).toHaveLength(0);
+      expect(calls()).toBe(ran);
+      await vi.waitFor(async () => {
+        const audit = await a.audit.query({ scope: SCOPE, invocationId: refused.invocationId });
+        expect(audit.find((e) => e.type === 'permission.decision')?.data).toEqual({
+          decision: 'deny',
+          origin: 'store_unreadable',
+          decisionId: stored.id,
+          reason: expect.stringContaining('could not be checked against the shared store'),
+        });
+      });
+    } finally {
+      await direct.query('ALTER TABLE permission_decisions_away RENAME TO permission_decisions');
+      await direct.end();
+    }
   }, 60_000);
 });
