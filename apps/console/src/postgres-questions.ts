@@ -157,7 +157,7 @@ export class PostgresQuestions implements QuestionBus {
     this.#onError = options.onError ?? (() => undefined);
     this.#listener = new PostgresListener({
       pool: this.#pool,
-      channel: QUESTIONS_CHANNEL,
+      channels: [QUESTIONS_CHANNEL],
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       onNotification: (message) => this.#then(() => this.#heardSeq(message.payload)),
       onListening: (again) => this.#listening(again),

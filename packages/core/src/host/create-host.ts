@@ -21,6 +21,7 @@ import type { ServerConfig } from '../servers/server-config.js';
 import { parseServersConfig } from '../servers/server-config.js';
 import { serverNotReady } from './server-not-ready.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
+import type { HostStore } from '../store/host-store.js';
 import { ToolSwitches } from '../switches/tool-switches.js';
 import { HostTasks } from '../tasks/host-tasks.js';
 import { attachHostMetrics } from '../telemetry/host-metrics.js';
@@ -52,7 +53,7 @@ function isParsedRule(value: unknown): value is PermissionRule {
  */
 export function createHost(config: HostConfig = {}): Host {
   const clock = config.clock ?? systemClock;
-  const store = config.store ?? new MemoryStore();
+  const store: HostStore = config.store ?? new MemoryStore();
   const events = new HostEvents();
   const registry = new ToolRegistry({
     tenantOf: (serverId, scope) => servers.tenantOf(serverId, scope),
@@ -196,6 +197,20 @@ export function createHost(config: HostConfig = {}): Host {
       : {}),
   });
   auth.attach(servers);
+  // A switch changed on another host sharing the store: a server is stopped or started here too, a tool hidden or
+  // shown again in the model's list, within a notification and one read.
+  const stopWatchingSwitches = store.watchSwitches?.(() => {
+    switches
+      .reload((row, off) => {
+        if (row.tool !== '') {
+          const tenant = row.userId === '' ? `workspace:${row.workspaceId}` : `user:${row.userId}`;
+          events.emit('tools.changed', { serverId: row.serverId, tenant });
+        } else if (servers.pools.has(row.serverId)) {
+          servers.setEnabled(row.serverId, !off).catch(onStoreError);
+        }
+      })
+      .catch(onStoreError);
+  });
   const resources = new HostResources({
     servers,
     writes,
@@ -264,6 +279,7 @@ export function createHost(config: HostConfig = {}): Host {
     closed = true;
     tasks.close();
     stopAnchoring();
+    stopWatchingSwitches?.();
     await retention.stop();
     await servers.close();
     await writes.drain().catch(() => undefined);

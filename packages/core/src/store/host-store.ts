@@ -214,6 +214,11 @@ export interface HostStore {
    * revoke on another host may not have been heard yet.
    */
   findDecision?(key: DecisionKeyFields): Promise<StoredDecision | undefined>;
+  /**
+   * Given by a store several hosts share: tells `listener` when a switch changed on any host, or when changes may
+   * have gone unheard; the host then reads `listSwitches` again. Returns what stops it; `close` stops every listener.
+   */
+  watchSwitches?(listener: () => void): () => void;
   /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

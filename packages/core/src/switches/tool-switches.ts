@@ -29,13 +29,17 @@ export interface ToolSwitch {
  * `tools.list({ audience: 'model' })` and a model's call to it is refused as not listed; the user still sees it and
  * may still call it from a form. Every change is audited (`server.switched`, `tool.switched`) in the same write.
  *
- * Loaded once at start (servers start after, so a server switched off never starts); a change made on another
- * instance sharing a PostgreSQL store is seen here after a restart.
+ * Loaded at start (servers start after, so a server switched off never starts), and read again by `reload` when a
+ * store several hosts share says another host changed a switch.
  */
 export class ToolSwitches implements RegistrySwitches {
   readonly #rows = new Map<string, SwitchRecord>();
   readonly #writes: HistoryWriter;
   readonly #now: () => number;
+  readonly #store: HostStore;
+  /** The reload running, and whether another must follow it (news came while it read). */
+  #reloading: Promise<void> | undefined;
+  #again = false;
   /** Resolves with the servers switched off once the store was read (none when it could not be). */
   readonly loaded: Promise<ReadonlySet<string>>;
 
@@ -47,6 +51,7 @@ export class ToolSwitches implements RegistrySwitches {
   }) {
     this.#writes = options.writes;
     this.#now = options.now;
+    this.#store = options.store;
     this.loaded = options.store.listSwitches().then(
       (rows) => {
         for (const row of rows) this.#rows.set(switchKeyText(row), row);
@@ -57,6 +62,38 @@ export class ToolSwitches implements RegistrySwitches {
         return new Set<string>();
       },
     );
+  }
+
+  /**
+   * Reads the switches again, after the first load, and tells `changed` of each that differs from memory (`off`:
+   * turned off). News that comes while a read runs makes one more read follow it, so the last change is never missed.
+   */
+  reload(changed: (row: SwitchRecord, off: boolean) => void): Promise<void> {
+    if (this.#reloading !== undefined) {
+      this.#again = true;
+      return this.#reloading;
+    }
+    this.#reloading = (async () => {
+      await this.loaded;
+      do {
+        this.#again = false;
+        const rows = await this.#store.listSwitches();
+        const now = new Map(rows.map((row) => [switchKeyText(row), row]));
+        for (const [key, row] of this.#rows) {
+          if (now.has(key)) continue;
+          this.#rows.delete(key);
+          changed(row, false);
+        }
+        for (const [key, row] of now) {
+          if (this.#rows.has(key)) continue;
+          this.#rows.set(key, row);
+          changed(row, true);
+        }
+      } while (this.#again);
+    })().finally(() => {
+      this.#reloading = undefined;
+    });
+    return this.#reloading;
   }
 
   /** True when an administrator switched the server off here. */

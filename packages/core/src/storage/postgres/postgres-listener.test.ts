@@ -38,7 +38,7 @@ describe('PostgresListener', () => {
     const errors = nextOf<Error>();
     const listener = new PostgresListener({
       pool,
-      channel: 'airlock_listener_test',
+      channels: ['airlock_listener_test'],
       clock,
       backoff: { ...RELISTEN_BACKOFF, jitter: 0 },
       onNotification: (message) => payloads.push(message.payload),
@@ -75,7 +75,7 @@ describe('PostgresListener', () => {
     const clock = new FakeClock();
     const listener = new PostgresListener({
       pool,
-      channel: 'airlock_listener_stop',
+      channels: ['airlock_listener_stop'],
       clock,
       onNotification: () => undefined,
     });

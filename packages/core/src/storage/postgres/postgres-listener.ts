@@ -11,10 +11,11 @@ import type { PgClient, PgNotification, PgPool } from './postgres-store-config.j
  */
 export const RELISTEN_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 5_000, jitter: 0.5 };
 
-/** What one LISTEN connection serves: its channel, what to do with a notification, and when it (re)started. */
+/** What one LISTEN connection serves: its channels, what to do with a notification, and when it (re)started. */
 export interface PostgresListenerOptions {
   readonly pool: PgPool;
-  readonly channel: string;
+  /** Every channel heard on the one connection: a store holds one connection for all its news, not one each. */
+  readonly channels: readonly string[];
   readonly onNotification: (message: PgNotification) => void;
   /** LISTEN is in place; `again` after a lost connection was made anew (what was sent meanwhile is unknown). */
   readonly onListening?: (again: boolean) => void;
@@ -60,16 +61,16 @@ export class PostgresListener {
   }
 
   async #listen(again: boolean): Promise<void> {
-    const { pool, channel } = this.#options;
+    const { pool, channels } = this.#options;
     let client: PgClient | undefined;
     try {
       client = await pool.connect();
       const held = client;
       held.on('notification', (message) => {
-        if (message.channel === channel) this.#options.onNotification(message);
+        if (channels.includes(message.channel)) this.#options.onNotification(message);
       });
       held.on('error', (error) => this.#lost(held, error));
-      await held.query({ text: `LISTEN ${channel}` });
+      await held.query({ text: channels.map((channel) => `LISTEN ${channel}`).join('; ') });
       if (this.#stopped) {
         held.release();
         return;
@@ -114,7 +115,7 @@ export class PostgresListener {
     this.#client = undefined;
     if (client === undefined) return;
     try {
-      await client.query({ text: `UNLISTEN ${this.#options.channel}` });
+      await client.query({ text: 'UNLISTEN *' });
       client.release();
     } catch (error) {
       client.release(asError(error));

@@ -24,9 +24,10 @@ import { auditPage, closedError, pageSize } from '../store-checks.js';
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../store/credentials.js';
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
-import { listSwitches } from './postgres-switches.js';
+import { SWITCHES_CHANNEL, listSwitches } from './postgres-switches.js';
 import { withConnection } from './postgres-checkout.js';
-import { DecisionWatch } from './postgres-decision-watch.js';
+import { DECISIONS_CHANNEL, tenantOf } from './postgres-decision-news.js';
+import { StoreNews } from './postgres-store-news.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows, retentionRows } from './postgres-queries.js';
 import { PARSERS, SQL, resultFromPgRow, scopeValues, statement } from './postgres-statements.js';
@@ -66,11 +67,12 @@ export class PostgresStore implements HostStore {
   /** The last batch handed to the database: the next waits for it, so batches commit in the order of the calls. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  readonly #watch: DecisionWatch;
+  readonly #news: StoreNews;
 
   private constructor(pool: PgPool, clock: Clock | undefined) {
     this.#pool = pool;
-    this.#watch = new DecisionWatch(pool, clock);
+    const channels = [DECISIONS_CHANNEL, SWITCHES_CHANNEL];
+    this.#news = new StoreNews({ pool, channels, ...(clock === undefined ? {} : { clock }) });
   }
 
   /**
@@ -224,7 +226,18 @@ export class PostgresStore implements HostStore {
    */
   watchDecisions(listener: (tenant: DecisionTenant | undefined) => void): () => void {
     if (this.#closed) return () => undefined;
-    return this.#watch.add(listener);
+    return this.#news.add(DECISIONS_CHANNEL, (message) =>
+      listener(message === undefined ? undefined : tenantOf(message)),
+    );
+  }
+
+  /**
+   * Tells `listener` whenever a switch changed, by any instance on the database (this one included), or when a lost
+   * LISTEN connection was made again (changes made meanwhile were not heard): the host reads the switches again.
+   */
+  watchSwitches(listener: () => void): () => void {
+    if (this.#closed) return () => undefined;
+    return this.#news.add(SWITCHES_CHANNEL, () => listener());
   }
 
   /**
@@ -235,7 +248,7 @@ export class PostgresStore implements HostStore {
     if (this.#closing !== undefined) return this.#closing;
     this.#closed = true;
     this.#closing = this.#tail
-      .then(() => this.#watch.stop())
+      .then(() => this.#news.stop())
       .then(() => this.#pool.end())
       .catch((error: unknown) => {
         throw asStoreError('close the PostgreSQL store', error);

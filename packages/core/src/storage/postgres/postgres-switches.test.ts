@@ -1,6 +1,7 @@
-// Switches kept in PostgreSQL (migration 7), against a real server: a throwaway cluster (test/support/postgres).
+// Switches kept in PostgreSQL (migration 7), against a real server: a throwaway cluster (test/support/postgres); and
+// two hosts on one database, where a switch changed on one applies on the other without a restart.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHost } from '../../host/create-host.js';
 import type { Scope } from '../../scope.js';
 import { demoServer } from '../../testing/demo-fixture.js';
@@ -58,6 +59,65 @@ describe('switches kept in PostgreSQL', () => {
       expect(audit.map((e) => e.data)).toEqual([{ hidden: true, level: 'user' }]);
     } finally {
       await second.close();
+    }
+  }, 60_000);
+
+  it('applies a switch changed on one host to another host on the same database, and after a lost LISTEN', async () => {
+    const url = await server.createSchema();
+    const demo = demoServer('demo');
+    const open = async (name: string) => {
+      const pool = new pg.Pool({ connectionString: url, max: 3, application_name: name });
+      pool.on('error', () => undefined);
+      const host = createHost({
+        servers: [demo.config],
+        store: await PostgresStore.open({ pool }),
+        surface: new ScriptedSurface('allow_once'),
+      });
+      await host.servers.settled();
+      return host;
+    };
+    const [a, b] = [await open('switches-a'), await open('switches-b')];
+    try {
+      const seenOnB = () => b.tools.list({ audience: 'model', scope: ANA }).map((t) => t.name);
+      const listening = async () => {
+        const direct = new pg.Client({ connectionString: url });
+        await direct.connect();
+        try {
+          const sql =
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name IN ('switches-a', 'switches-b') " +
+            "AND query LIKE '%LISTEN airlock_switches%'";
+          return (await direct.query<{ n: number }>(sql)).rows[0]!.n;
+        } finally {
+          await direct.end();
+        }
+      };
+      await vi.waitFor(async () => expect(await listening()).toBe(2));
+      expect(seenOnB()).toContain('demo__echo');
+
+      await a.tools.setHidden({ scope: ANA, tool: 'demo__echo', level: 'workspace', hidden: true });
+      await vi.waitFor(() => expect(seenOnB()).not.toContain('demo__echo'));
+      expect(b.tools.switches({ scope: ANA }).map((s) => [s.tool, s.level])).toEqual([['echo', 'workspace']]);
+
+      await a.servers.setEnabled('demo', { enabled: false, by: 'root' });
+      await vi.waitFor(() => expect(b.servers.list()[0]).toMatchObject({ state: 'closed', disabled: true }));
+      const refused = await b.invoke({ scope: ANA, caller: { kind: 'user' }, tool: 'demo__fetch_url', args: {} });
+      expect(refused.error?.message).toContain('switched off by an administrator');
+
+      // B's LISTEN connection is cut from the database's side; a change made while it is down reaches B once it is
+      // back (it reads the switches again on reconnecting).
+      const direct = new pg.Client({ connectionString: url });
+      await direct.connect();
+      await direct.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'switches-b' " +
+          "AND query LIKE '%LISTEN airlock_switches%'",
+      );
+      await direct.end();
+      await a.servers.setEnabled('demo', { enabled: true, by: 'root' });
+      await vi.waitFor(() => expect(b.servers.list()[0]).toMatchObject({ disabled: false }), { timeout: 10_000 });
+      await b.servers.settled();
+    } finally {
+      await a.close();
+      await b.close();
     }
   }, 60_000);
 });

@@ -7,13 +7,25 @@ import { PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
 
 // The switches table of a PostgresStore (migration 7): the two writes, run inside the batch's transaction, and the
-// read a host makes at start.
+// read a host makes at start and again whenever a switch changed anywhere.
 
-/** Applies a `switch.put` or `switch.delete` write on the batch's connection. */
+/**
+ * The channel on which every instance tells the others that a switch changed: each switch write notifies it inside
+ * its transaction (one notification per batch, as PostgreSQL folds equal ones), and every host reads the switches
+ * again when it hears.
+ */
+export const SWITCHES_CHANNEL = 'airlock_switches';
+
+/** Applies a `switch.put` or `switch.delete` write on the batch's connection, and notifies on commit. */
 export async function applySwitchWrite(
   client: PgClient,
   write: Extract<StoreWrite, { kind: 'switch.put' | 'switch.delete' }>,
 ): Promise<void> {
+  await client.query({
+    name: 'airlock_switch_notify',
+    text: `SELECT pg_notify('${SWITCHES_CHANNEL}', '')`,
+    values: [],
+  });
   if (write.kind === 'switch.put') {
     await client.query({
       name: 'airlock_switch_put',

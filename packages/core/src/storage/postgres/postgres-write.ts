@@ -20,7 +20,7 @@ import {
 import { applyCredentialWrite } from './postgres-credentials.js';
 import { applySwitchWrite } from './postgres-switches.js';
 import { putTask } from './postgres-tasks.js';
-import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-watch.js';
+import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-news.js';
 import { NewCalls, insertRows } from './postgres-new-calls.js';
 import { SQL, resultValues, scopeValues, statement } from './postgres-statements.js';
 import type { PgClient, PgQueryResult } from './postgres-store-config.js';
