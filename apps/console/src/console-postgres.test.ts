@@ -49,15 +49,25 @@ describe('two consoles on one PostgreSQL database', () => {
     }
   }, 60_000);
 
-  it('serves a session made on one instance from the other, and ends it on both when signed out', async () => {
+  it("serves a session made on one instance from the other, and moves and ends the session's tabs on both", async () => {
     const [a, b] = await consoles.pair({ together: true });
     const onA = await ConsoleClient.signIn(a.url, { userId: 'carol', workspaceId: 'team' });
     // The same browser's cookie, sent to the other instance (a load balancer without sticky sessions).
     const onB = onA.at(b.url);
     expect((await onB.get('/api/session')).body).toMatchObject({ userId: 'carol', workspaceId: 'team' });
+    const tabOnA = await onA.openEvents();
+    consoles.track(tabOnA);
+
+    // Switched and signed out on B: A's tab of the session moves, then ends, without a request of its own.
     expect((await onB.post('/api/session/workspace', { workspaceId: 'other' })).status).toBe(200);
+    const moved = await tabOnA.waitFor((e) => e.event === 'session.workspace', 'the move told on A');
+    expect(moved.data).toEqual({ workspaceId: 'other' });
     expect((await onA.get('/api/session')).body).toMatchObject({ workspaceId: 'other' });
-    expect((await onA.delete('/api/session')).status).toBe(200);
-    expect((await onB.get('/api/session')).status).toBe(401);
+    expect((await onB.delete('/api/session')).status).toBe(200);
+    await tabOnA.waitFor((e) => e.event === 'session.ended', 'the sign-out told on A');
+    await expect(tabOnA.waitFor(() => false, 'anything after the sign-out')).rejects.toThrow(
+      'the event stream ended before anything after the sign-out arrived',
+    );
+    expect((await onA.get('/api/session')).status).toBe(401);
   }, 60_000);
 });

@@ -156,7 +156,18 @@ export async function startConsole(
     throw error;
   });
   proxyPort = proxy.port;
+  const sessions = new Sessions(config.auth, config.users, shared?.sessions);
+  // A sign-out or a workspace switch on another instance ends or moves that session's streams here too.
+  const stopFollowing = sessions.follow({
+    open: () => hub.sessionIds(),
+    ended: (id) => {
+      hub.sendToSession(id, 'session.ended', {});
+      hub.closeSession(id);
+    },
+    moved: (session) => hub.sendToSession(session.id, 'session.workspace', { workspaceId: session.workspaceId }),
+  });
   const closeParts = () => {
+    stopFollowing();
     relay.close();
     running.close();
     void proxy.close();
@@ -166,7 +177,7 @@ export async function startConsole(
     publicUrl: () => config.publicUrl ?? `http://${urlHost(config.host)}:${port}`,
     host,
     logger,
-    sessions: new Sessions(config.auth, config.users, shared?.sessions),
+    sessions,
     surface,
     hub,
     relay,
@@ -235,6 +246,7 @@ export async function startConsole(
     closeParts();
     await gateway?.close();
     await questions.stop();
+    await shared?.sessions.stop();
     await host.close();
     throw error;
   }
@@ -261,6 +273,7 @@ export async function startConsole(
       await gateway?.close();
       await shared?.heartbeat.stop();
       await questions.stop();
+      await shared?.sessions.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Event streams stay open until their tabs go; close them so the process can end.

@@ -10,6 +10,11 @@ export interface Session {
   workspaceId: string;
 }
 
+/** What an instance hears of a session changed on another: signed out, or moved to a workspace. */
+export type SessionNews =
+  | { readonly kind: 'ended'; readonly idSha256: string }
+  | { readonly kind: 'moved'; readonly idSha256: string; readonly workspaceId: string };
+
 /** Where sessions are kept beside memory when several instances serve one console (PostgreSQL). */
 export interface SessionStore {
   save(session: Session): Promise<void>;
@@ -17,7 +22,12 @@ export interface SessionStore {
   move(session: Session): Promise<boolean>;
   load(id: string): Promise<Session | undefined>;
   remove(id: string): Promise<void>;
+  /** Hears sessions ended or moved on any instance; `undefined` when news may have been missed. */
+  watch?(listener: (news: SessionNews | undefined) => void): () => void;
 }
+
+/** What a session id is known by outside this process: its sha256 (hex), never the id. */
+export const sessionIdSha256 = (id: string): string => createHash('sha256').update(id).digest('hex');
 
 /** How many sessions are kept at once. */
 const MAX_SESSIONS = 10_000;
@@ -117,6 +127,36 @@ export class Sessions {
   isAdmin(session: Pick<Session, 'userId'>): boolean {
     if (this.mode === 'local') return true;
     return this.users.some((u) => u.id === session.userId && u.admin === true);
+  }
+
+  /**
+   * Follows sessions changed on other instances (a shared store only): one signed out there ends here (`ended`), one
+   * moved to another workspace moves here (`moved`); when news may have been missed, each session `open()` names (those
+   * with event streams here) is read again. Returns what stops it.
+   */
+  follow(on: {
+    readonly open: () => Iterable<string>;
+    readonly ended: (id: string) => void;
+    readonly moved: (session: Session) => void;
+  }): () => void {
+    if (this.store?.watch === undefined) return () => undefined;
+    return this.store.watch((news) => {
+      this.#heard(news, on).catch(() => undefined); // a failed read is retried by the next request's own read
+    });
+  }
+
+  async #heard(news: SessionNews | undefined, on: Parameters<Sessions['follow']>[0]): Promise<void> {
+    for (const id of new Set(on.open())) {
+      if (news !== undefined && sessionIdSha256(id) !== news.idSha256) continue;
+      const before = this.#sessions.get(id)?.workspaceId;
+      const now = news?.kind === 'ended' ? undefined : await this.#find(id);
+      if (now === undefined) {
+        this.#sessions.delete(id);
+        on.ended(id);
+      } else if (now.workspaceId !== before) {
+        on.moved(now);
+      }
+    }
   }
 
   async signOut(id: string): Promise<void> {

@@ -69,7 +69,7 @@ export async function openSharedHistory(
     store,
     questions,
     heartbeat,
-    sessions: new PostgresSessions(pool, () => clock.now()),
+    sessions: new PostgresSessions(pool, () => clock.now(), clock),
     onInstanceDied: (next) => void (takeOver = next),
   };
 }

@@ -78,6 +78,11 @@ export class TabHub {
     for (const tab of this.#tabs) if (tab.session.id === sessionId) tab.send(event, data);
   }
 
+  /** The sessions that have a tab open here. */
+  sessionIds(): string[] {
+    return [...this.#tabs].map((tab) => tab.session.id);
+  }
+
   get size(): number {
     return this.#tabs.size;
   }
