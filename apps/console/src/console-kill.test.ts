@@ -2,10 +2,11 @@
 // started by test/support/postgres): instance A runs as a process of its own (the built bin), instance B in this
 // process on a clock the test moves. A's call waits on a permission question shown on B's tab; A is killed; once A's
 // heartbeat is stale on B's clock, B ends A's call in the shared history with the reason, closes the question on its
-// tab, and serves on.
+// tab, and serves on. And SIGSTOP of A past the limit, then SIGCONT: B has fenced it, so A's late writes are refused
+// (the call ends once, as B ended it) and A, told so at its next heartbeat, stops with status 75.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,9 +28,11 @@ let a: ChildProcessWithoutNullStreams | undefined;
 beforeAll(async () => {
   server = await startPostgres();
 }, 60_000);
+const stopAfter: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   a?.kill('SIGKILL');
   await b?.close();
+  for (const stop of stopAfter.reverse()) await stop();
   await server?.stop();
 });
 
@@ -40,6 +43,7 @@ function startInstance(url: string): Promise<{ child: ChildProcessWithoutNullStr
     cwd: home,
     env: { ...process.env, HOME: home, XDG_DATA_HOME: home },
   });
+  child.once('exit', () => rmSync(home, { recursive: true, force: true }));
   return new Promise((listening, failed) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -95,5 +99,43 @@ describe('kill -9 of one console instance mid-call', () => {
     expect((await tabB.waitForEnd(own)).invocation.state).toBe('success');
     expect((await onB.post('/api/audit/verify')).body).toEqual({ ok: true });
     await tabB.close();
+  }, 90_000);
+
+  it('fences an instance stopped past the limit: resumed, its late writes are refused and it stops with 75', async () => {
+    const url = await server.createDatabase();
+    const clock = new FakeClock(Date.now());
+    const other = await startConsole(postgresConsoleConfig(url, 'fence test'), { clock });
+    stopAfter.push(() => other.close());
+    await other.host.servers.settled();
+    const { child, address } = await startInstance(url);
+    stopAfter.push(() => void child.kill('SIGKILL'));
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const onA = await ConsoleClient.signIn(address, { userId: 'alice' });
+    const onB = await ConsoleClient.signIn(other.url, { userId: 'alice' });
+    const tabB = await onB.openEvents();
+    stopAfter.push(() => tabB.close());
+    await vi.waitFor(async () => expect(JSON.stringify((await onA.get('/api/tools')).body)).toContain('demo__echo'), {
+      timeout: 20_000,
+    });
+    const id = await onA.startCall('demo__echo', { text: 'asked on a, which then stalls' });
+    await tabB.waitForPermission(id);
+    await vi.waitFor(async () => expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200));
+
+    child.kill('SIGSTOP');
+    clock.t = Date.now() + STALE_MS + 1000;
+    clock.advance(HEARTBEAT_MS);
+    await tabB.waitFor(
+      (e) => e.event === 'permission.closed' && (e.data as { id: string }).id === id,
+      "the stalled instance's question closing",
+    );
+    child.kill('SIGCONT');
+    // Its next heartbeat (on its own clock, every HEARTBEAT_MS) finds it fenced: it closes, and its close, which
+    // would end the call it held, is refused.
+    expect(await exited).toBe(75);
+    const scope = { userId: 'alice', workspaceId: onB.workspaceId, conversationId: 'main' };
+    const entry = await other.host.history.get({ scope, invocationId: id });
+    expect(entry?.invocation).toMatchObject({ state: 'cancelled', error: { code: 'instance_lost' } });
+    expect(entry?.transitions.map((t) => t.to)).toEqual(['pending', 'cancelled']);
+    expect((await onB.post('/api/audit/verify')).body).toEqual({ ok: true });
   }, 90_000);
 });

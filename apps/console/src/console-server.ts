@@ -39,6 +39,11 @@ export const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), 'web');
 export interface RunningConsole {
   readonly url: string;
   readonly host: Host;
+  /**
+   * Resolves if another instance on the shared database took this one over (it stalled past the heartbeat's limit):
+   * its writes are refused from then on, so it must stop (`close`) and start again as a new instance.
+   */
+  readonly fenced: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -264,10 +269,12 @@ export async function startConsole(
   }
   // On a shared database: alive from here on, and watching for instances that died (their open tasks taken over).
   shared?.onInstanceDied(() => host.tasks.takeOver());
+  const fenced = new Promise<void>((resolve) => shared?.onFenced(resolve));
   await shared?.heartbeat.start();
   return {
     url,
     host,
+    fenced,
     close: async () => {
       closeParts();
       await gateway?.close();

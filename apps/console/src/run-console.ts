@@ -65,15 +65,21 @@ export async function runConsole(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const stop = running;
-  await new Promise<void>((resolve) => {
-    const onSignal = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve();
-    };
+  let onSignal = () => undefined as void;
+  const signalled = new Promise<'signal'>((resolve) => {
+    onSignal = () => resolve('signal');
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+  const why = await Promise.race([signalled, stop.fenced.then(() => 'fenced' as const)]);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   await stop.close();
-  return 0;
+  if (why === 'signal') return 0;
+  process.stderr.write(
+    'airlock console: another instance took this one over (it stalled past the heartbeat limit); ' +
+      'start it again to rejoin as a new instance\n',
+  );
+  // EX_TEMPFAIL: a supervisor (systemd Restart=on-failure, a Kubernetes pod) starts it again, as a new instance.
+  return 75;
 }

@@ -18,6 +18,8 @@ export interface SharedHistory {
   readonly sessions: PostgresSessions;
   /** What this instance does once it has taken a dead one: follow the open tasks it owned (`host.tasks.takeOver`). */
   onInstanceDied(takeOver: () => Promise<void>): void;
+  /** What this instance does once it learns another took it over (it stalled): its writes are refused; it stops. */
+  onFenced(stop: () => void): void;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function openSharedHistory(
     onError: (error) => logger.warn({ err: error.message }, 'questions shared with other instances: a step failed'),
   });
   let takeOver: (() => Promise<void>) | undefined;
+  let fenced: (() => void) | undefined;
   const heartbeat = new InstanceHeartbeat({
     pool,
     store,
@@ -64,6 +67,13 @@ export async function openSharedHistory(
       await takeOver?.();
     },
     onError: (error) => logger.warn({ err: error.message }, 'instance heartbeat failed'),
+    onFenced: () => {
+      logger.error(
+        { instance: instanceId },
+        'another instance took this one over (its heartbeat went stale): its writes are refused, so it stops',
+      );
+      fenced?.();
+    },
   });
   return {
     store,
@@ -71,5 +81,6 @@ export async function openSharedHistory(
     heartbeat,
     sessions: new PostgresSessions(pool, () => clock.now(), clock),
     onInstanceDied: (next) => void (takeOver = next),
+    onFenced: (stop) => void (fenced = stop),
   };
 }

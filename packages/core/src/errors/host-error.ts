@@ -36,6 +36,8 @@ export type HostErrorCode =
   // A result handle whose whole text retention removed (the model and screen payloads stay in history).
   | 'result_expired'
   | 'store_error'
+  // This instance was taken over by another on a shared database (its heartbeat went stale): its writes are refused.
+  | 'instance_fenced'
   | 'closed'
   // A server's stream broke on a line that is not JSON-RPC; a reply passed the message cap; a remote server answered
   // HTTP 401 (it needs sign-in); an HTTP server could not be reached.

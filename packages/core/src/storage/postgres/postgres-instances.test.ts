@@ -22,7 +22,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function instance(url: string, instanceId: string, clock: FakeClock, onDead?: (dead: DeadInstance) => void) {
+async function instance(
+  url: string,
+  instanceId: string,
+  clock: FakeClock,
+  onDead?: (dead: DeadInstance) => void,
+  onFenced?: () => void,
+) {
   const pool = new pg.Pool({ connectionString: url, max: 3, options: instanceOption(instanceId) });
   pool.on('error', () => undefined);
   const store = await PostgresStore.open({ pool });
@@ -35,6 +41,7 @@ async function instance(url: string, instanceId: string, clock: FakeClock, onDea
     clock,
     onError: (error) => errors.push(error),
     ...(onDead === undefined ? {} : { onDead }),
+    ...(onFenced === undefined ? {} : { onFenced }),
   });
   return { store, heartbeat, errors };
 }
@@ -90,6 +97,43 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
     const chain = await live.store.queryAudit({ limit: 10_000 });
     expect(chain.filter((e) => e.data['errorCode'] === 'instance_lost')).toHaveLength(2);
     expect(verifyChain(chain)).toMatchObject({ ok: true });
+  }, 60_000);
+
+  it('fences an instance that was only stalled: its late writes are refused, and its next beat tells it', async () => {
+    const url = await server.createDatabase();
+    const start = Date.UTC(2026, 10, 23, 12);
+    let fenced = 0;
+    const stalled = await instance(url, 'stalled-1', new FakeClock(start), undefined, () => void (fenced += 1));
+    await stalled.heartbeat.beat();
+    const running = invocation();
+    await stalled.store.write([createWrite(running)]);
+    await stalled.store.write([transitionWrite(move(running, 2, 'pending', 'running'))]);
+
+    // Its heartbeat stalls past the limit: another instance takes it over.
+    const told: DeadInstance[] = [];
+    const live = await instance(url, 'live-1', new FakeClock(start + STALE_MS + 1), (d) => void told.push(d));
+    await live.heartbeat.beat();
+    expect(told).toEqual([{ instanceId: 'stalled-1', lastHeartbeat: start, ended: [running.id] }]);
+
+    // It wakes and writes as if nothing happened: the call's end, a new call. Both are refused, named.
+    const late = stalled.store.write([transitionWrite(move(running, 3, 'running', 'success', 'success'))]);
+    await expect(late).rejects.toMatchObject({ code: 'instance_fenced' });
+    await expect(stalled.store.write([createWrite(invocation())])).rejects.toMatchObject({ code: 'instance_fenced' });
+    expect(fenced).toBe(0);
+    await stalled.heartbeat.beat();
+    await stalled.heartbeat.beat();
+    expect(fenced).toBe(1);
+
+    // The call ended once, by the takeover; the stalled instance has no row to beat with; the chain verifies.
+    const transitions = await live.store.listTransitions(SCOPE, running.id);
+    expect(transitions.map((t) => t.to)).toEqual(['pending', 'running', 'error']);
+    const direct = new pg.Client({ connectionString: url });
+    await direct.connect();
+    const { rows } = await direct.query<{ id: string }>('SELECT id FROM instances ORDER BY id');
+    await direct.end();
+    expect(rows.map((r) => r.id)).toEqual(['live-1']);
+    expect(verifyChain(await live.store.queryAudit({ limit: 10_000 }))).toMatchObject({ ok: true });
+    expect([...stalled.errors, ...live.errors]).toEqual([]);
   }, 60_000);
 
   it('beats on its clock every interval once started, and a clean stop leaves no row to take', async () => {

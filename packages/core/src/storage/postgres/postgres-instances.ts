@@ -1,12 +1,13 @@
 import { auditEvent } from '../../audit/audit-event-builder.js';
 import type { Clock } from '../../clock.js';
 import type { InvocationOutcome, InvocationState } from '../../store/invocation-state.js';
-import type { HostStore, StoreWrite } from '../../store/host-store.js';
+import type { StoreWrite } from '../../store/host-store.js';
 import { invocationFromRow } from '../sqlite/sqlite-rows.js';
 import type { InvocationRow } from '../sqlite/sqlite-rows.js';
 import { INVOCATION_COLUMNS } from '../sqlite/sqlite-rows.js';
 import { PARSERS } from './postgres-statements.js';
-import type { PgPool } from './postgres-store-config.js';
+import type { PgClient, PgPool } from './postgres-store-config.js';
+import type { PostgresStore } from './postgres-store.js';
 
 /** How often an instance says it is alive, by default. */
 export const HEARTBEAT_MS = 5_000;
@@ -25,11 +26,16 @@ export function instanceOption(instanceId: string): string {
 }
 
 const SQL = {
+  // No row for a fenced instance: it beats no more (zero rows tell it it was taken over).
   beat:
-    'INSERT INTO instances (id, heartbeat_at) VALUES ($1, $2) ' +
+    'INSERT INTO instances (id, heartbeat_at) SELECT $1, $2 ' +
+    'WHERE NOT EXISTS (SELECT 1 FROM fenced_instances WHERE id = $1) ' +
     'ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at',
-  // Taking a dead instance is deleting its row: of several instances that notice at once, one takes it.
-  takeDead: 'DELETE FROM instances WHERE heartbeat_at < $1 AND id <> $2 RETURNING id, heartbeat_at',
+  stale: 'SELECT id FROM instances WHERE heartbeat_at < $1 AND id <> $2 ORDER BY id',
+  // Under the chain lock, in the transaction that ends its calls: of several instances that notice at once, the one
+  // whose delete finds the row takes it; a row that beat again meanwhile is not stale and stays.
+  take: 'DELETE FROM instances WHERE id = $1 AND heartbeat_at < $2 RETURNING heartbeat_at',
+  fence: 'INSERT INTO fenced_instances (id, fenced_at, fenced_by) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
   inFlight:
     `SELECT ${INVOCATION_COLUMNS}, (SELECT MAX(seq) FROM invocation_transitions t WHERE t.invocation_id = i.id) ` +
     "AS last_seq FROM invocations i WHERE instance_id = $1 AND state IN ('pending', 'running')",
@@ -47,10 +53,13 @@ export interface DeadInstance {
 /**
  * An instance's heartbeat on a database several instances share, and what it does for the others: every `everyMs`
  * it stores its heartbeat, and takes any instance whose heartbeat is older than `staleMs` (one taker per dead
- * instance), ending that instance's calls in flight in history, with their audit events: a running call as
- * `error` / `transport_error`, a pending one (asked, not sent) as `cancelled`, each with the reason. `onDead` is told
- * of each, so the host can close that instance's open questions too, and take over its open tasks (left open here:
- * `host.tasks.takeOver` claims them, their owner's row being gone). Times are the host clock's.
+ * instance). Taking is one transaction under the chain lock: the instance is fenced (every later write batch of its
+ * own is refused with `instance_fenced`) and its calls in flight end in history, with their audit events: a running
+ * call as `error` / `transport_error`, a pending one (asked, not sent) as `cancelled`, each with the reason. `onDead`
+ * is told of each, so the host can close that instance's open questions too, and take over its open tasks (left open
+ * here: `host.tasks.takeOver` claims them, their owner's row being gone). An instance that was only stalled learns
+ * at its next beat that it was fenced (`onFenced`, once; it beats no more): it should stop, and start again as a new
+ * instance. Times are the host clock's; instances whose clocks disagree by more than `staleMs` judge each other wrongly.
  */
 export class InstanceHeartbeat {
   readonly #stopTimer: { stop: () => void } = { stop: () => undefined };
@@ -60,12 +69,14 @@ export class InstanceHeartbeat {
   constructor(
     private readonly options: {
       readonly pool: PgPool;
-      readonly store: HostStore;
+      readonly store: PostgresStore;
       readonly instanceId: string;
       readonly clock: Clock;
       readonly everyMs?: number;
       readonly staleMs?: number;
       readonly onDead?: (dead: DeadInstance) => Promise<void> | void;
+      /** This instance was taken over by another while it ran (stalled past `staleMs`): its writes are refused. */
+      readonly onFenced?: () => void;
       readonly onError?: (error: Error) => void;
     },
   ) {}
@@ -83,28 +94,52 @@ export class InstanceHeartbeat {
     return first;
   }
 
-  /** One heartbeat, then the dead instances taken. A failure is told to `onError`, never thrown. */
+  /**
+   * One heartbeat, then the dead instances taken; a fenced instance's beat tells `onFenced` and stops the beating.
+   * A failure is told to `onError`, never thrown.
+   */
   async beat(): Promise<void> {
     const { pool, instanceId, clock } = this.options;
     try {
+      if (this.#stopped) return;
       const now = clock.now();
-      await pool.query({ text: SQL.beat, values: [instanceId, now] });
-      const dead = await pool.query({
-        text: SQL.takeDead,
-        values: [now - (this.options.staleMs ?? STALE_MS), instanceId],
-        types: PARSERS,
-      });
-      for (const row of dead.rows as { id: string; heartbeat_at: number }[]) {
-        const ended = await this.#endCallsOf(row.id, row.heartbeat_at);
-        await this.options.onDead?.({ instanceId: row.id, lastHeartbeat: row.heartbeat_at, ended });
+      const beat = await pool.query({ text: SQL.beat, values: [instanceId, now] });
+      if (beat.rowCount === 0) {
+        this.#stopped = true;
+        this.#stopTimer.stop();
+        this.options.onFenced?.();
+        return;
+      }
+      const staleBefore = now - (this.options.staleMs ?? STALE_MS);
+      const stale = await pool.query({ text: SQL.stale, values: [staleBefore, instanceId] });
+      for (const { id } of stale.rows as { id: string }[]) {
+        const dead = await this.#take(id, staleBefore);
+        if (dead !== undefined) await this.options.onDead?.(dead);
       }
     } catch (error) {
       this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
-  async #endCallsOf(dead: string, lastHeartbeat: number): Promise<string[]> {
-    const { rows } = await this.options.pool.query({ text: SQL.inFlight, values: [dead], types: PARSERS });
+  /** Fences one stale instance and ends its calls in flight, in one transaction; undefined when another took it. */
+  async #take(dead: string, staleBefore: number): Promise<DeadInstance | undefined> {
+    let taken: DeadInstance | undefined;
+    await this.options.store.writeUnder(async (client) => {
+      const { rows } = await client.query({ text: SQL.take, values: [dead, staleBefore], types: PARSERS });
+      const row = rows[0] as { heartbeat_at: number } | undefined;
+      if (row === undefined) return undefined;
+      await client.query({ text: SQL.fence, values: [dead, this.options.clock.now(), this.options.instanceId] });
+      const writes = await this.#endCallsOf(client, dead, row.heartbeat_at);
+      const ended = writes.flatMap((w) => (w.kind === 'transition' ? [w.transition.invocationId] : []));
+      taken = { instanceId: dead, lastHeartbeat: row.heartbeat_at, ended };
+      return writes;
+    });
+    return taken;
+  }
+
+  /** The writes that end a dead instance's calls in flight, read on the takeover's connection. */
+  async #endCallsOf(client: PgClient, dead: string, lastHeartbeat: number): Promise<StoreWrite[]> {
+    const { rows } = await client.query({ text: SQL.inFlight, values: [dead], types: PARSERS });
     const at = this.options.clock.now();
     const since = new Date(lastHeartbeat).toISOString();
     const writes: StoreWrite[] = (rows as (InvocationRow & { last_seq: number })[]).map((row) => {
@@ -143,18 +178,7 @@ export class InstanceHeartbeat {
         }),
       };
     });
-    // One batch per call: a call whose row moved meanwhile (an instance that was only stalled wrote first) is told to
-    // onError and the others still end.
-    const ended: string[] = [];
-    for (const write of writes) {
-      try {
-        await this.options.store.write([write]);
-        if (write.kind === 'transition') ended.push(write.transition.invocationId);
-      } catch (error) {
-        this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-    return ended;
+    return writes;
   }
 
   /** Stops beating and removes this instance's row (a clean stop is not a death). */

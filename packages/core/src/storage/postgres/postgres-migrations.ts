@@ -224,6 +224,20 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX question_news_told_at ON question_news (told_at);
     `,
   },
+  {
+    version: 10,
+    name: 'instances fenced when taken over',
+    // An instance another took over (its heartbeat went stale) is fenced: a row here, written in the transaction that
+    // ends its calls in flight. Every later write batch of that instance is refused, so one that was only stalled
+    // cannot write for calls another instance has ended; its next heartbeat finds the row and tells it.
+    sql: `
+      CREATE TABLE fenced_instances (
+        id TEXT PRIMARY KEY,
+        fenced_at BIGINT NOT NULL,
+        fenced_by TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

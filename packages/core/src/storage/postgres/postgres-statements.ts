@@ -101,6 +101,8 @@ export const SQL = {
   /** Taken first in every write transaction: appends to the chain wait here for the writer before them to commit. */
   lockChain: `SELECT pg_advisory_xact_lock(${CHAIN_LOCK})`,
   lastAudit: 'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',
+  /** Under the chain lock: whether this connection's instance (airlock.instance) was fenced by a takeover. */
+  fenced: "SELECT count(*)::int AS fenced FROM fenced_instances WHERE id = current_setting('airlock.instance', true)",
   auditAt: 'SELECT seq, hash FROM audit_events WHERE seq = $1',
   countAuditThrough: 'SELECT COUNT(*)::int8 AS n FROM audit_events WHERE seq <= $1',
   deleteAuditThrough: 'DELETE FROM audit_events WHERE seq <= $1',

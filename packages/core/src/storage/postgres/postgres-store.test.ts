@@ -67,7 +67,7 @@ describe('PostgresStore with several instances on one database', () => {
     const applied = await Promise.all(pools.map((p) => applyPostgresMigrations(p)));
     const all = Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1);
     expect(applied.map((a) => a.length).sort()).toEqual([0, all.length]);
-    expect(applied.flat().sort()).toEqual(all);
+    expect(applied.flat().sort((x, y) => x - y)).toEqual(all);
 
     const stores = await Promise.all(pools.map((p) => PostgresStore.open({ pool: p })));
     const check = pool(url, 1);

@@ -32,7 +32,7 @@ import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows, retentionRows } from './postgres-queries.js';
 import { PARSERS, SQL, resultFromPgRow, scopeValues, statement } from './postgres-statements.js';
 import type { PgResultRow } from './postgres-statements.js';
-import type { PgPool, PgQueryResult, PostgresStoreConfig } from './postgres-store-config.js';
+import type { PgClient, PgPool, PgQueryResult, PostgresStoreConfig } from './postgres-store-config.js';
 import { PostgresBatch } from './postgres-write.js';
 
 /**
@@ -92,28 +92,55 @@ export class PostgresStore implements HostStore {
 
   /** Applies the batch in one transaction, after the batches called before it. */
   write(batch: readonly StoreWrite[]): Promise<void> {
+    if (batch.length === 0 && !this.#closed) return Promise.resolve();
+    return this.#queue(batch).then(() => undefined);
+  }
+
+  /**
+   * Runs `step` in one write transaction, under the chain lock (so no other batch commits meanwhile), then applies
+   * the writes it returns in the same transaction; `undefined` rolls back. For a takeover: what it reads and what it
+   * writes are one atomic step. Resolves with whether it committed.
+   */
+  writeUnder(step: (client: PgClient) => Promise<readonly StoreWrite[] | undefined>): Promise<boolean> {
+    return this.#queue(step);
+  }
+
+  /** Hands a batch (or a step that makes one) to the database after the ones before it. */
+  #queue(work: Parameters<PostgresStore['writeUnder']>[0] | readonly StoreWrite[]): Promise<boolean> {
     if (this.#closed) return Promise.reject(closedError('PostgreSQL store'));
-    if (batch.length === 0) return Promise.resolve();
-    const run = this.#tail.then(() => this.#transaction(batch));
+    const run = this.#tail.then(() => this.#transaction(work));
     this.#tail = run.catch(() => undefined);
     return run.catch((error: unknown) => {
       throw asStoreError('store the batch', error);
     });
   }
 
-  #transaction(batch: readonly StoreWrite[]): Promise<void> {
+  #transaction(batch: Parameters<PostgresStore['writeUnder']>[0] | readonly StoreWrite[]): Promise<boolean> {
     return withConnection(this.#pool, async (client, broke) => {
       try {
-        // One round trip: begin, wait for the chain lock, then (a statement after the lock, so a snapshot taken after
-        // the last holder committed) read the chain head the batch's events follow. A failure from here on (the lock
-        // or the head read too) rolls back, so a session is never given back inside an aborted transaction.
+        // One round trip: begin, wait for the chain lock, then (statements after the lock, so a snapshot taken after
+        // the last holder committed) whether this instance was fenced, and the chain head the batch's events follow.
+        // A failure from here on (the lock or the reads too) rolls back, so a session is never given back inside an
+        // aborted transaction. The fence check is one primary-key probe inside the same round trip.
         const opened = (await client.query({
-          text: `BEGIN; ${SQL.lockChain}; ${SQL.lastAudit}`,
+          text: `BEGIN; ${SQL.lockChain}; ${SQL.fenced}; ${SQL.lastAudit}`,
           types: PARSERS,
         })) as unknown as PgQueryResult[];
+        if (((opened.at(-2)?.rows[0] as { fenced: number } | undefined)?.fenced ?? 0) > 0) {
+          throw new HostError(
+            'instance_fenced',
+            'this instance was taken over by another (its heartbeat went stale): its writes are refused',
+          );
+        }
         const head = opened.at(-1)?.rows[0] as Pick<AuditEvent, 'seq' | 'hash'> | undefined;
-        await new PostgresBatch(client, head).apply(batch);
+        const writes = typeof batch === 'function' ? await batch(client) : batch;
+        if (writes === undefined) {
+          await client.query({ text: 'ROLLBACK' });
+          return false;
+        }
+        await new PostgresBatch(client, head).apply(writes);
         await client.query({ text: 'COMMIT' });
+        return true;
       } catch (error) {
         await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {
           // A connection that cannot roll back is not given back to the pool.

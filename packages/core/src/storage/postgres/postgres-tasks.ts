@@ -53,15 +53,17 @@ export async function getTask(pool: PgPool, scope: Scope, invocationId: string):
 const CLAIM_LOCK = 0x636c61696d;
 const ME = "current_setting('airlock.instance', true)";
 const SQL = {
-  // The claimer's heartbeat row, if it has not beaten yet: from here on it is a live owner to the others.
+  // The claimer's heartbeat row, if it has not beaten yet: from here on it is a live owner to the others. Never for
+  // a fenced instance, which claims nothing either.
   present:
     `INSERT INTO instances (id, heartbeat_at) SELECT me, $1 FROM (SELECT ${ME} AS me) s WHERE me IS NOT NULL ` +
-    'ON CONFLICT (id) DO NOTHING',
+    'AND NOT EXISTS (SELECT 1 FROM fenced_instances f WHERE f.id = me) ON CONFLICT (id) DO NOTHING',
   // An owner is live while it has a heartbeat row (a clean stop deletes it, a sweep deletes a dead one's).
   claim:
     `WITH claimed AS (UPDATE invocations i SET instance_id = ${ME} FROM invocation_tasks t ` +
     `WHERE t.invocation_id = i.id AND ${OPEN_TASK} AND NOT (t.server_id = ANY($1::text[])) AND (i.instance_id IS NULL OR i.instance_id = ${ME} ` +
-    'OR NOT EXISTS (SELECT 1 FROM instances n WHERE n.id = i.instance_id)) RETURNING i.id) ' +
+    'OR NOT EXISTS (SELECT 1 FROM instances n WHERE n.id = i.instance_id)) ' +
+    `AND NOT EXISTS (SELECT 1 FROM fenced_instances f WHERE f.id = ${ME}) RETURNING i.id) ` +
     `${TASK_SELECT} WHERE t.invocation_id IN (SELECT id FROM claimed) ORDER BY t.created_at`,
 } as const;
 
