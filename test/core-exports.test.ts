@@ -201,6 +201,7 @@ describe('the public entry of @airlock/core', () => {
         "InvocationTask",
         "InvokeOptions",
         "JsonSchema",
+        "KeptReadRecord",
         "ListInvocationsOptions",
         "ListedPrompt",
         "ListedResource",

@@ -73,7 +73,7 @@ export async function readCommand(
   const read = await host.resources.read({ scope, serverId, uri, caller: 'user' });
   const contents =
     values.full && read.handle !== undefined
-      ? host.resources.whole({ scope, handle: read.handle }).contents
+      ? (await host.resources.whole({ scope, handle: read.handle })).contents
       : undefined;
   if (values.full && contents === undefined) {
     io.stderr.write(`airlock: the read of ${uri} is too large to keep whole; shown as bounded\n`);

@@ -22,6 +22,7 @@ export { createReadinessProbe } from './host/readiness-probe.js';
 export type { NotReadyReason, Readiness, ReadinessProbeOptions } from './host/readiness-probe.js';
 export type { ToolSwitch, ToolSwitchLevel } from './switches/tool-switches.js';
 export type { SwitchKey, SwitchLevel, SwitchRecord } from './store/switches.js';
+export type { KeptReadRecord } from './store/kept-read.js';
 export type { TelemetryConfig } from './telemetry/tool-spans.js';
 export { LOG_REDACT_PATHS, logHostEvents } from './telemetry/host-log.js';
 export type { LogSink } from './telemetry/host-log.js';

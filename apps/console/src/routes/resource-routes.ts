@@ -49,7 +49,7 @@ export function mountResourceRoutes({ app, host }: ResourceRoutesOptions): void 
   app.post('/api/resources/whole', async (c) => {
     const { handle } = await readBody(c);
     if (typeof handle !== 'string') throw new ApiError(400, 'invalid_request', 'handle must be a read handle');
-    return c.json(host.resources.whole({ scope: scopeOf(c), handle }));
+    return c.json(await host.resources.whole({ scope: scopeOf(c), handle }));
   });
   app.post('/api/resources/subscribe', async (c) => {
     await host.resources.subscribe({ scope: scopeOf(c), ...serverUri(await readBody(c)) });

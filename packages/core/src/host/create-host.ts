@@ -22,6 +22,7 @@ import { parseServersConfig } from '../servers/server-config.js';
 import { serverNotReady } from './server-not-ready.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { HostStore } from '../store/host-store.js';
+import { sharedKeptReads } from '../resources/kept-reads.js';
 import { ToolSwitches } from '../switches/tool-switches.js';
 import { HostTasks } from '../tasks/host-tasks.js';
 import { attachHostMetrics } from '../telemetry/host-metrics.js';
@@ -211,6 +212,7 @@ export function createHost(config: HostConfig = {}): Host {
       })
       .catch(onStoreError);
   });
+  const sharedReads = sharedKeptReads(store, config.retention, () => clock.now());
   const resources = new HostResources({
     servers,
     writes,
@@ -218,6 +220,7 @@ export function createHost(config: HostConfig = {}): Host {
     limits,
     events,
     gate: { engine, now: () => clock.now() },
+    ...(sharedReads === undefined ? {} : { sharedReads }),
   });
   const firstConnections = servers.settled;
   const apps = new AppViews({

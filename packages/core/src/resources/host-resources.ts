@@ -17,6 +17,7 @@ import { sendTraced } from '../otel/mcp-request-trace.js';
 import { requestFailure } from './request-failure.js';
 import type { WholeRead } from './kept-reads.js';
 import { KeptReads } from './kept-reads.js';
+import type { SharedKeptReads } from './kept-reads.js';
 import type {
   CompleteOptions,
   Completions,
@@ -39,6 +40,8 @@ export interface HostResourcesDeps {
   readonly events: ServerEvents;
   /** The permission gate reads pass: rules of kind `resource`, stored decisions, the surface. */
   readonly gate: ReadGateDeps;
+  /** Given when several hosts share the store: reads are kept there, so a handle opens on any of them. */
+  readonly sharedReads?: SharedKeptReads;
 }
 
 /** One URI subscribed on one connection: who asked, and a scope that reaches that connection again. */
@@ -63,10 +66,11 @@ export class HostResources {
   /** Who subscribed to each URI on each connection: the server is told once, and told to stop after the last. */
   readonly #subscriptions = new Map<string, Subscription>();
   /** The whole of recent reads, behind the handles their bounded payloads name. */
-  readonly #kept = new KeptReads();
+  readonly #kept: KeptReads;
 
   constructor(deps: HostResourcesDeps) {
     this.#deps = deps;
+    this.#kept = new KeptReads({}, deps.sharedReads);
     // A connection that came back (a reconnect, a restart) has forgotten its subscriptions: they are sent again. One
     // that closed (a tenant's, idle or signed out) ends them: a later subscribe sends afresh.
     deps.events.on('server.state', ({ serverId, tenant = '', state }) => {
@@ -132,7 +136,7 @@ export class HostResources {
         .catch((error: unknown) => {
           throw requestFailure(serverId, what, error);
         });
-      const handle = this.#kept.keep(scope, { serverId, uri, contents: result.contents });
+      const handle = await this.#kept.keep(scope, { serverId, uri, contents: result.contents });
       const limits = this.#deps.limits;
       const bounded = boundResource({ serverId, uri, result, limits, ...(handle === undefined ? {} : { handle }) });
       return { serverId, uri, ...bounded, ...(options.full === true ? { contents: result.contents } : {}) };
@@ -145,7 +149,7 @@ export class HostResources {
   }
 
   /** The whole of a recent read, by the handle it gave (`airlock:read/...`); only in the tenant that read it. */
-  whole(options: { scope: Scope; handle: string }): WholeRead {
+  whole(options: { scope: Scope; handle: string }): Promise<WholeRead> {
     return this.#kept.whole(assertScope(options.scope), options.handle);
   }
 

@@ -69,11 +69,13 @@ describe('bounded reads', () => {
     expect((read.screen[0] as { text: string }).text.length).toBe(100_000);
     expect(read.contents).toBeUndefined();
     // The whole, from the handle: the very read that was cut, not asked of the server again.
-    const whole = host.resources.whole({ scope: SCOPE, handle: read.handle! });
+    const whole = await host.resources.whole({ scope: SCOPE, handle: read.handle! });
     expect(whole).toMatchObject({ serverId: 'big', uri: 'big://2mb' });
     expect((whole.contents[0] as { text: string }).text).toBe('a\n'.repeat(1024 * 1024));
     const other: Scope = { ...SCOPE, userId: 'someone-else' };
-    expect(() => host!.resources.whole({ scope: other, handle: read.handle! })).toThrow(/no read behind airlock:read/);
+    await expect(host.resources.whole({ scope: other, handle: read.handle! })).rejects.toThrow(
+      /no read behind airlock:read/,
+    );
   }, 30_000);
 
   it('describes an SVG blob rather than carrying it, and names an unknown URI', async () => {

@@ -5,6 +5,7 @@ import type { StoredDecision } from './decision-record.js';
 import type { Scope } from '../scope.js';
 import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from './credentials.js';
 import type { SwitchKey, SwitchRecord } from './switches.js';
+import type { KeptReadRecord } from './kept-read.js';
 
 /** The tenant a permission decision belongs to: decisions are per user and workspace, not per conversation. */
 export interface DecisionTenant {
@@ -219,6 +220,14 @@ export interface HostStore {
    * have gone unheard; the host then reads `listSwitches` again. Returns what stops it; `close` stops every listener.
    */
   watchSwitches?(listener: () => void): () => void;
+  /**
+   * Given by a store several hosts share: keeps a resource read whole behind its handle, and drops reads kept before
+   * `dropBefore` (the results' retention), so a handle made on one host opens on any. A host alone keeps its reads in
+   * memory instead.
+   */
+  keepRead?(read: KeptReadRecord, dropBefore: number | null): Promise<void>;
+  /** Given with `keepRead`: the read kept under `id` for this tenant, or undefined (another tenant's, or dropped). */
+  findKeptRead?(tenant: DecisionTenant, id: string): Promise<KeptReadRecord | undefined>;
   /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

@@ -238,6 +238,24 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 11,
+    name: 'resource reads kept whole for every instance',
+    // The whole of a resource read behind its handle (airlock:read/<id>), so a handle one instance gave opens on any;
+    // contents is the server's contents as JSON (UTF-8), dropped with the results' retention.
+    sql: `
+      CREATE TABLE kept_reads (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        contents BYTEA NOT NULL,
+        kept_at BIGINT NOT NULL
+      );
+      CREATE INDEX kept_reads_kept_at ON kept_reads (kept_at);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

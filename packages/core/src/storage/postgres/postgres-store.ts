@@ -25,6 +25,7 @@ import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../st
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { SWITCHES_CHANNEL, listSwitches } from './postgres-switches.js';
+import { findKeptRead, keepRead } from './postgres-kept-reads.js';
 import { withConnection } from './postgres-checkout.js';
 import { DECISIONS_CHANNEL, tenantOf } from './postgres-decision-news.js';
 import { StoreNews } from './postgres-store-news.js';
@@ -245,6 +246,12 @@ export class PostgresStore implements HostStore {
     this.#read('claim open tasks', () => claimOpenTasks(this.#pool, now, skipServers));
 
   listSwitches: HostStore['listSwitches'] = () => this.#read('list switches', () => listSwitches(this.#pool));
+
+  keepRead: NonNullable<HostStore['keepRead']> = (read, dropBefore) =>
+    this.#read('keep the read', () => keepRead(this.#pool, read, dropBefore));
+
+  findKeptRead: NonNullable<HostStore['findKeptRead']> = (tenant, id) =>
+    this.#read('find the kept read', () => findKeptRead(this.#pool, tenant, id));
 
   /**
    * Tells `listener` of every committed change to a tenant's decisions, by any instance on the database (this one
