@@ -1,7 +1,7 @@
 // Questions across two consoles on one PostgreSQL database (a real server, started by test/support/postgres): a
 // permission request raised by a call on A is shown on B's tab and answered there, the first answer wins whichever
 // instance it reaches, a cancel from B stops the call on A, a server's question to a call on A is answered from B,
-// and a revoke on B makes A ask again.
+// "done, retry" for a URL flow on A is taken on B, and a revoke on B makes A ask again.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PostgresConsoles } from './testing/postgres-consoles.js';
 import { ConsoleClient } from './testing/console-client.js';
@@ -105,6 +105,23 @@ describe('permission questions across two consoles on one PostgreSQL database', 
       const late = await client.post(`/api/elicitations/${question.id}`, { answer: { action: 'decline' } });
       expect(late.status).toBe(409);
     }
+  }, 60_000);
+
+  it('takes "done, retry" for a URL flow a call on A asked from B, and A\'s tab is told it completed', async () => {
+    const { onA, onB, tabA } = await twoConsoles();
+    // The server never completes the flow itself here: only the user's "done" does.
+    const id = await onA.startCall('demo__connect_required', { completeAfterMs: 600_000 });
+    await tabA.waitForPermission(id);
+    expect((await onA.post(`/api/permission-requests/${id}`, { decision: 'allow_once' })).status).toBe(200);
+    const question = await tabA.waitForElicitation(id);
+    expect(question).toMatchObject({ mode: 'url', serverElicitationId: expect.any(String) });
+    expect((await onA.post(`/api/elicitations/${question.id}`, { answer: { action: 'accept' } })).status).toBe(200);
+
+    expect((await onB.post(`/api/elicitations/${question.id}/done`)).status).toBe(200);
+    await tabA.waitFor(
+      (e) => e.event === 'elicitation.completed' && (e.data as { id: string }).id === question.id,
+      'the URL flow completing on A',
+    );
   }, 60_000);
 
   it("asks A's next call again once B revokes the allow A's user stored", async () => {

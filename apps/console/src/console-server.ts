@@ -147,7 +147,9 @@ export async function startConsole(
           (scope) => viewContexts.forModel(scope),
         );
   const pageData = new PageData({ host, relay, surface, chat });
-  const signIn = new ConsoleSignIn(host);
+  const signIn = new ConsoleSignIn(host, questions);
+  // A user sent back to another instance after signing in to a server: that instance hands the redirect here.
+  const stopFinishingSignIns = signIn.followElsewhere();
   surface.attachSignIn(signIn);
   // The views' sandbox proxy: framed only by the console's own origins, at the address its pages are told.
   let proxyPort = 0;
@@ -173,6 +175,7 @@ export async function startConsole(
   });
   const closeParts = () => {
     stopFollowing();
+    stopFinishingSignIns();
     relay.close();
     running.close();
     void proxy.close();

@@ -1,5 +1,8 @@
 import type { Host, Scope, SignInRequest } from '@airlock/core';
 import { ApiError } from './api-error.js';
+import { IN_PROCESS_QUESTIONS } from './question-bus.js';
+import type { QuestionBus } from './question-bus.js';
+import type { Tenant } from './tab-hub.js';
 
 /** A sign-in waiting for the user to come back from the authorization server. */
 interface Waiting {
@@ -26,7 +29,9 @@ const WAIT_MS = 10 * 60_000;
  * when the host asks the surface to `authorize`, the tab is answered with the authorization URL to open in a popup.
  * The authorization server sends the user back to the console's callback (`callback`), matched by the flow's `state`
  * to the waiting sign-in of the same signed-in user; the callback then waits for the code exchange and tells the
- * popup how it went. A sign-in nobody comes back to is given up after ten minutes.
+ * popup how it went. A sign-in nobody comes back to is given up after ten minutes. With several instances (a shared
+ * `questions` bus), a user sent back to another instance than the one whose sign-in waits is finished there: the
+ * redirect is sent to the instance holding the sign-in, which tells how it ended.
  */
 export class ConsoleSignIn {
   /** By the `state` of the authorization URL. */
@@ -34,7 +39,24 @@ export class ConsoleSignIn {
   /** Tabs waiting for the authorization URL of a sign-in they started, by user and server. */
   readonly #starting = new Map<string, (request: SignInRequest) => void>();
 
-  constructor(private readonly host: Host) {}
+  constructor(
+    private readonly host: Host,
+    private readonly questions: QuestionBus = IN_PROCESS_QUESTIONS,
+  ) {}
+
+  /** Finishes here the sign-ins whose user came back to another instance; returns what stops it. */
+  followElsewhere(): () => void {
+    if (!this.questions.shared) return () => undefined;
+    return this.questions.listen((news) => {
+      if (news.kind !== 'signin.redirect') return;
+      const redirect = new URL(news.redirect);
+      const waiting = this.#waiting.get(redirect.searchParams.get('state') ?? '');
+      if (waiting === undefined) return; // another instance's sign-in, or none
+      void this.#finish(waiting, news.tenant, redirect)
+        .then((outcome) => this.questions.reply(news.replyTo, outcome))
+        .catch(() => undefined);
+    });
+  }
 
   /** `Surface.authorize`: holds the flow until the user comes back to the callback. */
   authorize(request: SignInRequest, signal: AbortSignal): Promise<string> {
@@ -96,13 +118,24 @@ export class ConsoleSignIn {
     }
   }
 
-  /** The user came back: hands the redirect to the waiting sign-in of this user, and says how the sign-in ended. */
-  async callback(scope: Scope | undefined, redirect: URL): Promise<SignInOutcome> {
+  /**
+   * The user came back: hands the redirect to the waiting sign-in of this user (here, or on the instance that holds
+   * it), and says how the sign-in ended.
+   */
+  async callback(scope: Tenant | undefined, redirect: URL): Promise<SignInOutcome> {
     const state = redirect.searchParams.get('state') ?? '';
     const waiting = this.#waiting.get(state);
     if (waiting === undefined) {
-      return { serverId: '', ended: 'unknown' };
+      const tenant = scope === undefined ? undefined : { userId: scope.userId, workspaceId: scope.workspaceId };
+      const elsewhere = this.questions.shared
+        ? await this.questions.finishSignInElsewhere(tenant, redirect.href)
+        : undefined;
+      return elsewhere ?? { serverId: '', ended: 'unknown' };
     }
+    return this.#finish(waiting, scope, redirect);
+  }
+
+  async #finish(waiting: Waiting, scope: Tenant | undefined, redirect: URL): Promise<SignInOutcome> {
     const serverId = waiting.request.serverId;
     if (scope === undefined || scope.userId !== waiting.request.user.userId) {
       // Another browser's session (or none): finishing someone else's sign-in is refused, and theirs is given up.

@@ -124,6 +124,8 @@ export class HostEventRelay {
     } else if (news.kind === 'elicitation.answer') {
       const reply = this.#answerFromElsewhere(news.tenant, news.id, news.answer);
       if (reply !== undefined) void this.#bus.reply(news.replyTo, reply).catch(() => undefined);
+    } else if (news.kind === 'urlflow.done' && this.#completeHere(news.tenant, news.id)) {
+      void this.#bus.reply(news.replyTo, { ok: true }).catch(() => undefined);
     }
   }
 
@@ -212,8 +214,16 @@ export class HostEventRelay {
     return [...this.#accepted.values()].filter((q) => tenantKey(q.scope) === tenantKey(tenant));
   }
 
-  /** "Done, retry" for an accepted URL flow of this tenant, by the host's question id; false when none waits. */
-  completeUrlFlow(tenant: Tenant, id: string): boolean {
+  /**
+   * "Done, retry" for an accepted URL flow of this tenant, by the host's question id: here, or on the instance whose
+   * call asked it (the user came back to another); false when none waits.
+   */
+  async completeUrlFlow(tenant: Tenant, id: string): Promise<boolean> {
+    if (this.#completeHere(tenant, id)) return true;
+    return this.#bus.shared ? this.#bus.completeUrlFlowElsewhere(tenant, id) : false;
+  }
+
+  #completeHere(tenant: Tenant, id: string): boolean {
     const request = this.#accepted.get(id);
     if (request?.serverElicitationId === undefined || tenantKey(request.scope) !== tenantKey(tenant)) return false;
     return this.#host.elicitations.complete({

@@ -3,6 +3,7 @@ import type { Clock, ElicitationRequest, PermissionDecision, PermissionRequest }
 import { PostgresListener, STALE_MS } from '@airlock/core/postgres';
 import type pg from 'pg';
 import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
+import type { SignInOutcome } from './console-sign-in.js';
 import type { Tenant } from './tab-hub.js';
 
 /** The channel on which instances tell each other of questions (opened, answered, closed) and of cancels. */
@@ -96,6 +97,7 @@ interface Told {
   readonly answer?: unknown;
   readonly replyTo?: unknown;
   readonly reply?: unknown;
+  readonly redirect?: unknown;
 }
 
 /** A question as its row keeps it: a permission request as is, a server's question under `elicitation`. */
@@ -133,7 +135,7 @@ export class PostgresQuestions implements QuestionBus {
   readonly #listener: PostgresListener;
   #queue: Promise<void> = Promise.resolve();
   /** Answers sent to other instances, waiting for their reply, by reply id. */
-  readonly #replies = new Map<string, (reply: ElicitationReply) => void>();
+  readonly #replies = new Map<string, (reply: unknown) => void>();
   /** The seqs of news heard, with when each was told (database clock), kept for a catch-up's margin. */
   readonly #heardSeqs = new Map<number, number>();
   /** When the newest news heard was told (database clock); a catch-up reads from a margin before it. */
@@ -187,22 +189,41 @@ export class PostgresQuestions implements QuestionBus {
     // The tenant's two names only: a session (which is a tenant too) carries its secret id.
     const { userId, workspaceId } = tenant;
     // The answer travels in its news row, so its size is bound by the API's body limit only.
-    const payload = JSON.stringify({ kind: 'elicitation.answer', id, userId, workspaceId, answer, replyTo });
+    const payload = { kind: 'elicitation.answer', id, userId, workspaceId, answer, replyTo };
+    const reply = await this.#ask<ElicitationReply>(payload, replyTo);
+    return reply ?? { ok: false, status: 404, code: 'not_found', message: `no instance holds open question ${id}` };
+  }
+
+  async finishSignInElsewhere(tenant: Tenant | undefined, redirect: string): Promise<SignInOutcome | undefined> {
+    const replyTo = randomUUID();
+    const who = tenant === undefined ? {} : { userId: tenant.userId, workspaceId: tenant.workspaceId };
+    return this.#ask<SignInOutcome>({ kind: 'signin.redirect', id: replyTo, redirect, ...who, replyTo }, replyTo);
+  }
+
+  async completeUrlFlowElsewhere(tenant: Tenant, id: string): Promise<boolean> {
+    const replyTo = randomUUID();
+    const { userId, workspaceId } = tenant;
+    const payload = { kind: 'urlflow.done', id, userId, workspaceId, replyTo };
+    return (await this.#ask<{ ok: true }>(payload, replyTo))?.ok === true;
+  }
+
+  /** Tells `payload` and waits for its reply (by `replyTo`) from the instance it is for; undefined after `REPLY_MS`. */
+  async #ask<Reply>(payload: Record<string, unknown>, replyTo: string): Promise<Reply | undefined> {
     // The reply comes by notification: listen first.
     if (this.#listeners.size === 0) this.listen(() => undefined);
     await this.listening();
-    return new Promise<ElicitationReply>((resolve, reject) => {
+    return new Promise<Reply | undefined>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#replies.delete(replyTo);
-        resolve({ ok: false, status: 404, code: 'not_found', message: `no instance holds open question ${id}` });
+        resolve(undefined);
       }, REPLY_MS);
       timer.unref?.();
       this.#replies.set(replyTo, (reply) => {
         clearTimeout(timer);
         this.#replies.delete(replyTo);
-        resolve(reply);
+        resolve(reply as Reply);
       });
-      this.#pool.query(SQL.tell, [payload]).catch((error: unknown) => {
+      this.#pool.query(SQL.tell, [JSON.stringify(payload)]).catch((error: unknown) => {
         clearTimeout(timer);
         this.#replies.delete(replyTo);
         reject(asError(error));
@@ -210,7 +231,7 @@ export class PostgresQuestions implements QuestionBus {
     });
   }
 
-  async reply(replyTo: string, reply: ElicitationReply): Promise<void> {
+  async reply(replyTo: string, reply: ElicitationReply | SignInOutcome | { readonly ok: true }): Promise<void> {
     await this.#pool.query(SQL.tell, [JSON.stringify({ kind: 'reply', id: replyTo, reply })]);
   }
 
@@ -313,7 +334,8 @@ export class PostgresQuestions implements QuestionBus {
     this.#forgetSeqsBefore(this.#heardUpTo - CATCH_UP_MARGIN_MS);
     const told = JSON.parse(row.news) as Told;
     const waitedFor = Number(row.now) - toldAt < REPLY_MS;
-    if (late && !waitedFor && (told.kind === 'elicitation.answer' || told.kind === 'reply')) return;
+    const asked = ['elicitation.answer', 'urlflow.done', 'signin.redirect', 'reply'].includes(String(told.kind));
+    if (late && !waitedFor && asked) return;
     await this.#told(told);
   }
 
@@ -335,7 +357,13 @@ export class PostgresQuestions implements QuestionBus {
       const { rows } = await this.#pool.query<{ request: string }>(SQL.request, [told.id]);
       if (rows[0] !== undefined) this.#tell(newsOfRow(rows[0].request));
     } else if (told.kind === 'reply') {
-      this.#replies.get(told.id)?.(told.reply as ElicitationReply);
+      this.#replies.get(told.id)?.(told.reply);
+    } else if (
+      told.kind === 'signin.redirect' &&
+      typeof told.redirect === 'string' &&
+      typeof told.replyTo === 'string'
+    ) {
+      this.#tell({ kind: 'signin.redirect', redirect: told.redirect, tenant, replyTo: told.replyTo });
     } else if (tenant === undefined) {
       return;
     } else if (told.kind === 'answered' && typeof told.decision === 'string') {
@@ -348,6 +376,8 @@ export class PostgresQuestions implements QuestionBus {
       this.#tell({ kind: 'elicitation.closed', id: told.id, tenant, closed: told.closed as ElicitationClosed });
     } else if (told.kind === 'elicitation.answer' && typeof told.replyTo === 'string') {
       this.#tell({ kind: 'elicitation.answer', id: told.id, tenant, answer: told.answer, replyTo: told.replyTo });
+    } else if (told.kind === 'urlflow.done' && typeof told.replyTo === 'string') {
+      this.#tell({ kind: 'urlflow.done', id: told.id, tenant, replyTo: told.replyTo });
     }
   }
 

@@ -1,6 +1,7 @@
 import type { ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
 import type { ApiStatus } from './api-error.js';
 import type { ConsoleEventMap } from './console-events.js';
+import type { SignInOutcome } from './console-sign-in.js';
 import type { Tenant } from './tab-hub.js';
 
 /** How a question a server asked ended, as tabs are told (`elicitation.closed`). */
@@ -37,6 +38,21 @@ export type QuestionNews =
       readonly answer: unknown;
       /** Where the holder's reply goes (`reply`). */
       readonly replyTo: string;
+    }
+  | {
+      /** "Done, retry" for an accepted URL flow that a call on this instance asked, sent from another instance. */
+      readonly kind: 'urlflow.done';
+      readonly id: string;
+      readonly tenant: Tenant;
+      readonly replyTo: string;
+    }
+  | {
+      /** A user came back from signing in to a server to another instance than the one whose sign-in waits. */
+      readonly kind: 'signin.redirect';
+      readonly redirect: string;
+      /** The user whose session posted it, if any (the waiting instance checks it is the one who started). */
+      readonly tenant: Tenant | undefined;
+      readonly replyTo: string;
     };
 
 /**
@@ -71,8 +87,15 @@ export interface QuestionBus {
    * and answers the server; resolves with what that instance said (`ok`, or the refusal as the API tells it).
    */
   answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<ElicitationReply>;
-  /** Replies to an `elicitation.answer` heard from another instance. */
-  reply(replyTo: string, reply: ElicitationReply): Promise<void>;
+  /**
+   * Sends the redirect a user came back with to the instance whose sign-in waits for it (by its `state`), which
+   * finishes it; resolves with how it ended there, or undefined when no instance holds that sign-in.
+   */
+  finishSignInElsewhere(tenant: Tenant | undefined, redirect: string): Promise<SignInOutcome | undefined>;
+  /** Sends "done, retry" for a URL flow to the instance holding it; resolves with whether one did. */
+  completeUrlFlowElsewhere(tenant: Tenant, id: string): Promise<boolean>;
+  /** Replies to an `elicitation.answer`, a `urlflow.done` or a `signin.redirect` heard from another instance. */
+  reply(replyTo: string, reply: ElicitationReply | SignInOutcome | { readonly ok: true }): Promise<void>;
   /** Hears what the other instances tell (first, the questions open on them now); returns what stops it. */
   listen(listener: (news: QuestionNews) => void): () => void;
   /** Stops listening (before the database pool ends). */
@@ -90,6 +113,8 @@ export const IN_PROCESS_QUESTIONS: QuestionBus = {
   closeElicitation: () => Promise.resolve(),
   answerElsewhere: (_tenant, id) =>
     Promise.resolve({ ok: false, status: 404, code: 'not_found', message: `no open question ${id}` }),
+  finishSignInElsewhere: () => Promise.resolve(undefined),
+  completeUrlFlowElsewhere: () => Promise.resolve(false),
   reply: () => Promise.resolve(),
   listen: () => () => undefined,
   stop: () => Promise.resolve(),

@@ -40,9 +40,9 @@ export function mountElicitationRoutes({ app, host, surface, relay }: Elicitatio
     }
     return c.json({ ok: true });
   });
-  app.post('/api/elicitations/:id/done', (c) => {
+  app.post('/api/elicitations/:id/done', async (c) => {
     const session = c.get('session');
-    const done = relay.completeUrlFlow(session, c.req.param('id'));
+    const done = await relay.completeUrlFlow(session, c.req.param('id'));
     if (!done) throw new ApiError(404, 'not_found', `no URL flow ${c.req.param('id')} is waiting`);
     return c.json({ ok: true });
   });
