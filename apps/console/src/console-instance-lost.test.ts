@@ -1,6 +1,6 @@
 // An instance that died mid-call, seen from a console on the same PostgreSQL database (a real server, started by
 // test/support/postgres): the dead instance's permission question shows on the console's tab, and once its heartbeat
-// is stale on the console's clock, the console ends its call in the shared history with the reason and the question
+// is stale (on the database's clock), the console ends its call in the shared history with the reason and the question
 // closes on the tab.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { ageHeartbeat } from '../../../test/support/postgres/heartbeats.js';
 import { PostgresQuestions } from './postgres-questions.js';
 import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
@@ -37,13 +38,11 @@ describe('a console on PostgreSQL noticing an instance that died', () => {
     const tab = await onB.openEvents();
     closing.push(tab);
 
-    // The instance that is about to die: its last heartbeat (as old as may be before it counts as stale), a call of
-    // alice's it asked about, the question open.
+    // The instance that is about to die: its last heartbeat, a call of alice's it asked about, the question open.
     const pool = new pg.Pool({ connectionString: url, max: 3, options: instanceOption('dead-1') });
     pool.on('error', () => undefined);
     const store = await PostgresStore.open({ pool });
-    const lastBeat = new FakeClock(clock.now() - STALE_MS);
-    await new InstanceHeartbeat({ pool, store, instanceId: 'dead-1', clock: lastBeat }).beat();
+    await new InstanceHeartbeat({ pool, store, instanceId: 'dead-1', clock }).beat();
     const scope = { userId: 'alice', workspaceId: onB.workspaceId, conversationId: 'main' };
     const asked = invocation({ scope, tool: 'demo__echo', serverId: 'demo' });
     await store.write([createWrite(asked)]);
@@ -56,7 +55,8 @@ describe('a console on PostgreSQL noticing an instance that died', () => {
     closing.push(store);
     await tab.waitForPermission(asked.id);
 
-    // The console's next heartbeat finds it stale.
+    // It falls silent past the limit (on the database's clock); the console's next heartbeat finds it stale.
+    await ageHeartbeat(url, 'dead-1', STALE_MS + 1);
     clock.advance(HEARTBEAT_MS);
     const closed = await tab.waitFor(
       (e) => e.event === 'permission.closed' && (e.data as { id: string }).id === asked.id,

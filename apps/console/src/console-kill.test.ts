@@ -1,9 +1,9 @@
 // kill -9 of a console instance mid-call, with another instance on the same PostgreSQL database (a real server,
 // started by test/support/postgres): instance A runs as a process of its own (the built bin), instance B in this
 // process on a clock the test moves. A's call waits on a permission question shown on B's tab; A is killed; once A's
-// heartbeat is stale on B's clock, B ends A's call in the shared history with the reason, closes the question on its
-// tab, and serves on. And SIGSTOP of A past the limit, then SIGCONT: B has fenced it, so A's late writes are refused
-// (the call ends once, as B ended it) and A, told so at its next heartbeat, stops with status 75.
+// heartbeat is stale (made older on the database, whose clock judges it), B ends A's call in the shared history with
+// the reason, closes the question on its tab, and serves on. And SIGSTOP of A past the limit, then SIGCONT: B has fenced it, so A's late writes are refused
+// (the call ends once, as B ended it) and A, told so at its next heartbeat, says so and stops with status 75.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { ageAllHeartbeats } from '../../../test/support/postgres/heartbeats.js';
 import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
 
@@ -80,8 +81,9 @@ describe('kill -9 of one console instance mid-call', () => {
     a.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
-    // On B's clock, A's last heartbeat (at most now) becomes stale: B's next heartbeat takes A.
-    clock.t = Date.now() + STALE_MS + 1000;
+    // A's last heartbeat becomes stale (made older on the database's clock): B's next heartbeat, which renews its
+    // own first, takes A.
+    await ageAllHeartbeats(url, STALE_MS + 1000);
     clock.advance(HEARTBEAT_MS);
     const closed = await tabB.waitFor(
       (e) => e.event === 'permission.closed' && (e.data as { id: string }).id === id,
@@ -101,7 +103,7 @@ describe('kill -9 of one console instance mid-call', () => {
     await tabB.close();
   }, 90_000);
 
-  it('fences an instance stopped past the limit: resumed, its late writes are refused and it stops with 75', async () => {
+  it('fences an instance stopped past the limit: resumed, it is told, stops with 75, and its call ended once', async () => {
     const url = await server.createDatabase();
     const clock = new FakeClock(Date.now());
     const other = await startConsole(postgresConsoleConfig(url, 'fence test'), { clock });
@@ -122,16 +124,20 @@ describe('kill -9 of one console instance mid-call', () => {
     await vi.waitFor(async () => expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200));
 
     child.kill('SIGSTOP');
-    clock.t = Date.now() + STALE_MS + 1000;
+    await ageAllHeartbeats(url, STALE_MS + 1000);
     clock.advance(HEARTBEAT_MS);
     await tabB.waitFor(
       (e) => e.event === 'permission.closed' && (e.data as { id: string }).id === id,
       "the stalled instance's question closing",
     );
+    let said = '';
+    child.stderr.on('data', (d: Buffer) => void (said += d.toString()));
     child.kill('SIGCONT');
-    // Its next heartbeat (on its own clock, every HEARTBEAT_MS) finds it fenced: it closes, and its close, which
-    // would end the call it held, is refused.
+    // Its next heartbeat (on its own clock, every HEARTBEAT_MS) finds it fenced: it says so, closes and exits 75. (That
+    // a fenced instance's writes are refused is shown in core's postgres-instances test; here the call it held still
+    // reads as B ended it.)
     expect(await exited).toBe(75);
+    expect(said).toContain('another instance took this one over');
     const scope = { userId: 'alice', workspaceId: onB.workspaceId, conversationId: 'main' };
     const entry = await other.host.history.get({ scope, invocationId: id });
     expect(entry?.invocation).toMatchObject({ state: 'cancelled', error: { code: 'instance_lost' } });

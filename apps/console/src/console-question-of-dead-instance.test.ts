@@ -9,6 +9,7 @@ import { FakeClock, createWrite, invocation } from '@airlock/core/testing';
 import { startConsole } from '@airlock/console';
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
+import { ageHeartbeat } from '../../../test/support/postgres/heartbeats.js';
 import { PostgresQuestions } from './postgres-questions.js';
 import { postgresConsoleConfig } from './testing/postgres-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
@@ -34,13 +35,14 @@ describe('a permission question whose instance has gone stale', () => {
     const tab = await onB.openEvents();
     closing.push(tab);
 
-    // The dead instance's last heartbeat is already older than STALE_MS; the console's next beat is yet to come.
+    // The dead instance's last heartbeat is made older than STALE_MS (on the database's clock); the console's next
+    // beat, which would take it over, is yet to come.
     const pool = new pg.Pool({ connectionString: url, max: 3, options: instanceOption('dead-2') });
     pool.on('error', () => undefined);
     const store = await PostgresStore.open({ pool });
     closing.push(store);
-    const lastBeat = new FakeClock(clock.now() - STALE_MS - 1);
-    await new InstanceHeartbeat({ pool, store, instanceId: 'dead-2', clock: lastBeat }).beat();
+    await new InstanceHeartbeat({ pool, store, instanceId: 'dead-2', clock }).beat();
+    await ageHeartbeat(url, 'dead-2', STALE_MS + 1);
     const scope = { userId: 'alice', workspaceId: onB.workspaceId, conversationId: 'main' };
     const asked = invocation({ scope, tool: 'demo__echo', serverId: 'demo' });
     await store.write([createWrite(asked)]);

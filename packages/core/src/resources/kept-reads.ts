@@ -68,7 +68,12 @@ export class KeptReads {
       const keptAt = now();
       const { userId, workspaceId } = scope;
       const record = { id, userId, workspaceId, serverId: read.serverId, uri: read.uri, contents: text, keptAt };
-      await store.keepRead(record, keepMs === null ? null : keptAt - keepMs);
+      try {
+        await store.keepRead(record, keepMs === null ? null : keptAt - keepMs);
+      } catch {
+        // The read itself succeeded: it is returned bounded, without a handle to a whole the store could not keep.
+        return undefined;
+      }
       return `airlock:read/${id}`;
     }
     this.#kept.set(id, { ...read, userId: scope.userId, workspaceId: scope.workspaceId, chars });
@@ -88,7 +93,8 @@ export class KeptReads {
     const id = HANDLE.exec(handle)?.[1];
     if (id === undefined) throw new HostError('not_found', `not a read handle: ${JSON.stringify(handle)}`);
     if (this.#shared !== undefined) {
-      const found = await this.#shared.store.findKeptRead(scope, id);
+      const { store, now, keepMs } = this.#shared;
+      const found = await store.findKeptRead(scope, id, keepMs === null ? null : now() - keepMs);
       if (found === undefined) {
         throw new HostError(
           'not_found',

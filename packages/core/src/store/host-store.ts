@@ -182,15 +182,12 @@ export interface HostStore {
    * On a store several instances share (PostgresStore): the open tasks this instance may follow, claimed for it in
    * the store, so each open task is followed by one instance. Claimed are those with no live owner: made by a host
    * without an instance id, by this instance, or by one that no longer has a heartbeat row (stopped, or found dead
-   * and taken by a sweep). The claimer's own row is made first (`now`, the host clock) if its heartbeat has not beaten
-   * yet, so two instances starting at once cannot both claim. Tasks of `skipServers` (switched off on this instance)
+   * and taken by a sweep). The claimer's own row is made first if its heartbeat has not beaten yet, so two instances
+   * starting at once cannot both claim. Tasks of `skipServers` (switched off on this instance)
    * are left for an instance that runs them. Without this method every open task is the host's own (one host on the
    * store: SQLite, memory).
    */
-  claimOpenTasks?(options: {
-    readonly now: number;
-    readonly skipServers: readonly string[];
-  }): Promise<InvocationTask[]>;
+  claimOpenTasks?(options: { readonly skipServers: readonly string[] }): Promise<InvocationTask[]>;
   /** Decisions, of one tenant or (no filter) of all: the permission engine loads them into memory at start. */
   listDecisions(filter: { readonly userId?: string; readonly workspaceId?: string }): Promise<StoredDecision[]>;
   /** Events matching a query, oldest first. */
@@ -226,8 +223,11 @@ export interface HostStore {
    * memory instead.
    */
   keepRead?(read: KeptReadRecord, dropBefore: number | null): Promise<void>;
-  /** Given with `keepRead`: the read kept under `id` for this tenant, or undefined (another tenant's, or dropped). */
-  findKeptRead?(tenant: DecisionTenant, id: string): Promise<KeptReadRecord | undefined>;
+  /**
+   * Given with `keepRead`: the read kept under `id` for this tenant since `keptAfter` (null: whenever), or undefined
+   * (another tenant's, past the retention, or dropped).
+   */
+  findKeptRead?(tenant: DecisionTenant, id: string, keptAfter: number | null): Promise<KeptReadRecord | undefined>;
   /** Releases the store's resources. Idempotent; every other call then rejects with `closed`. */
   close(): Promise<void>;
 }

@@ -39,6 +39,8 @@ export class ToolSwitches implements RegistrySwitches {
   readonly #store: HostStore;
   /** The reload running, and whether another must follow it (news came while it read). */
   #reloading: Promise<void> | undefined;
+  /** The change or read running now; the next waits for it. */
+  #turn: Promise<unknown> = Promise.resolve();
   #again = false;
   /** Resolves with the servers switched off once the store was read (none when it could not be). */
   readonly loaded: Promise<ReadonlySet<string>>;
@@ -77,18 +79,20 @@ export class ToolSwitches implements RegistrySwitches {
       await this.loaded;
       do {
         this.#again = false;
-        const rows = await this.#store.listSwitches();
-        const now = new Map(rows.map((row) => [switchKeyText(row), row]));
-        for (const [key, row] of this.#rows) {
-          if (now.has(key)) continue;
-          this.#rows.delete(key);
-          changed(row, false);
-        }
-        for (const [key, row] of now) {
-          if (this.#rows.has(key)) continue;
-          this.#rows.set(key, row);
-          changed(row, true);
-        }
+        await this.#inTurn(async () => {
+          const rows = await this.#store.listSwitches();
+          const now = new Map(rows.map((row) => [switchKeyText(row), row]));
+          for (const [key, row] of this.#rows) {
+            if (now.has(key)) continue;
+            this.#rows.delete(key);
+            changed(row, false);
+          }
+          for (const [key, row] of now) {
+            if (this.#rows.has(key)) continue;
+            this.#rows.set(key, row);
+            changed(row, true);
+          }
+        });
       } while (this.#again);
     })().finally(() => {
       this.#reloading = undefined;
@@ -172,14 +176,26 @@ export class ToolSwitches implements RegistrySwitches {
     return this.#set(key, !options.enabled, options.by, audit);
   }
 
-  async #set(key: SwitchKey, off: boolean, by: string, audit: AuditEventInput): Promise<boolean> {
-    const text = switchKeyText(key);
-    if (this.#rows.has(text) === off) return false;
-    const record: SwitchRecord = { ...key, updatedAt: this.#now(), updatedBy: by };
-    await this.#writes.commit(off ? { kind: 'switch.put', record, audit } : { kind: 'switch.delete', key, audit });
-    if (off) this.#rows.set(text, record);
-    else this.#rows.delete(text);
-    return true;
+  #set(key: SwitchKey, off: boolean, by: string, audit: AuditEventInput): Promise<boolean> {
+    return this.#inTurn(async () => {
+      const text = switchKeyText(key);
+      if (this.#rows.has(text) === off) return false;
+      const record: SwitchRecord = { ...key, updatedAt: this.#now(), updatedBy: by };
+      await this.#writes.commit(off ? { kind: 'switch.put', record, audit } : { kind: 'switch.delete', key, audit });
+      if (off) this.#rows.set(text, record);
+      else this.#rows.delete(text);
+      return true;
+    });
+  }
+
+  /**
+   * Runs a change or a read again after the ones before it: a read that began before a change here committed could
+   * otherwise land after it and undo it in memory.
+   */
+  #inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(step);
+    this.#turn = run.catch(() => undefined);
+    return run;
   }
 
   #audit(

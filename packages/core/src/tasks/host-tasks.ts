@@ -196,7 +196,7 @@ export class HostTasks implements PipelineTasks {
     const open =
       this.#store.claimOpenTasks === undefined
         ? await this.#store.listOpenTasks({})
-        : await this.#store.claimOpenTasks({ now: this.clock.now(), skipServers: this.#switchedOff() });
+        : await this.#store.claimOpenTasks({ skipServers: this.#switchedOff() });
     for (const task of open) {
       if (this.#followed.has(task.invocationId)) continue;
       // A server this host does not run now (switched off here) keeps its tasks open for a host that does.

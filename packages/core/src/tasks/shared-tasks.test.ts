@@ -1,7 +1,7 @@
 // Open tasks on a PostgreSQL database several instances share (test/support/postgres): each open task is followed by
 // one instance, the one that claimed it in the store, and when that instance dies, the instance whose sweep finds it
-// dead takes its open tasks over. Two hosts on one database, each with its heartbeat on its own fake clock, against
-// the task server over Streamable HTTP.
+// dead takes its open tasks over (its heartbeat made old on the database). Two hosts on one database, each beating on
+// its own fake clock, against the task server over Streamable HTTP.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
@@ -14,6 +14,7 @@ import { FakeClock } from '../testing/fake-clock.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 import { startPostgres } from '../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../test/support/postgres/postgres-server.js';
+import { ageHeartbeat } from '../../../../test/support/postgres/heartbeats.js';
 import { REPORT_TOOL, startTaskServer } from '../../../../test/support/tasks/task-server.js';
 import type { TaskServer } from '../../../../test/support/tasks/task-server.js';
 
@@ -122,7 +123,7 @@ describe('open tasks on a database several instances share', () => {
         if (invocation.state === 'success' || invocation.state === 'error') done(invocation.state);
       }),
     );
-    survivor.clock.advance(STALE_MS + HEARTBEAT_MS);
+    await ageHeartbeat(url, ownerId!, STALE_MS + HEARTBEAT_MS);
     await survivor.heartbeat?.beat();
     server.finish(taskId);
     expect(await ended).toBe('success');

@@ -89,6 +89,7 @@ describe('the shipped entries', () => {
       'openSqliteDatabase',
     ]);
     expect(Object.keys(postgres).sort()).toEqual([
+      'DB_NOW_MS',
       'HEARTBEAT_MS',
       'InstanceHeartbeat',
       'POSTGRES_SCHEMA_VERSION',

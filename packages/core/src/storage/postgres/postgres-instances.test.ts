@@ -1,13 +1,15 @@
 // An instance that dies mid-call, on a real PostgreSQL database (test/support/postgres): its calls in flight are left
 // as it wrote them (one asked and never sent, one running), and another instance, once the dead one's heartbeat is
-// stale on its clock, ends them in history with the reason, in the one audit chain, which still verifies.
+// stale on the database's clock, ends them in history with the reason, in the one audit chain, which still verifies.
+// Heartbeats are the database's clock: a test makes one older (ageHeartbeat) where time would pass.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyChain } from '../../audit/audit-chain.js';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { SCOPE, createWrite, invocation, move, transitionWrite } from '../../testing/host-store-fixtures.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
+import { ageHeartbeat } from '../../../../../test/support/postgres/heartbeats.js';
 import type { DeadInstance } from './postgres-instances.js';
 import { HEARTBEAT_MS, InstanceHeartbeat, STALE_MS, instanceOption } from './postgres-instances.js';
 import { PostgresStore } from './postgres-store.js';
@@ -64,18 +66,18 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
     ]);
 
     const told: DeadInstance[] = [];
-    const liveClock = new FakeClock(start + STALE_MS / 2);
-    const live = await instance(url, 'live-1', liveClock, (d) => void told.push(d));
-    const other = await instance(url, 'live-2', new FakeClock(start + STALE_MS / 2), (d) => void told.push(d));
+    // The host clocks disagree by far more than the limit: they are not what judges a heartbeat.
+    const live = await instance(url, 'live-1', new FakeClock(start + 10 * STALE_MS), (d) => void told.push(d));
+    const other = await instance(url, 'live-2', new FakeClock(start - 10 * STALE_MS), (d) => void told.push(d));
     // Not stale yet: nothing is taken.
     await live.heartbeat.beat();
     expect(told).toEqual([]);
-    liveClock.advance(STALE_MS);
+    const lastBeat = await ageHeartbeat(url, 'dead-1', STALE_MS + 1);
     await live.heartbeat.beat();
     // The other live instance, later on: the dead one was taken already, and live-1 beats on.
     await other.heartbeat.beat();
     expect(told).toEqual([
-      { instanceId: 'dead-1', lastHeartbeat: start, ended: expect.arrayContaining([asked.id, running.id]) },
+      { instanceId: 'dead-1', lastHeartbeat: lastBeat, ended: expect.arrayContaining([asked.id, running.id]) },
     ]);
     expect(told[0]?.ended).toHaveLength(2);
     expect([...live.errors, ...other.errors]).toEqual([]);
@@ -111,9 +113,10 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
 
     // Its heartbeat stalls past the limit: another instance takes it over.
     const told: DeadInstance[] = [];
-    const live = await instance(url, 'live-1', new FakeClock(start + STALE_MS + 1), (d) => void told.push(d));
+    const live = await instance(url, 'live-1', new FakeClock(start), (d) => void told.push(d));
+    const lastBeat = await ageHeartbeat(url, 'stalled-1', STALE_MS + 1);
     await live.heartbeat.beat();
-    expect(told).toEqual([{ instanceId: 'stalled-1', lastHeartbeat: start, ended: [running.id] }]);
+    expect(told).toEqual([{ instanceId: 'stalled-1', lastHeartbeat: lastBeat, ended: [running.id] }]);
 
     // It wakes and writes as if nothing happened: the call's end, a new call. Both are refused, named.
     const late = stalled.store.write([transitionWrite(move(running, 3, 'running', 'success', 'success'))]);
@@ -136,6 +139,34 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
     expect([...stalled.errors, ...live.errors]).toEqual([]);
   }, 60_000);
 
+  it('learns it was fenced from a beat that met the takeover in flight, and leaves no row behind', async () => {
+    const url = await server.createDatabase();
+    let fenced = 0;
+    const racing = await instance(url, 'racing-1', new FakeClock(0), undefined, () => void (fenced += 1));
+    await racing.heartbeat.beat();
+    // A takeover holds its transaction open: the row deleted, the fence written, nothing committed yet.
+    const taker = new pg.Client({ connectionString: url });
+    await taker.connect();
+    await taker.query('BEGIN');
+    await taker.query("DELETE FROM instances WHERE id = 'racing-1'");
+    await taker.query("INSERT INTO fenced_instances (id, fenced_at, fenced_by) VALUES ('racing-1', 0, 'taker')");
+    const beat = racing.heartbeat.beat();
+    // The beat waits on the deleted row's lock; then the takeover commits under it.
+    await vi.waitFor(async () => {
+      const { rows } = await taker.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO instances%'",
+      );
+      expect(rows[0]?.n).toBe(1);
+    });
+    await taker.query('COMMIT');
+    await beat;
+    const { rows } = await taker.query<{ id: string }>("SELECT id FROM instances WHERE id = 'racing-1'");
+    await taker.end();
+    expect(fenced).toBe(1);
+    expect(rows).toEqual([]);
+    expect(racing.errors).toEqual([]);
+  }, 60_000);
+
   it('beats on its clock every interval once started, and a clean stop leaves no row to take', async () => {
     const url = await server.createDatabase();
     const clock = new FakeClock(Date.UTC(2026, 10, 23, 12));
@@ -148,7 +179,13 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
       await direct.end();
       return rows.map((r) => [r.id, Number(r.heartbeat_at)]);
     };
-    expect(await beats()).toEqual([['a-1', clock.now()]]);
+    const [[id, first]] = (await beats()) as [[string, number]];
+    expect(id).toBe('a-1');
+    // The next beat comes when the host clock says, and writes the database's time over an older one.
+    const aged = await ageHeartbeat(url, 'a-1', 60_000);
+    expect(aged).toBe(first - 60_000);
+    clock.advance(HEARTBEAT_MS);
+    await vi.waitFor(async () => expect((await beats())[0]![1]).toBeGreaterThanOrEqual(first));
     await a.heartbeat.stop();
     expect(await beats()).toEqual([]);
     expect(HEARTBEAT_MS).toBeLessThan(STALE_MS);

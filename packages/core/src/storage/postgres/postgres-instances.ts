@@ -5,7 +5,7 @@ import type { StoreWrite } from '../../store/host-store.js';
 import { invocationFromRow } from '../sqlite/sqlite-rows.js';
 import type { InvocationRow } from '../sqlite/sqlite-rows.js';
 import { INVOCATION_COLUMNS } from '../sqlite/sqlite-rows.js';
-import { PARSERS } from './postgres-statements.js';
+import { DB_NOW_MS, PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
 import type { PostgresStore } from './postgres-store.js';
 
@@ -25,17 +25,21 @@ export function instanceOption(instanceId: string): string {
   return `-c airlock.instance=${instanceId}`;
 }
 
+// Heartbeats are written and judged on the database's clock: hosts whose clocks disagree still agree on who is alive.
 const SQL = {
   // No row for a fenced instance: it beats no more (zero rows tell it it was taken over).
   beat:
-    'INSERT INTO instances (id, heartbeat_at) SELECT $1, $2 ' +
+    `INSERT INTO instances (id, heartbeat_at) SELECT $1, ${DB_NOW_MS} ` +
     'WHERE NOT EXISTS (SELECT 1 FROM fenced_instances WHERE id = $1) ' +
     'ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at',
-  stale: 'SELECT id FROM instances WHERE heartbeat_at < $1 AND id <> $2 ORDER BY id',
+  // Read after the beat, in a statement of its own: a beat that met a takeover in flight waited for it, and its own
+  // check of the fence saw the snapshot from before it; this one sees the fence the takeover committed.
+  fenced: 'SELECT count(*)::int AS n FROM fenced_instances WHERE id = $1',
+  stale: `SELECT id FROM instances WHERE heartbeat_at < ${DB_NOW_MS} - $1 AND id <> $2 ORDER BY id`,
   // Under the chain lock, in the transaction that ends its calls: of several instances that notice at once, the one
   // whose delete finds the row takes it; a row that beat again meanwhile is not stale and stays.
-  take: 'DELETE FROM instances WHERE id = $1 AND heartbeat_at < $2 RETURNING heartbeat_at',
-  fence: 'INSERT INTO fenced_instances (id, fenced_at, fenced_by) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+  take: `DELETE FROM instances WHERE id = $1 AND heartbeat_at < ${DB_NOW_MS} - $2 RETURNING heartbeat_at`,
+  fence: `INSERT INTO fenced_instances (id, fenced_at, fenced_by) VALUES ($1, ${DB_NOW_MS}, $2) ON CONFLICT (id) DO NOTHING`,
   inFlight:
     `SELECT ${INVOCATION_COLUMNS}, (SELECT MAX(seq) FROM invocation_transitions t WHERE t.invocation_id = i.id) ` +
     "AS last_seq FROM invocations i WHERE instance_id = $1 AND state IN ('pending', 'running')",
@@ -59,7 +63,8 @@ export interface DeadInstance {
  * is told of each, so the host can close that instance's open questions too, and take over its open tasks (left open
  * here: `host.tasks.takeOver` claims them, their owner's row being gone). An instance that was only stalled learns
  * at its next beat that it was fenced (`onFenced`, once; it beats no more): it should stop, and start again as a new
- * instance. Times are the host clock's; instances whose clocks disagree by more than `staleMs` judge each other wrongly.
+ * instance. Heartbeats are the database's clock (`now()`), so hosts' clocks never meet; the host clock only paces the
+ * beats, and dates the transitions that end a dead instance's calls.
  */
 export class InstanceHeartbeat {
   readonly #stopTimer: { stop: () => void } = { stop: () => undefined };
@@ -99,21 +104,23 @@ export class InstanceHeartbeat {
    * A failure is told to `onError`, never thrown.
    */
   async beat(): Promise<void> {
-    const { pool, instanceId, clock } = this.options;
+    const { pool, instanceId } = this.options;
     try {
       if (this.#stopped) return;
-      const now = clock.now();
-      const beat = await pool.query({ text: SQL.beat, values: [instanceId, now] });
-      if (beat.rowCount === 0) {
+      const beat = await pool.query({ text: SQL.beat, values: [instanceId] });
+      const fence = await pool.query({ text: SQL.fenced, values: [instanceId], types: PARSERS });
+      if (beat.rowCount === 0 || (fence.rows[0] as { n: number }).n > 0) {
+        // A row the beat made again after the takeover would show a fenced instance as alive: it goes.
+        await pool.query({ text: SQL.leave, values: [instanceId] });
         this.#stopped = true;
         this.#stopTimer.stop();
         this.options.onFenced?.();
         return;
       }
-      const staleBefore = now - (this.options.staleMs ?? STALE_MS);
-      const stale = await pool.query({ text: SQL.stale, values: [staleBefore, instanceId] });
+      const staleMs = this.options.staleMs ?? STALE_MS;
+      const stale = await pool.query({ text: SQL.stale, values: [staleMs, instanceId] });
       for (const { id } of stale.rows as { id: string }[]) {
-        const dead = await this.#take(id, staleBefore);
+        const dead = await this.#take(id, staleMs);
         if (dead !== undefined) await this.options.onDead?.(dead);
       }
     } catch (error) {
@@ -122,13 +129,13 @@ export class InstanceHeartbeat {
   }
 
   /** Fences one stale instance and ends its calls in flight, in one transaction; undefined when another took it. */
-  async #take(dead: string, staleBefore: number): Promise<DeadInstance | undefined> {
+  async #take(dead: string, staleMs: number): Promise<DeadInstance | undefined> {
     let taken: DeadInstance | undefined;
     await this.options.store.writeUnder(async (client) => {
-      const { rows } = await client.query({ text: SQL.take, values: [dead, staleBefore], types: PARSERS });
+      const { rows } = await client.query({ text: SQL.take, values: [dead, staleMs], types: PARSERS });
       const row = rows[0] as { heartbeat_at: number } | undefined;
       if (row === undefined) return undefined;
-      await client.query({ text: SQL.fence, values: [dead, this.options.clock.now(), this.options.instanceId] });
+      await client.query({ text: SQL.fence, values: [dead, this.options.instanceId] });
       const writes = await this.#endCallsOf(client, dead, row.heartbeat_at);
       const ended = writes.flatMap((w) => (w.kind === 'transition' ? [w.transition.invocationId] : []));
       taken = { instanceId: dead, lastHeartbeat: row.heartbeat_at, ended };

@@ -79,8 +79,12 @@ describe('resource reads kept in PostgreSQL', () => {
       b.resources.whole({ scope: { ...SCOPE, userId: 'someone-else' }, handle: read.handle! }),
     ).rejects.toMatchObject({ code: 'not_found' });
 
-    // Two days on (results are kept one day here), the next read kept drops the first.
+    // Two days on (results are kept one day here), the first is past the retention on A's clock at once, and the next
+    // read kept drops it from the table for every host.
     clock.advance(2 * DAY_MS);
+    await expect(a.resources.whole({ scope: SCOPE, handle: read.handle! })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     const later = await a.resources.read({ scope: SCOPE, serverId: 'notes', uri: 'notes://2' });
     await expect(b.resources.whole({ scope: SCOPE, handle: read.handle! })).rejects.toMatchObject({
       code: 'not_found',

@@ -12,7 +12,7 @@ const SQL = {
   drop: 'DELETE FROM kept_reads WHERE kept_at < $1',
   find:
     "SELECT id, user_id, workspace_id, server_id, uri, convert_from(contents, 'UTF8') AS contents, kept_at " +
-    'FROM kept_reads WHERE id = $1 AND user_id = $2 AND workspace_id = $3',
+    'FROM kept_reads WHERE id = $1 AND user_id = $2 AND workspace_id = $3 AND kept_at >= $4',
 } as const;
 
 interface KeptReadRow {
@@ -32,15 +32,16 @@ export async function keepRead(pool: PgPool, read: KeptReadRecord, dropBefore: n
   if (dropBefore !== null) await pool.query({ text: SQL.drop, values: [dropBefore] });
 }
 
-/** The read kept under `id` in this tenant, or undefined. */
+/** The read kept under `id` in this tenant since `keptAfter` (null: whenever), or undefined. */
 export async function findKeptRead(
   pool: PgPool,
   tenant: DecisionTenant,
   id: string,
+  keptAfter: number | null,
 ): Promise<KeptReadRecord | undefined> {
   const { rows } = await pool.query({
     text: SQL.find,
-    values: [id, tenant.userId, tenant.workspaceId],
+    values: [id, tenant.userId, tenant.workspaceId, keptAfter ?? 0],
     types: PARSERS,
   });
   const row = rows[0] as KeptReadRow | undefined;

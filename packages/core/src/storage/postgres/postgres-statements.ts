@@ -29,6 +29,12 @@ export const PARSERS: PgTypeParsers = {
   },
 };
 
+/**
+ * The database's clock in milliseconds, as an SQL expression: instances' heartbeats and their staleness are read on
+ * it, so hosts whose clocks disagree still agree on who is alive.
+ */
+export const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
 /** `$1, $2, ... $count`, from `$first`. */
 export function placeholders(count: number, first = 1): string {
   return Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');

@@ -242,16 +242,16 @@ export class PostgresStore implements HostStore {
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#read('list open tasks', () => listOpenTasks(this.#pool, filter));
 
-  claimOpenTasks: NonNullable<HostStore['claimOpenTasks']> = ({ now, skipServers }) =>
-    this.#read('claim open tasks', () => claimOpenTasks(this.#pool, now, skipServers));
+  claimOpenTasks: NonNullable<HostStore['claimOpenTasks']> = ({ skipServers }) =>
+    this.#read('claim open tasks', () => claimOpenTasks(this.#pool, skipServers));
 
   listSwitches: HostStore['listSwitches'] = () => this.#read('list switches', () => listSwitches(this.#pool));
 
   keepRead: NonNullable<HostStore['keepRead']> = (read, dropBefore) =>
     this.#read('keep the read', () => keepRead(this.#pool, read, dropBefore));
 
-  findKeptRead: NonNullable<HostStore['findKeptRead']> = (tenant, id) =>
-    this.#read('find the kept read', () => findKeptRead(this.#pool, tenant, id));
+  findKeptRead: NonNullable<HostStore['findKeptRead']> = (tenant, id, keptAfter) =>
+    this.#read('find the kept read', () => findKeptRead(this.#pool, tenant, id, keptAfter));
 
   /**
    * Tells `listener` of every committed change to a tenant's decisions, by any instance on the database (this one

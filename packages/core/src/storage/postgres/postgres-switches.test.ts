@@ -8,6 +8,8 @@ import { demoServer } from '../../testing/demo-fixture.js';
 import { ScriptedSurface } from '../../testing/scripted-surface.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
+import { FakeClock } from '../../testing/fake-clock.js';
+import { RELISTEN_BACKOFF } from './postgres-listener.js';
 import { PostgresStore } from './postgres-store.js';
 
 let server: PostgresServer;
@@ -65,18 +67,20 @@ describe('switches kept in PostgreSQL', () => {
   it('applies a switch changed on one host to another host on the same database, and after a lost LISTEN', async () => {
     const url = await server.createSchema();
     const demo = demoServer('demo');
-    const open = async (name: string) => {
+    // B's store makes its lost LISTEN connection again on a clock the test moves: a change lands while it is down.
+    const storeClock = new FakeClock(Date.now());
+    const open = async (name: string, clock?: FakeClock) => {
       const pool = new pg.Pool({ connectionString: url, max: 3, application_name: name });
       pool.on('error', () => undefined);
       const host = createHost({
         servers: [demo.config],
-        store: await PostgresStore.open({ pool }),
+        store: await PostgresStore.open({ pool, ...(clock === undefined ? {} : { clock }) }),
         surface: new ScriptedSurface('allow_once'),
       });
       await host.servers.settled();
       return host;
     };
-    const [a, b] = [await open('switches-a'), await open('switches-b')];
+    const [a, b] = [await open('switches-a'), await open('switches-b', storeClock)];
     try {
       const seenOnB = () => b.tools.list({ audience: 'model', scope: ANA }).map((t) => t.name);
       const listening = async () => {
@@ -112,8 +116,11 @@ describe('switches kept in PostgreSQL', () => {
           "AND query LIKE '%LISTEN airlock_switches%'",
       );
       await direct.end();
+      await vi.waitFor(async () => expect(await listening()).toBe(1));
       await a.servers.setEnabled('demo', { enabled: true, by: 'root' });
-      await vi.waitFor(() => expect(b.servers.list()[0]).toMatchObject({ disabled: false }), { timeout: 10_000 });
+      expect(b.servers.list()[0]).toMatchObject({ disabled: true });
+      storeClock.advance(RELISTEN_BACKOFF.maxMs);
+      await vi.waitFor(() => expect(b.servers.list()[0]).toMatchObject({ disabled: false }));
       await b.servers.settled();
     } finally {
       await a.close();

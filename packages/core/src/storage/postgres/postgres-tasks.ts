@@ -12,7 +12,7 @@ import {
 import type { TaskRow } from '../sqlite/sqlite-task-rows.js';
 import { notFound } from '../store-checks.js';
 import { storedTask } from '../task-checks.js';
-import { PARSERS } from './postgres-statements.js';
+import { DB_NOW_MS, PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
 
 // The task handles of a PostgresStore (migration 6): the put, run inside the batch's transaction after the calls the
@@ -56,7 +56,7 @@ const SQL = {
   // The claimer's heartbeat row, if it has not beaten yet: from here on it is a live owner to the others. Never for
   // a fenced instance, which claims nothing either.
   present:
-    `INSERT INTO instances (id, heartbeat_at) SELECT me, $1 FROM (SELECT ${ME} AS me) s WHERE me IS NOT NULL ` +
+    `INSERT INTO instances (id, heartbeat_at) SELECT me, ${DB_NOW_MS} FROM (SELECT ${ME} AS me) s WHERE me IS NOT NULL ` +
     'AND NOT EXISTS (SELECT 1 FROM fenced_instances f WHERE f.id = me) ON CONFLICT (id) DO NOTHING',
   // An owner is live while it has a heartbeat row (a clean stop deletes it, a sweep deletes a dead one's).
   claim:
@@ -72,12 +72,8 @@ const SQL = {
  * oldest first, but for those of `skipServers`. Claims are serialized by an advisory lock, each in a fresh snapshot, so of two instances claiming at
  * once the second sees the first's claims and its heartbeat row.
  */
-export async function claimOpenTasks(
-  pool: PgPool,
-  now: number,
-  skipServers: readonly string[],
-): Promise<InvocationTask[]> {
-  await pool.query({ text: SQL.present, values: [now] });
+export async function claimOpenTasks(pool: PgPool, skipServers: readonly string[]): Promise<InvocationTask[]> {
+  await pool.query({ text: SQL.present, values: [] });
   return withConnection(pool, async (client) => {
     try {
       await client.query({ text: 'BEGIN' });
