@@ -65,9 +65,8 @@ describe('two consoles on one PostgreSQL database', () => {
     expect((await onA.get('/api/session')).body).toMatchObject({ workspaceId: 'other' });
     expect((await onB.delete('/api/session')).status).toBe(200);
     await tabOnA.waitFor((e) => e.event === 'session.ended', 'the sign-out told on A');
-    await expect(tabOnA.waitFor(() => false, 'anything after the sign-out')).rejects.toThrow(
-      'the event stream ended before anything after the sign-out arrived',
-    );
+    // The stream ends (before or while this waits, as it happens).
+    await expect(tabOnA.waitFor(() => false, 'anything after the sign-out')).rejects.toThrow(/the event stream ended/);
     expect((await onA.get('/api/session')).status).toBe(401);
   }, 60_000);
 });

@@ -171,7 +171,11 @@ export async function startConsole(
       hub.sendToSession(id, 'session.ended', {});
       hub.closeSession(id);
     },
-    moved: (session) => hub.sendToSession(session.id, 'session.workspace', { workspaceId: session.workspaceId }),
+    moved: (session, from) => {
+      // As on the instance where the user switched: their questions of calls here in the workspace left close.
+      host.elicitations.switchWorkspace({ userId: session.userId, workspaceId: session.workspaceId, from });
+      hub.sendToSession(session.id, 'session.workspace', { workspaceId: session.workspaceId });
+    },
   });
   const closeParts = () => {
     stopFollowing();

@@ -126,10 +126,15 @@ export class ConsoleSignIn {
     const state = redirect.searchParams.get('state') ?? '';
     const waiting = this.#waiting.get(state);
     if (waiting === undefined) {
-      const tenant = scope === undefined ? undefined : { userId: scope.userId, workspaceId: scope.workspaceId };
-      const elsewhere = this.questions.shared
-        ? await this.questions.finishSignInElsewhere(tenant, redirect.href)
-        : undefined;
+      // Only a signed-in user's redirect is sent on: one without a session could only be refused there, and every
+      // instance would read it.
+      const elsewhere =
+        scope !== undefined && this.questions.shared
+          ? await this.questions.finishSignInElsewhere(
+              { userId: scope.userId, workspaceId: scope.workspaceId },
+              redirect.href,
+            )
+          : undefined;
       return elsewhere ?? { serverId: '', ended: 'unknown' };
     }
     return this.#finish(waiting, scope, redirect);

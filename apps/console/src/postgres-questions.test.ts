@@ -86,7 +86,59 @@ describe("a console instance's questions on PostgreSQL", () => {
     expect(heard[3]).toEqual({ kind: 'cancel', invocationId: 'call-4', tenant });
   }, 30_000);
 
-  it('carries a 50 KB answer to the instance holding the question and its reply back, notifying seqs only', async () => {
+  it('hears news told long before its connection came back even when newer news arrives as LISTEN returns', async () => {
+    const { clock, a, b } = await twoInstances();
+    // A's LISTEN connection, wrapped: as it is made again, one notification comes in the same read as LISTEN's
+    // answer, so it is heard before the catch-up runs (as a busy event loop can have it).
+    const early: { seq?: string } = {};
+    const patched = new WeakSet<object>();
+    a.pool.on('acquire', (client) => {
+      if (patched.has(client)) return;
+      patched.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: typeof query }).query = async (...args) => {
+        const result = await query(...args);
+        const config = args[0];
+        const text = typeof config === 'string' ? config : (config as { text?: string }).text;
+        if (text?.startsWith('LISTEN') === true && early.seq !== undefined) {
+          client.emit('notification', { channel: QUESTIONS_CHANNEL, payload: early.seq, processId: 0 });
+        }
+        return result;
+      };
+    });
+    const errors: Error[] = [];
+    const wrapped = new PostgresQuestions({
+      pool: a.pool,
+      instanceId: 'questions-a',
+      clock,
+      onError: (e) => errors.push(e),
+    });
+    closing.push(() => wrapped.stop());
+    const heard: QuestionNews[] = [];
+    wrapped.listen((news) => heard.push(news));
+    await wrapped.listening();
+
+    await b.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'questions-a' " +
+        `AND query = 'LISTEN ${QUESTIONS_CHANNEL}'`,
+    );
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+    // Told while A was cut off: one cancel, then, a minute later, another (its row dated a minute on, as if the
+    // connection had stayed down that long).
+    await b.questions.cancel(tenant, 'long-ago');
+    await b.questions.cancel(tenant, 'just-now');
+    const { rows } = await b.pool.query<{ seq: string }>(
+      "UPDATE question_news SET told_at = told_at + 60000 WHERE news LIKE '%just-now%' RETURNING seq",
+    );
+    early.seq = rows[0]!.seq;
+
+    clock.advance(RELISTEN_BACKOFF.maxMs);
+    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    await wrapped.listening();
+    expect(heard.map((n) => (n.kind === 'cancel' ? n.invocationId : n.kind)).sort()).toEqual(['just-now', 'long-ago']);
+  }, 30_000);
+
+  it('carries a 50 KB answer to the holder and its reply back, notifying seqs only, and keeps neither after', async () => {
     const { url, a, b } = await twoInstances();
     const raw = new pg.Client({ connectionString: url });
     await raw.connect();
@@ -108,5 +160,10 @@ describe("a console instance's questions on PostgreSQL", () => {
     expect(answers).toEqual([answer]);
     await vi.waitFor(() => expect(payloads).toHaveLength(2));
     for (const payload of payloads) expect(payload).toMatch(/^\d+$/);
+    // The exchange over, neither the answer nor its reply is kept.
+    await vi.waitFor(async () => {
+      const { rows } = await b.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM question_news');
+      expect(rows[0]?.n).toBe(0);
+    });
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
-import { PostgresListener, STALE_MS } from '@airlock/core/postgres';
+import { DB_NOW_MS, PostgresListener, STALE_MS } from '@airlock/core/postgres';
 import type pg from 'pg';
 import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { SignInOutcome } from './console-sign-in.js';
@@ -25,27 +25,25 @@ const NEWS_KEPT_MS = 60 * 60 * 1000;
 /** News is pruned as LISTEN starts and after this many heard, so a long-running instance keeps the table small. */
 const PRUNE_EVERY = 1_000;
 
-/** The database's clock in milliseconds: news from every instance is dated on the same clock. */
-const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
-
 /**
  * The end of a statement that keeps news (`json`, an SQL expression over the rows of `from`, when given) and
  * notifies its seq: the notification goes out when the change and its news commit, together.
  */
 const told = (json: string, from?: string) =>
-  `told AS (INSERT INTO question_news (told_at, news) SELECT ${DB_NOW}, (${json})::text` +
-  `${from === undefined ? '' : ` FROM ${from}`} RETURNING seq) SELECT pg_notify('${QUESTIONS_CHANNEL}', seq::text) FROM told`;
+  `told AS (INSERT INTO question_news (told_at, news) SELECT ${DB_NOW_MS}, (${json})::text` +
+  `${from === undefined ? '' : ` FROM ${from}`} RETURNING seq) SELECT seq, pg_notify('${QUESTIONS_CHANNEL}', seq::text) FROM told`;
 const news = (fields: string) => `json_build_object(${fields})`;
 
 const SQL = {
   open:
     'WITH q AS (INSERT INTO open_questions (id, user_id, workspace_id, instance_id, request, opened_at) ' +
     `VALUES ($1, $2, $3, $4, $5, $6) RETURNING id), ${told(news("'kind', 'opened', 'id', id, 'instance', $4::text"), 'q')}`,
-  // Only a question whose instance is alive (a heartbeat since $6) can be answered: a dead one holds no call.
+  // Only a question whose instance is alive (a heartbeat in the last $6 ms, on the database's clock, as heartbeats
+  // are written) can be answered: a dead one holds no call.
   claim:
     'WITH won AS (UPDATE open_questions q SET answer = $4, closed_at = $5 WHERE id = $1 AND user_id = $2 AND ' +
     'workspace_id = $3 AND closed_at IS NULL AND EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance_id ' +
-    'AND i.heartbeat_at >= $6) RETURNING id, user_id, workspace_id), ' +
+    `AND i.heartbeat_at >= ${DB_NOW_MS} - $6) RETURNING id, user_id, workspace_id), ` +
     told(
       news("'kind', 'answered', 'id', id, 'userId', user_id, 'workspaceId', workspace_id, 'decision', $4::text"),
       'won',
@@ -78,10 +76,12 @@ const SQL = {
   request: 'SELECT request FROM open_questions WHERE id = $1 AND closed_at IS NULL',
   // Closed questions are kept a day (a late answer is told it came too late), then dropped as an instance starts.
   prune: 'DELETE FROM open_questions WHERE closed_at < $1',
-  pruneNews: `DELETE FROM question_news WHERE told_at < ${DB_NOW} - $1`,
-  dbNow: `SELECT ${DB_NOW} AS now`,
-  heard: `SELECT seq, told_at, news, ${DB_NOW} AS now FROM question_news WHERE seq = $1`,
-  since: `SELECT seq, told_at, news, ${DB_NOW} AS now FROM question_news WHERE told_at >= $1 ORDER BY seq`,
+  pruneNews: `DELETE FROM question_news WHERE told_at < ${DB_NOW_MS} - $1`,
+  dbNow: `SELECT ${DB_NOW_MS} AS now`,
+  heard: `SELECT seq, told_at, news, ${DB_NOW_MS} AS now FROM question_news WHERE seq = $1`,
+  // A request and its reply, once the exchange is over: what they carried (an answer, a sign-in's redirect) goes.
+  forget: 'DELETE FROM question_news WHERE seq = ANY($1::bigint[])',
+  since: `SELECT seq, told_at, news, ${DB_NOW_MS} AS now FROM question_news WHERE told_at >= $1 ORDER BY seq`,
   openElsewhere:
     'SELECT request FROM open_questions WHERE closed_at IS NULL AND instance_id <> $1 AND opened_at > $2 ORDER BY opened_at',
 } as const;
@@ -135,11 +135,16 @@ export class PostgresQuestions implements QuestionBus {
   readonly #listener: PostgresListener;
   #queue: Promise<void> = Promise.resolve();
   /** Answers sent to other instances, waiting for their reply, by reply id. */
-  readonly #replies = new Map<string, (reply: unknown) => void>();
+  readonly #replies = new Map<string, (reply: unknown, seq: string) => void>();
   /** The seqs of news heard, with when each was told (database clock), kept for a catch-up's margin. */
   readonly #heardSeqs = new Map<number, number>();
   /** When the newest news heard was told (database clock); a catch-up reads from a margin before it. */
   #heardUpTo: number | undefined;
+  /**
+   * Where the next catch-up starts: what had been heard when the connection was lost, taken then. News that comes
+   * in as LISTEN returns is heard before the catch-up runs and must not move its start past what was missed.
+   */
+  #catchUpFrom: number | undefined;
   #heardSincePrune = 0;
 
   constructor(options: {
@@ -163,7 +168,10 @@ export class PostgresQuestions implements QuestionBus {
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       onNotification: (message) => this.#then(() => this.#heardSeq(message.payload)),
       onListening: (again) => this.#listening(again),
-      onError: (error) => this.#onError(error),
+      onError: (error) => {
+        this.#catchUpFrom ??= this.#heardUpTo;
+        this.#onError(error);
+      },
     });
   }
 
@@ -213,21 +221,26 @@ export class PostgresQuestions implements QuestionBus {
     if (this.#listeners.size === 0) this.listen(() => undefined);
     await this.listening();
     return new Promise<Reply | undefined>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      let requestSeq: string | undefined;
+      const done = (reply: Reply | undefined, replySeq?: string) => {
+        clearTimeout(timer);
         this.#replies.delete(replyTo);
-        resolve(undefined);
-      }, REPLY_MS);
+        const seqs = [requestSeq, replySeq].filter((seq) => seq !== undefined);
+        if (seqs.length > 0)
+          this.#pool.query(SQL.forget, [seqs]).catch((error: unknown) => this.#onError(asError(error)));
+        resolve(reply);
+      };
+      const timer = setTimeout(() => done(undefined), REPLY_MS);
       timer.unref?.();
-      this.#replies.set(replyTo, (reply) => {
-        clearTimeout(timer);
-        this.#replies.delete(replyTo);
-        resolve(reply as Reply);
-      });
-      this.#pool.query(SQL.tell, [JSON.stringify(payload)]).catch((error: unknown) => {
-        clearTimeout(timer);
-        this.#replies.delete(replyTo);
-        reject(asError(error));
-      });
+      this.#replies.set(replyTo, (reply, replySeq) => done(reply as Reply, replySeq));
+      this.#pool.query<{ seq: string }>(SQL.tell, [JSON.stringify(payload)]).then(
+        ({ rows }) => void (requestSeq = rows[0]?.seq),
+        (error: unknown) => {
+          clearTimeout(timer);
+          this.#replies.delete(replyTo);
+          reject(asError(error));
+        },
+      );
     });
   }
 
@@ -237,8 +250,14 @@ export class PostgresQuestions implements QuestionBus {
 
   async claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim> {
     const now = this.#now();
-    const alive = now - this.#staleMs;
-    const won = await this.#pool.query(SQL.claim, [id, tenant.userId, tenant.workspaceId, decision, now, alive]);
+    const won = await this.#pool.query(SQL.claim, [
+      id,
+      tenant.userId,
+      tenant.workspaceId,
+      decision,
+      now,
+      this.#staleMs,
+    ]);
     if (won.rowCount === 1) return 'first';
     const { rows } = await this.#pool.query<{ instance_id: string; closed_at: unknown }>(SQL.known, [
       id,
@@ -290,11 +309,13 @@ export class PostgresQuestions implements QuestionBus {
    * other instances now (asked before it listened, or while cut off).
    */
   #listening(again: boolean): void {
+    const from = again ? (this.#catchUpFrom ?? this.#heardUpTo) : undefined;
+    this.#catchUpFrom = undefined;
     this.#then(async () => {
       await this.#pool.query(SQL.prune, [this.#now() - KEPT_MS]);
       await this.#pool.query(SQL.pruneNews, [NEWS_KEPT_MS]);
-      if (again && this.#heardUpTo !== undefined) {
-        const { rows } = await this.#pool.query<NewsRow>(SQL.since, [this.#heardUpTo - CATCH_UP_MARGIN_MS]);
+      if (from !== undefined) {
+        const { rows } = await this.#pool.query<NewsRow>(SQL.since, [from - CATCH_UP_MARGIN_MS]);
         for (const row of rows) await this.#heard(row, true);
       } else if (this.#heardUpTo === undefined) {
         const { rows } = await this.#pool.query<{ now: string }>(SQL.dbNow);
@@ -336,7 +357,7 @@ export class PostgresQuestions implements QuestionBus {
     const waitedFor = Number(row.now) - toldAt < REPLY_MS;
     const asked = ['elicitation.answer', 'urlflow.done', 'signin.redirect', 'reply'].includes(String(told.kind));
     if (late && !waitedFor && asked) return;
-    await this.#told(told);
+    await this.#told(told, row.seq);
   }
 
   /** Seqs told before `before` are past any catch-up's reach; the map holds news in about the order it was told. */
@@ -347,7 +368,7 @@ export class PostgresQuestions implements QuestionBus {
     }
   }
 
-  async #told(told: Told): Promise<void> {
+  async #told(told: Told, seq: string): Promise<void> {
     if (typeof told.id !== 'string') return;
     const tenant =
       typeof told.userId === 'string' && typeof told.workspaceId === 'string'
@@ -357,7 +378,7 @@ export class PostgresQuestions implements QuestionBus {
       const { rows } = await this.#pool.query<{ request: string }>(SQL.request, [told.id]);
       if (rows[0] !== undefined) this.#tell(newsOfRow(rows[0].request));
     } else if (told.kind === 'reply') {
-      this.#replies.get(told.id)?.(told.reply);
+      this.#replies.get(told.id)?.(told.reply, seq);
     } else if (
       told.kind === 'signin.redirect' &&
       typeof told.redirect === 'string' &&

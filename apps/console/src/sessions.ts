@@ -137,7 +137,8 @@ export class Sessions {
   follow(on: {
     readonly open: () => Iterable<string>;
     readonly ended: (id: string) => void;
-    readonly moved: (session: Session) => void;
+    /** The session moved from workspace `from` to its `workspaceId`. */
+    readonly moved: (session: Session, from: string) => void;
   }): () => void {
     if (this.store?.watch === undefined) return () => undefined;
     return this.store.watch((news) => {
@@ -153,8 +154,8 @@ export class Sessions {
       if (now === undefined) {
         this.#sessions.delete(id);
         on.ended(id);
-      } else if (now.workspaceId !== before) {
-        on.moved(now);
+      } else if (before !== undefined && now.workspaceId !== before) {
+        on.moved(now, before);
       }
     }
   }
