@@ -18,6 +18,7 @@ import { oauthConsoleConfig } from '../../../test/support/oauth/oauth-console-co
 import { startPostgres } from '../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../test/support/postgres/postgres-server.js';
 import { ConsoleClient } from './testing/console-client.js';
+import { postSignInFinish } from './testing/sign-in-finish.js';
 
 /** The address users reach both instances at (a load balancer's); nothing listens there in this test. */
 const PUBLIC_URL = 'http://127.0.0.1:9';
@@ -66,15 +67,7 @@ describe('signing in to a remote server across two console instances', () => {
     expect(back.origin + back.pathname).toBe(new URL('/oauth/callback', PUBLIC_URL).href);
 
     // The finish page's form, posted to B with the same browser's session cookie.
-    const finished = await fetch(new URL('/oauth/callback', b.url), {
-      method: 'POST',
-      headers: {
-        cookie: onA.cookie,
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: new URL(b.url).origin,
-      },
-      body: new URLSearchParams({ redirect: back.href }).toString(),
-    });
+    const finished = await postSignInFinish(b.url, { cookie: onA.cookie, redirect: back });
     expect(finished.status).toBe(200);
     expect(await finished.text()).toContain('Signed in to notes');
 

@@ -12,6 +12,7 @@ import {
 import type { AuthorizationServer, ProtectedMcpServer } from '../../../test/support/oauth/index.js';
 import { oauthConsoleConfig } from '../../../test/support/oauth/oauth-console-config.js';
 import { ConsoleClient } from './testing/console-client.js';
+import { postSignInFinish } from './testing/sign-in-finish.js';
 
 // The console's sign-in to a remote server, over HTTP as a browser does it: the tab starts the sign-in and gets the
 // authorization URL; the user (headless here) signs in at a real oidc-provider, which sends them back to the console's
@@ -55,15 +56,7 @@ async function signInThroughPopup(client: ConsoleClient, account: string, tamper
   const landing = await fetch(back);
   expect(landing.status).toBe(200);
   expect(await landing.text()).toContain('Finish signing in');
-  const finished = await fetch(new URL('/oauth/callback', running.url), {
-    method: 'POST',
-    headers: {
-      cookie: client.cookie,
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: new URL(running.url).origin,
-    },
-    body: new URLSearchParams({ redirect: back.href }).toString(),
-  });
+  const finished = await postSignInFinish(running.url, { cookie: client.cookie, redirect: back });
   return { status: finished.status, text: await finished.text() };
 }
 
@@ -99,15 +92,7 @@ describe('signing in to a remote server from the console', () => {
       serverId: 'notes',
       authorizationUrl: new URL((started.body as { authorizationUrl: string }).authorizationUrl),
     });
-    const finished = await fetch(new URL('/oauth/callback', running.url), {
-      method: 'POST',
-      headers: {
-        cookie: eve.cookie,
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: new URL(running.url).origin,
-      },
-      body: new URLSearchParams({ redirect: back.href }).toString(),
-    });
+    const finished = await postSignInFinish(running.url, { cookie: eve.cookie, redirect: back });
     expect(finished.status).toBe(400);
     expect(await finished.text()).toContain('started by another user');
     for (const who of [ben, eve]) {
@@ -123,26 +108,14 @@ describe('signing in to a remote server from the console', () => {
       authorizationUrl: new URL((started.body as { authorizationUrl: string }).authorizationUrl),
     });
     for (const origin of ['https://evil.example', 'null', undefined]) {
-      const forged = await fetch(new URL('/oauth/callback', running.url), {
-        method: 'POST',
-        headers: {
-          cookie: fay.cookie,
-          'content-type': 'application/x-www-form-urlencoded',
-          ...(origin === undefined ? {} : { origin }),
-        },
-        body: new URLSearchParams({ redirect: back.href }).toString(),
+      const forged = await postSignInFinish(running.url, {
+        cookie: fay.cookie,
+        redirect: back,
+        origin: origin ?? null,
       });
       expect({ origin, status: forged.status }).toEqual({ origin, status: 403 });
     }
-    const finished = await fetch(new URL('/oauth/callback', running.url), {
-      method: 'POST',
-      headers: {
-        cookie: fay.cookie,
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: new URL(running.url).origin,
-      },
-      body: new URLSearchParams({ redirect: back.href }).toString(),
-    });
+    const finished = await postSignInFinish(running.url, { cookie: fay.cookie, redirect: back });
     expect(await finished.text()).toContain('Signed in to notes');
   });
 
@@ -224,15 +197,7 @@ describe('signing in behind a proxy (console.publicUrl)', () => {
       const landing = await fetch(new URL(`/oauth/callback${back.search}`, proxied.url));
       const form = /name="redirect" value="([^"]+)"/.exec(await landing.text());
       expect(form?.[1]?.replaceAll('&amp;', '&')).toBe(back.href);
-      const finished = await fetch(new URL('/oauth/callback', proxied.url), {
-        method: 'POST',
-        headers: {
-          cookie: dee.cookie,
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: publicUrl,
-        },
-        body: new URLSearchParams({ redirect: back.href }).toString(),
-      });
+      const finished = await postSignInFinish(proxied.url, { cookie: dee.cookie, redirect: back, origin: publicUrl });
       expect(await finished.text()).toContain('Signed in to notes');
     } finally {
       await proxied.close();
