@@ -71,4 +71,10 @@ export interface SqliteStoreOptions {
    */
   readonly idleCheckpointMs?: number;
   readonly checkpointEveryWrites?: number;
+  /**
+   * During a burst, checkpoint on a thread of its own with its own connection (default true, for a file on disk), so
+   * the writer's thread only finishes the little written meanwhile. False keeps every checkpoint on the writer's
+   * thread (no second thread or connection).
+   */
+  readonly checkpointOnThread?: boolean;
 }

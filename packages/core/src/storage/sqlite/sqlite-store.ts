@@ -19,12 +19,15 @@ import { sqliteRetentionCandidates } from './sqlite-retention.js';
 import { auditFromRow, decisionFromRow, invocationFromRow, resultFromRow, transitionFromRow } from './sqlite-rows.js';
 import type { DecisionRow, InvocationRow, ResultRow, TransitionRow } from './sqlite-rows.js';
 import { openSqliteDatabase } from './open-sqlite-database.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { prepareStatements, scopeParams } from './sqlite-statements.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase, SqliteStoreConfig, SqliteTransaction } from './sqlite-store-config.js';
 import { auditPage, closedError, pageSize } from '../store-checks.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/** What a WAL file is cut back to when it is reset (bytes): 64 MiB. */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 /**
  * The embedded `HostStore`: history, permission decisions and the audit chain in one SQLite file (WAL), through a
@@ -61,6 +64,8 @@ export class SqliteStore implements HostStore {
   readonly #checkpointEveryWrites: number;
   #writesSinceCheckpoint = 0;
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Checkpoints during a burst on a thread of its own (a file on disk only). */
+  readonly #checkpointer: SqliteCheckpointer | undefined;
 
   constructor(config: SqliteStoreConfig) {
     this.#idleCheckpointMs = config.idleCheckpointMs ?? 500;
@@ -71,12 +76,17 @@ export class SqliteStore implements HostStore {
     }
     const db = databaseOf(config);
     this.#database = db;
+    const file = config.path ?? fileOf(config.database);
+    this.#checkpointer =
+      file === undefined || config.checkpointOnThread === false ? undefined : new SqliteCheckpointer(file);
     try {
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       db.pragma('wal_autocheckpoint = 0');
+      // A WAL file grown during a long burst is cut back to this when it is reset, not left at its largest.
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
       applySqliteMigrations(db);
       this.#sql = prepareStatements(db);
       this.#auditQueries = new SqliteAuditQueries(db);
@@ -150,9 +160,21 @@ export class SqliteStore implements HostStore {
   /** Counts a committed write and schedules the WAL checkpoint for when writes pause (or runs it after many). */
   #wrote(): void {
     this.#writesSinceCheckpoint += 1;
-    if (this.#writesSinceCheckpoint >= this.#checkpointEveryWrites) {
+    const thread = this.#checkpointer;
+    // Mid-burst, the checkpointer's thread copies the pages; once it is done, the tail written meanwhile is
+    // checkpointed here, which lets the WAL start over. Without the thread, or past ten intervals without it catching
+    // up (the WAL's bound), here.
+    if (thread?.takeFinished() === true) {
       this.#checkpoint();
       return;
+    }
+    if (this.#writesSinceCheckpoint >= this.#checkpointEveryWrites) {
+      if (thread?.usable === true && this.#writesSinceCheckpoint < 10 * this.#checkpointEveryWrites) {
+        thread.request();
+      } else {
+        this.#checkpoint();
+        return;
+      }
     }
     clearTimeout(this.#checkpointTimer);
     this.#checkpointTimer = setTimeout(() => this.#checkpoint(), this.#idleCheckpointMs);
@@ -213,12 +235,14 @@ export class SqliteStore implements HostStore {
     if (this.#closed) return Promise.resolve();
     clearTimeout(this.#checkpointTimer);
     this.#closed = true;
-    try {
-      this.#database.close();
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(asStoreError('close the SQLite store', error));
-    }
+    // The checkpointer's connection goes first, so this one, the last, checkpoints and removes the WAL file.
+    return (this.#checkpointer?.close() ?? Promise.resolve()).then(() => {
+      try {
+        this.#database.close();
+      } catch (error) {
+        throw asStoreError('close the SQLite store', error);
+      }
+    });
   }
 
   /** Runs one store call on the open database, turning every failure into a rejected promise of a `HostError`. */
@@ -230,6 +254,12 @@ export class SqliteStore implements HostStore {
       return Promise.reject(asStoreError(doing, error));
     }
   }
+}
+
+/** The file a caller's connection is on (better-sqlite3 tells `name` and `memory`), or undefined for one in memory. */
+function fileOf(database: SqliteDatabase | undefined): string | undefined {
+  const { name, memory } = (database ?? {}) as { readonly name?: unknown; readonly memory?: unknown };
+  return typeof name === 'string' && name !== '' && name !== ':memory:' && memory !== true ? name : undefined;
 }
 
 /** The connection the config names: the caller's `database`, or the file at `path` opened with a driver found here. */
