@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { auditInput, auditWrites } from '../testing/host-store-fixtures.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import { readAnchors } from './audit-anchor.js';
 import { GENESIS_HASH } from './audit-chain.js';
 import { AuditLog } from './audit-log.js';
@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-const dir = () => mkdtempSync(join(tmpdir(), 'airlock-audit-'));
+const dir = () => scratchDir('airlock-audit-');
 
 function sqlite(): { store: HostStore; file: string } {
   const file = join(dir(), 'airlock.db');
