@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +9,7 @@ import type { HostStore } from '../store/host-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import { DAY_MS } from './retention-config.js';
 
 const SCOPE = { userId: 'ana', workspaceId: 'w1', conversationId: 'c1' } as const;
@@ -25,7 +24,7 @@ afterEach(async () => {
 const stores = [
   [
     'SqliteStore (a real file)',
-    () => new SqliteStore({ database: new Database(join(mkdtempSync(join(tmpdir(), 'airlock-ret-')), 'a.db')) }),
+    () => new SqliteStore({ database: new Database(join(scratchDir('airlock-ret-'), 'a.db')) }),
   ],
   ['MemoryStore', () => new MemoryStore()],
 ] as const;
