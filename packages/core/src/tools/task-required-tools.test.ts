@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { createHost } from '../host/create-host.js';
 import type { Host } from '../host/host.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SCOPE, scriptServer } from '../testing/demo-fixture.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 import type { Caller } from '../caller.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -53,7 +53,7 @@ process.stdin.on('data', (chunk) => {
 `;
 
 function tasksServer(): { config: ServerConfig; calls: () => string[] } {
-  const log = join(mkdtempSync(join(tmpdir(), 'airlock-tasks-')), 'calls.txt');
+  const log = join(scratchDir('airlock-tasks-'), 'calls.txt');
   const base = scriptServer('jobs', SERVER);
   return {
     config: { ...base, args: ['-e', SERVER, log] } as ServerConfig,
