@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 import { runConsoleCommand } from './console-command.js';
 
@@ -12,7 +11,7 @@ const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
 /** Runs the built `airlock` in an empty directory (so the console finds no config and runs the demo server). */
 function airlock(args: string[]) {
   return spawn(process.execPath, [BIN, ...args], {
-    cwd: mkdtempSync(join(tmpdir(), 'airlock-console-command-')),
+    cwd: scratchDir('airlock-console-command-'),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
