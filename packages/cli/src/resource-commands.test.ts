@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 import { terminalText } from './resource-commands.js';
 
@@ -13,7 +13,7 @@ const FILESYSTEM = resolve(here, '../../../node_modules/@modelcontextprotocol/se
 
 /** A fresh directory with server-everything configured and its own history file. */
 function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-resources-'));
+  const dir = scratchDir('airlock-resources-');
   const config = join(dir, 'airlock.config.json');
   writeFileSync(
     config,
@@ -88,7 +88,7 @@ describe('airlock resources, read, prompts and prompt against server-everything'
 
 describe('airlock against server-filesystem in a temporary directory', () => {
   it('lists no resources or prompts, refuses a read by name, and reads its files through its tools', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-fs-cli-'));
+    const dir = scratchDir('airlock-fs-cli-');
     const files = join(dir, 'files');
     mkdirSync(files);
     writeFileSync(join(files, 'notes.txt'), 'first line\nsecond line\n');
