@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -12,7 +12,7 @@ const BROKEN = "process.stderr.write('cannot open config: \\x1b[31mdenied\\n'); 
 
 /** A fresh directory with server-everything and a server that cannot start, and its own history file. */
 function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-servers-'));
+  const dir = scratchDir('airlock-servers-');
   const config = join(dir, 'airlock.config.json');
   writeFileSync(
     config,
