@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
 
@@ -12,7 +12,7 @@ const SECRET = 'sk-live-never-in-a-log';
 
 /** Runs `airlock` in this process with a demo server configured; returns what it wrote. */
 async function airlock(args: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-log-'));
+  const dir = scratchDir('airlock-log-');
   const config = join(dir, 'airlock.config.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: [DEMO] } } }));
   let stdout = '';
