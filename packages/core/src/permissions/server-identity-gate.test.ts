@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +6,7 @@ import type { Host } from '../host/host.js';
 import type { ServerConfig } from '../servers/server-config.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { demoServer, readCallLog, SCOPE } from '../testing/demo-fixture.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 
 let hosts: Host[] = [];
@@ -60,7 +59,7 @@ describe('a stored decision is bound to everything that makes a server what it i
     ],
     ['its trust', (c: ServerConfig): ServerConfig => ({ ...c, trusted: !c.trusted })],
   ])('asks again when the same server id comes back with another of %s', async (_what, change) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'airlock-identity-')), 'airlock.db');
+    const file = join(scratchDir('airlock-identity-'), 'airlock.db');
     const demo = demoServer('demo');
     const first = new ScriptedSurface('allow_always');
     const host = await start([demo.config], first, file);
