@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import type { HostStore } from '../store/host-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { demoServer } from '../testing/demo-fixture.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 
 const ANA = { userId: 'ana', workspaceId: 'w1', conversationId: 'c1' } as const;
@@ -37,7 +36,7 @@ const stores: [string, () => () => HostStore][] = [
   [
     'SQLite (a real file)',
     () => {
-      const file = join(mkdtempSync(join(tmpdir(), 'airlock-switches-')), 'airlock.db');
+      const file = join(scratchDir('airlock-switches-'), 'airlock.db');
       return () => new SqliteStore({ database: new Database(file) });
     },
   ],
