@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +12,7 @@ import type { Surface } from '../host/surface.js';
 import type { PermissionDecision, PermissionRequest } from './permission-request.js';
 import { demoServer, nextEvent, readCallLog, SCOPE } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 let hosts: Host[] = [];
@@ -384,7 +383,7 @@ describe('lookup decoupled from the tool catalog', () => {
   });
 
   it('falls back to the prompt when a call comes before stored decisions are loaded', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-race-'));
+    const dir = scratchDir('airlock-race-');
     const file = join(dir, 'airlock.db');
     const first = await start({ answers: ['allow_always'], store: new SqliteStore({ database: new Database(file) }) });
     await call(first.host);
