@@ -6,12 +6,11 @@ import type { Scope } from '../scope.js';
 import type { Surface } from '../host/surface.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../elicitation/elicitation-request.js';
 import type { PermissionDecision } from '../permissions/permission-request.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEMO_BIN, demoServer, nextEvent, readCallLog, scriptServer } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import type { ServerIsolation } from './server-config.js';
 
 let host: Host | undefined;
@@ -161,7 +160,7 @@ describe('a connection per user', () => {
   });
 
   it("opens a user's connection afresh on the next call when its start failed", async () => {
-    const starts = join(mkdtempSync(join(tmpdir(), 'airlock-flaky-')), 'starts');
+    const starts = join(scratchDir('airlock-flaky-'), 'starts');
     // The demo server, except the second time it is started (ana's first connection, after the catalog's): it exits.
     const script = `const fs = require('node:fs');
       const n = (fs.existsSync(${JSON.stringify(starts)}) ? Number(fs.readFileSync(${JSON.stringify(starts)}, 'utf8')) : 0) + 1;
