@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import jsonc from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../config/config-definition.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import { readConfigFile } from './config-file.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'airlock-config-'));
+const dir = scratchDir('airlock-config-');
 let n = 0;
 function write(text: string): string {
   const file = join(dir, `config-${n++}.json`);
