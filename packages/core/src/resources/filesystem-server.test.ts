@@ -1,10 +1,10 @@
-import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../host/create-host.js';
 import type { Host } from '../host/host.js';
 import { SCOPE } from '../testing/demo-fixture.js';
+import { scratchDir } from '../testing/scratch-dir.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
 
 /**
@@ -19,7 +19,7 @@ let host: Host;
 const surface = new ScriptedSurface('allow_once');
 
 beforeAll(async () => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'airlock-fs-')));
+  dir = realpathSync(scratchDir('airlock-fs-'));
   writeFileSync(join(dir, 'notes.txt'), 'first line\nsecond line\n');
   mkdirSync(join(dir, 'sub'));
   writeFileSync(join(dir, 'sub', 'data.json'), '{"a":1}');
