@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '@airlock/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, storePath } from './cli-config.js';
 
@@ -14,7 +14,7 @@ afterEach(() => {
 
 describe('storePath', () => {
   it("defaults to the console's history file, so airlock history shows the console's calls", () => {
-    const dataHome = mkdtempSync(join(tmpdir(), 'airlock-data-'));
+    const dataHome = scratchDir('airlock-data-');
     process.env['XDG_DATA_HOME'] = dataHome;
     delete process.env['AIRLOCK_STORE'];
     // apps/console/src/console-config.test.ts expects the same file from loadConsoleConfig.
@@ -25,7 +25,7 @@ describe('storePath', () => {
 
 describe('loadConfig', () => {
   it("says on stderr which keys of another host's format it ignores, and loads the rest", () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'airlock-config-')), 'mcp.json');
+    const file = join(scratchDir('airlock-config-'), 'mcp.json');
     writeFileSync(file, '{ "servers": { "demo": { "type": "stdio", "command": "node", "gallery": true } } }');
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
