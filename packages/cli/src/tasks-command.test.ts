@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createHost } from '@airlock/core';
 import type { InvocationTask } from '@airlock/core';
 import { SqliteStore } from '@airlock/core/sqlite';
-import { ScriptedSurface } from '@airlock/core/testing';
+import { ScriptedSurface, scratchDir } from '@airlock/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPORT_TOOL, startTaskServer } from '../../../test/support/tasks/task-server.js';
 import type { TaskServer } from '../../../test/support/tasks/task-server.js';
@@ -38,7 +37,7 @@ afterEach(async () => {
 describe('airlock tasks', () => {
   it('lists the open tasks of the history per user and workspace, and says when there are none', async () => {
     server = await startTaskServer();
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-tasks-cli-'));
+    const dir = scratchDir('airlock-tasks-cli-');
     const store = join(dir, 'airlock.db');
     const config = join(dir, 'airlock.config.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { reports: { url: server.url } } }));
