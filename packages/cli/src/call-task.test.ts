@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from '@airlock/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPORT_TOOL, startTaskServer } from '../../../test/support/tasks/task-server.js';
 import type { TaskServer } from '../../../test/support/tasks/task-server.js';
@@ -23,7 +23,7 @@ afterEach(async () => {
 
 describe('airlock call on a task', () => {
   it('cancels the task on Ctrl-C: the server receives tasks/cancel and the call ends cancelled (exit 130)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-cli-task-'));
+    const dir = scratchDir('airlock-cli-task-');
     const config = join(dir, 'airlock.config.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { reports: { url: server.url } } }));
     const child = spawn(
