@@ -9,6 +9,7 @@ import type { ConsoleConfig, RunningConsole } from '@airlock/console';
 import { FakeClock } from '@airlock/core/testing';
 import { ConsoleClient, consoleRequest, rawConsoleRequest, screenText } from './testing/console-client.js';
 import type { ApiAnswer, ConsoleEventStream } from './testing/console-client.js';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // The console under test is the built one (@airlock/console): it serves the page from apps/console/dist/web, so
 // `npm run build` comes first. Each describe block starts its own console, with its own demo server whose every
@@ -30,20 +31,12 @@ interface TestConsole {
 async function startTestConsole(retention: ConsoleConfig['retention'] = {}, clock?: FakeClock): Promise<TestConsole> {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-console-api-'));
   const log = join(dir, 'calls.ndjson');
-  const config: ConsoleConfig = {
-    source: 'api test',
+  const config: ConsoleConfig = memoryConsoleConfig('api test', {
     servers: demoServers().map((s) =>
       s.transport === 'stdio' ? { ...s, env: { ...s.env, AIRLOCK_DEMO_CALL_LOG: log } } : s,
     ),
-    rules: [],
-    limits: {},
-    storePath: ':memory:',
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
     retention,
-  };
+  });
   const running = await startConsole(config, clock === undefined ? {} : { clock });
   await running.host.servers.settled();
   expect(running.host.servers.list().map((s) => [s.id, s.state])).toEqual([['demo', 'ready']]);

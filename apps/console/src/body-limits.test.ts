@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { ConsoleClient, consoleRequest } from './testing/console-client.js';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // Every route of the built console, the unauthenticated ones included, refuses a body over its limit before reading
 // it: the proof is a request that declares 300 MB (or streams without end) and gets its 413 while the client has sent
@@ -72,18 +73,7 @@ describe('the console refuses a body over its limit before reading it', () => {
   let running: RunningConsole;
   let cookie: string;
   beforeAll(async () => {
-    running = await startConsole({
-      source: 'body limit test',
-      servers: [],
-      rules: [],
-      limits: {},
-      storePath: ':memory:',
-      host: '127.0.0.1',
-      port: 0,
-      auth: 'local',
-      users: [],
-      retention: {},
-    });
+    running = await startConsole(memoryConsoleConfig('body limit test', { servers: [] }));
     cookie = (await ConsoleClient.signIn(running.url, { userId: 'ana' })).cookie;
   });
   afterAll(async () => {

@@ -4,23 +4,13 @@ import { demoServers, startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
 import { ConsoleClient, screenText } from './testing/console-client.js';
 import type { ConsoleEventStream, InvocationEventData } from './testing/console-client.js';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // A team on the default config: the demo server (stdio) runs one process per user, so two users' questions asked at
 // the same moment are each tied to their own call. The console under test is the built one (`npm run build` first).
 
 function consoleConfig(servers: ConsoleConfig['servers']): ConsoleConfig {
-  return {
-    source: 'isolation test',
-    servers,
-    rules: [],
-    limits: {},
-    storePath: ':memory:',
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  };
+  return memoryConsoleConfig('isolation test', { servers });
 }
 
 /** Starts `tool` for `client`, allows it once, and resolves with its question, or its end when it asked none. */

@@ -2,8 +2,9 @@ import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { createConsoleLogger, demoServers, startConsole } from '@airlock/console';
+import { createConsoleLogger, startConsole } from '@airlock/console';
 import type { ConsoleConfig } from '@airlock/console';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // The built console (it serves its page from dist): `npm run build` comes first, as for api.test.ts.
 
@@ -11,18 +12,7 @@ describe('the console log', () => {
   it('tells its lifecycle and its servers as JSON lines with a level and a message', async () => {
     const written: string[] = [];
     const logger = createConsoleLogger({ level: 'info', destination: { write: (line: string) => written.push(line) } });
-    const config: ConsoleConfig = {
-      source: 'log test',
-      servers: demoServers(),
-      rules: [],
-      limits: {},
-      storePath: ':memory:',
-      host: '127.0.0.1',
-      port: 0,
-      auth: 'local',
-      users: [],
-      retention: {},
-    };
+    const config: ConsoleConfig = memoryConsoleConfig('log test');
     const running = await startConsole(config, { logger });
     await running.host.servers.settled();
     await running.close();

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ElicitationRequest } from '@airlock/core';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { ConsoleClient, screenText } from './testing/console-client.js';
 import type { ConsoleEventStream } from './testing/console-client.js';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // The demo's connect_required refuses with -32042 and completes its URL flow at once, before the user has accepted
 // it: the accepted flow must still end on every tab and stay gone after a reload. The console under test is the built
@@ -13,18 +14,7 @@ describe('a -32042 URL flow the server completed before the user accepted it', (
   let running: RunningConsole;
   const tabs: ConsoleEventStream[] = [];
   beforeAll(async () => {
-    running = await startConsole({
-      source: 'url flow test',
-      servers: demoServers(),
-      rules: [],
-      limits: {},
-      storePath: ':memory:',
-      host: '127.0.0.1',
-      port: 0,
-      auth: 'local',
-      users: [],
-      retention: {},
-    });
+    running = await startConsole(memoryConsoleConfig('url flow test'));
     await running.host.servers.settled();
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoServers, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { ConsoleClient } from './testing/console-client.js';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // A server that is down is connected afresh from the page: only while it is down (a tenant cannot interrupt a working
 // server for the others), and the page is told what the server says of itself once it is up.
@@ -14,30 +15,24 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'airlock-console-restart-'));
-  running = await startConsole({
-    source: 'restart test',
-    servers: [
-      ...demoServers(),
-      // A server whose process exits at once: failed from its first start.
-      {
-        id: 'broken',
-        transport: 'stdio',
-        command: process.execPath,
-        args: ['-e', 'process.exit(3)'],
-        env: {},
-        trusted: false,
-        disabled: false,
-      },
-    ],
-    rules: [],
-    limits: { connectTimeoutMs: 10_000 },
-    storePath: ':memory:',
-    host: '127.0.0.1',
-    port: 0,
-    auth: 'local',
-    users: [],
-    retention: {},
-  });
+  running = await startConsole(
+    memoryConsoleConfig('restart test', {
+      servers: [
+        ...demoServers(),
+        // A server whose process exits at once: failed from its first start.
+        {
+          id: 'broken',
+          transport: 'stdio',
+          command: process.execPath,
+          args: ['-e', 'process.exit(3)'],
+          env: {},
+          trusted: false,
+          disabled: false,
+        },
+      ],
+      limits: { connectTimeoutMs: 10_000 },
+    }),
+  );
   await running.host.servers.settled();
 });
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoServers, startConsole } from '@airlock/console';
+import { startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { ConsoleClient, screenText } from './testing/console-client.js';
 import type { ConsoleEventStream } from './testing/console-client.js';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // A view's calls are answered like any call: accepted at once (202 with the invocation id) while the call waits for
 // the user's consent, its end on the tab's event stream. So a view with many calls waiting holds no request open,
@@ -13,18 +14,7 @@ describe("a view's calls", () => {
   let ana: ConsoleClient;
   let tab: ConsoleEventStream;
   beforeAll(async () => {
-    running = await startConsole({
-      source: 'view calls test',
-      servers: demoServers(),
-      rules: [],
-      limits: {},
-      storePath: ':memory:',
-      host: '127.0.0.1',
-      port: 0,
-      auth: 'local',
-      users: [],
-      retention: {},
-    });
+    running = await startConsole(memoryConsoleConfig('view calls test'));
     await running.host.servers.settled();
     ana = await ConsoleClient.signIn(running.url, { userId: 'ana' });
     tab = await ana.openEvents();

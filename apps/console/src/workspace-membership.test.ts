@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleLogger, startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
 import { ConsoleClient, consoleRequest } from './testing/console-client.js';
+import { memoryConsoleConfig } from './testing/memory-console-config.js';
 
 // Workspaces are boundaries: with token sign-in, a user enters only the workspaces their entry in console.users
 // lists (default: "default"); signing in to or switching to any other is 404, as for one that does not exist.
@@ -11,14 +12,8 @@ import { ConsoleClient, consoleRequest } from './testing/console-client.js';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function config(auth: 'local' | 'token'): ConsoleConfig {
-  return {
-    source: 'workspace membership test',
+  return memoryConsoleConfig('workspace membership test', {
     servers: [],
-    rules: [],
-    limits: {},
-    storePath: ':memory:',
-    host: '127.0.0.1',
-    port: 0,
     auth,
     users:
       auth === 'local'
@@ -28,8 +23,7 @@ function config(auth: 'local' | 'token'): ConsoleConfig {
             { id: 'bob', tokenSha256: sha256('bob-token') },
             { id: 'cy', tokenSha256: sha256('cy-token'), workspaces: ['*'] },
           ],
-    retention: {},
-  };
+  });
 }
 
 describe('workspace membership with token sign-in', () => {
