@@ -101,8 +101,9 @@ describe("the registry's system monitor app in the console", () => {
     known = [...before, infoId];
     await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
     await settled(infoId, 'success');
+    // The frame gets its address once the bridge to it is connected: wait for it rather than read it too soon.
     const proxyUrl = await page
-      .locator(`airlock-app-view[data-app-view="${infoId}"] iframe`)
+      .locator(`airlock-app-view[data-app-view="${infoId}"] iframe[src^="http"]`)
       .evaluate((frame) => (frame as HTMLIFrameElement).src);
     expect(new URL(proxyUrl).origin).not.toBe(new URL(running.url).origin);
     view = await viewFrame(infoId);

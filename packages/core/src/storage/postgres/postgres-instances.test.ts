@@ -151,17 +151,26 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
     await taker.query("DELETE FROM instances WHERE id = 'racing-1'");
     await taker.query("INSERT INTO fenced_instances (id, fenced_at, fenced_by) VALUES ('racing-1', 0, 'taker')");
     const beat = racing.heartbeat.beat();
-    // The beat waits on the deleted row's lock; then the takeover commits under it.
-    await vi.waitFor(async () => {
-      const { rows } = await taker.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO instances%'",
+    let rows: { id: string }[];
+    try {
+      // The beat waits on the deleted row's lock; then the takeover commits under it.
+      await vi.waitFor(
+        async () => {
+          const waiting = await taker.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO instances%'",
+          );
+          expect(waiting.rows[0]?.n).toBe(1);
+        },
+        { timeout: 20_000 },
       );
-      expect(rows[0]?.n).toBe(1);
-    });
-    await taker.query('COMMIT');
-    await beat;
-    const { rows } = await taker.query<{ id: string }>("SELECT id FROM instances WHERE id = 'racing-1'");
-    await taker.end();
+      await taker.query('COMMIT');
+      await beat;
+      ({ rows } = await taker.query<{ id: string }>("SELECT id FROM instances WHERE id = 'racing-1'"));
+    } finally {
+      // A failure above must not leave the takeover open under the beat (the store could then never close).
+      await taker.query('ROLLBACK').catch(() => undefined);
+      await taker.end();
+    }
     expect(fenced).toBe(1);
     expect(rows).toEqual([]);
     expect(racing.errors).toEqual([]);
