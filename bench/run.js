@@ -58,13 +58,15 @@ for (const store of ['sqlite', 'sqlite_worker']) {
 // console opening a conversation of 1,000 cards in Chromium and one event reaching 100 tabs (console-targets.js).
 // Issue 32: the gateway hop (airlock gateway over stdio in front of server-everything) against the same client calling
 // server-everything directly (gateway-hop.js). Issue 38, target 2: an agent loop's tail while the SQLite store
-// checkpoints mid-burst on the writer's thread or on its own (checkpoint-stalls.js).
+// checkpoints mid-burst on the writer's thread or on its own (checkpoint-stalls.js), and calls offered on a fixed
+// schedule at half of bare's rate, host against bare (open-loop.js).
 for (const file of [
   './invoke-targets.js',
   './host-cpu.js',
   './console-targets.js',
   './gateway-hop.js',
   './checkpoint-stalls.js',
+  './open-loop.js',
 ]) {
   const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], {
     encoding: 'utf8',
