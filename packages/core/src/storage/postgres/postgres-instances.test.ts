@@ -151,12 +151,16 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
     await taker.query("DELETE FROM instances WHERE id = 'racing-1'");
     await taker.query("INSERT INTO fenced_instances (id, fenced_at, fenced_by) VALUES ('racing-1', 0, 'taker')");
     const beat = racing.heartbeat.beat();
+    // Watched from a connection of its own: inside the takeover's transaction, pg_stat_activity would stay as it was
+    // at its first read.
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
     let rows: { id: string }[];
     try {
       // The beat waits on the deleted row's lock; then the takeover commits under it.
       await vi.waitFor(
         async () => {
-          const waiting = await taker.query<{ n: number }>(
+          const waiting = await watcher.query<{ n: number }>(
             "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO instances%'",
           );
           expect(waiting.rows[0]?.n).toBe(1);
@@ -170,6 +174,7 @@ describe('InstanceHeartbeat on one PostgreSQL database', () => {
       // A failure above must not leave the takeover open under the beat (the store could then never close).
       await taker.query('ROLLBACK').catch(() => undefined);
       await taker.end();
+      await watcher.end();
     }
     expect(fenced).toBe(1);
     expect(rows).toEqual([]);
