@@ -211,7 +211,7 @@ describe('SqliteStore shared by two processes', () => {
       spawn(process.execPath, [script, file, name, String(APPENDS_PER_PROCESS)], { stdio: ['pipe', 'pipe', 'pipe'] }),
     );
     const endings = children.map(exited);
-    await Promise.all(children.map((child) => firstLine(child.stdout)));
+    await Promise.all(children.map((child, i) => ready(child.stdout, endings[i]!)));
     for (const child of children) child.stdin.end('go\n');
 
     for (const { code, stderr } of await Promise.all(endings)) expect(code, `an appender failed: ${stderr}`).toBe(0);
@@ -238,9 +238,13 @@ function exited(
   return new Promise((done) => child.on('close', (code, signal) => done({ code, signal, stderr })));
 }
 
-/** The first line a stream prints. */
-function firstLine(stream: Readable): Promise<string> {
-  return new Promise((done) => createInterface({ input: stream }).once('line', done));
+/** Resolves at a child's first line; rejects with its stderr if it ends first (it could not open the store). */
+function ready(stdout: Readable, ending: Promise<{ code: number | null; stderr: string }>): Promise<string> {
+  const line = new Promise<string>((done) => createInterface({ input: stdout }).once('line', done));
+  const ended = ending.then(({ code, stderr }) => {
+    throw new Error(`a child ended (exit code ${String(code)}) before it was ready: ${stderr}`);
+  });
+  return Promise.race([line, ended]);
 }
 
 const KILL_AFTER = 200;

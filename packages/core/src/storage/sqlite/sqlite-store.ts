@@ -20,6 +20,7 @@ import { auditFromRow, decisionFromRow, invocationFromRow, resultFromRow, transi
 import type { DecisionRow, InvocationRow, ResultRow, TransitionRow } from './sqlite-rows.js';
 import { openSqliteDatabase } from './open-sqlite-database.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { enterWalMode } from './sqlite-wal-mode.js';
 import { prepareStatements, scopeParams } from './sqlite-statements.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase, SqliteStoreConfig, SqliteTransaction } from './sqlite-store-config.js';
@@ -81,7 +82,7 @@ export class SqliteStore implements HostStore {
       file === undefined || config.checkpointOnThread === false ? undefined : new SqliteCheckpointer(file);
     try {
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-      db.pragma('journal_mode = WAL');
+      enterWalMode(db, busyTimeoutMs);
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       db.pragma('wal_autocheckpoint = 0');
