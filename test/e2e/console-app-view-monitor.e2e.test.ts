@@ -130,6 +130,25 @@ describe("the registry's system monitor app in the console", () => {
     expect(fetched).toBe('blocked');
   });
 
+  it('has no WebRTC: not in its window, nor in a frame of its own making that would bring it back', async () => {
+    const reach = await view.evaluate(async () => {
+      const own = typeof (window as unknown as Record<string, unknown>)['RTCPeerConnection'];
+      // A frame made from markup inherits the view's policy (inline scripts run) but not its first script, so it
+      // would have WebRTC again: it is removed at the next microtask, before its document loads.
+      const frame = document.createElement('iframe');
+      frame.srcdoc = '<script>new RTCPeerConnection()</' + 'script>';
+      document.body.append(frame);
+      const host = document.createElement('div');
+      const shadowed = document.createElement('iframe');
+      host.attachShadow({ mode: 'closed' }).append(shadowed);
+      document.body.append(host);
+      const added = frame.isConnected && shadowed.isConnected;
+      await Promise.resolve();
+      return { own, added, kept: frame.isConnected || shadowed.isConnected };
+    });
+    expect(reach).toEqual({ own: 'undefined', added: true, kept: false });
+  });
+
   it('polls through the host: each poll asks the permission sheet and is its own card, called as the app', async () => {
     // The first poll came once the view had its result: the first card after the one that opened the view.
     const pollId = await newCard(known);

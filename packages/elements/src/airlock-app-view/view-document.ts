@@ -1,3 +1,5 @@
+import { WEBRTC_GUARD } from './webrtc-guard.js';
+
 /** The origins a view declared in its resource's `_meta.ui.csp`, as the host read them (already checked origins). */
 export interface ViewCsp {
   readonly connectDomains?: readonly string[];
@@ -33,6 +35,9 @@ export function viewCsp(csp: ViewCsp | undefined): string {
     `base-uri ${sources(csp?.baseUriDomains)}`,
     "object-src 'none'",
     "form-action 'none'",
+    // The directive that governs WebRTC, where a browser enforces it (Chromium 156 does not, and logs that it is
+    // unknown): `connect-src` does not cover peer connections.
+    "webrtc 'block'",
   ].join('; ');
 }
 
@@ -41,11 +46,12 @@ const LEAD = /^(\s*(?:<!--[\s\S]*?-->\s*)*<!doctype[^>]*>)/i;
 
 /**
  * The view's HTML with its policy as the first element of the document (right after the doctype, so the page keeps
- * standards mode and no markup of the view comes before it). A policy the view adds itself can only narrow this one.
+ * standards mode and no markup of the view comes before it), then the WebRTC guard. A policy the view adds itself can
+ * only narrow this one.
  */
 export function viewDocument(html: string, csp: ViewCsp | undefined): string {
   const policy = viewCsp(csp).replace(/"/g, '&quot;');
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}">${WEBRTC_GUARD}`;
   const lead = LEAD.exec(html);
   if (lead === null) return `<!doctype html>${meta}${html}`;
   return `${lead[1]}${meta}${html.slice(lead[1]!.length)}`;
