@@ -208,6 +208,8 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     expect(types.code).toBe(0);
     const consoleHelp = await ok('npx', ['--no-install', 'airlock', 'console', '--help'], project);
     expect(consoleHelp.stdout).toContain('usage: airlock console');
+    const consoleVersion = await ok('npx', ['--no-install', 'airlock-console', '--version'], project);
+    expect(consoleVersion.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('adds @airlock/ai-sdk with the frameworks it serves, and runs examples/ai-sdk.mjs as written', async () => {

@@ -189,6 +189,7 @@ function readModel(
 function readConsole(
   json: Readonly<Record<string, unknown>>,
   source: string,
+  hostFlag: string | undefined,
 ): {
   host: string;
   port: number;
@@ -205,8 +206,11 @@ function readConsole(
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
     fail(source, 'console.port', 'must be a port number (0 picks a free one)');
   }
-  const host = section['host'] ?? '127.0.0.1';
-  if (typeof host !== 'string' || host === '') fail(source, 'console.host', 'must be a host name or address');
+  // --host wins over the config's, and a refusal then names the flag, not a key the file may not even have.
+  const hostWhere = hostFlag === undefined ? 'console.host' : '--host';
+  const hostSource = hostFlag === undefined ? source : 'the command line';
+  const host = hostFlag ?? section['host'] ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '') fail(hostSource, hostWhere, 'must be a host name or address');
   const auth: unknown = section['auth'] ?? 'local';
   if (auth !== 'local' && auth !== 'token') fail(source, 'console.auth', 'must be "local" or "token"');
   const rawUsers = section['users'] ?? [];
@@ -238,8 +242,8 @@ function readConsole(
   });
   if (auth === 'local' && !LOOPBACK_HOSTS.has(host)) {
     fail(
-      source,
-      'console.host',
+      hostSource,
+      hostWhere,
       `is "${host}", which other machines can reach: local sign-in (anyone may name themselves) only listens on loopback (127.0.0.1, localhost, ::1); set console.auth to "token" with users to serve a network`,
     );
   }
@@ -350,7 +354,7 @@ function nonEmpty(value: string | undefined): string | undefined {
  * the field at fault.
  */
 export function loadConsoleConfig(
-  options: { config?: string; port?: number; store?: string } = {},
+  options: { config?: string; port?: number; host?: string; store?: string } = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ConsoleConfig {
   // --config, $AIRLOCK_CONFIG, ./airlock.config.json, then the user's ~/.config/airlock/config.json.
@@ -383,7 +387,7 @@ export function loadConsoleConfig(
   // The default is the CLI's file too: `airlock history` shows the console's calls.
   const storePath = storeUrl !== undefined ? '' : (chosen ?? defaultStorePath(env));
   if (storeUrl === undefined && storePath !== ':memory:') mkdirSync(dirname(resolve(storePath)), { recursive: true });
-  const consoleSection = readConsole(json, source);
+  const consoleSection = readConsole(json, source, options.host);
   const model = readModel(json, source, env);
   const gateway = file === undefined ? undefined : readGatewaySettings(file);
   if (gateway?.enabled === true && gateway.users.length === 0) {

@@ -3,15 +3,19 @@ import { HostError } from '@airlock/core';
 import { loadConsoleConfig, redactUrl } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { startConsole } from './console-server.js';
+import { consoleVersion } from './console-version.js';
 
-const USAGE = `usage: airlock console [--config FILE] [--port N] [--store FILE]
+const USAGE = `usage: airlock console [--config FILE] [--host H] [--port N] [--store FILE]
 
 Starts the Airlock console: a web page with live tool cards, consent and elicitation, on 127.0.0.1.
   --config FILE   airlock.config.json (default: ./airlock.config.json, else the embedded demo server)
+  --host H        the address to listen on (default console.host, else 127.0.0.1; another than loopback needs
+                  console.auth "token")
   --port N        the port to listen on (default 7410; 0 picks a free one)
   --store FILE    the SQLite history file (default: under ~/.local/share/airlock; ":memory:" keeps nothing), or
                   postgres://user@host/db: a PostgreSQL database several instances share (also AIRLOCK_DATABASE_URL)
   --verbose       debug logs (JSON lines on stderr; default level info, or AIRLOCK_LOG_LEVEL)
+  -V, --version   the version of this console
 `;
 
 /** `airlock console` and `airlock-console`: loads the config, starts the console, prints where it listens. */
@@ -22,10 +26,12 @@ export async function runConsole(argv: readonly string[]): Promise<number> {
       args: [...argv],
       options: {
         config: { type: 'string' },
+        host: { type: 'string' },
         port: { type: 'string' },
         store: { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
       },
       strict: true,
     }));
@@ -35,6 +41,10 @@ export async function runConsole(argv: readonly string[]): Promise<number> {
   }
   if (values.help === true) {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (values.version === true) {
+    process.stdout.write(`${consoleVersion()}\n`);
     return 0;
   }
   const port = values.port === undefined ? undefined : Number(values.port);
@@ -47,6 +57,7 @@ export async function runConsole(argv: readonly string[]): Promise<number> {
     const config = loadConsoleConfig({
       ...(values.config === undefined ? {} : { config: values.config }),
       ...(port === undefined ? {} : { port }),
+      ...(values.host === undefined ? {} : { host: values.host }),
       ...(values.store === undefined ? {} : { store: values.store }),
     });
     running = await startConsole(

@@ -29,7 +29,7 @@ describe('airlock console', () => {
   it("runs the console's own bin with the arguments given", async () => {
     const r = await run(['console', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('usage: airlock console [--config FILE] [--port N] [--store FILE]');
+    expect(r.stdout).toContain('usage: airlock console [--config FILE] [--host H] [--port N] [--store FILE]');
   });
 
   it("ends with the console's exit code, and its complaint reaches the terminal", async () => {
