@@ -121,6 +121,11 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
 /** Every long option, as typed. */
 export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
 
+/** The long options that take a value (the next word is theirs, not a command's argument). */
+export const VALUE_OPTION_NAMES: readonly string[] = Object.entries(OPTIONS)
+  .filter(([, option]) => option.type === 'string')
+  .map(([name]) => `--${name}`);
+
 export type CliValues = ReturnType<typeof parseOptions>['values'];
 
 function parseOptions(argv: readonly string[]) {

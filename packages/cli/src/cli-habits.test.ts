@@ -242,20 +242,43 @@ describe('--json on every list', () => {
 });
 
 describe('shell completion', () => {
+  /** What bash offers for `line` through the script `airlock completion bash` prints, `airlock` being the built CLI. */
+  const complete = async (line: string) => {
+    const words = line.split(' ');
+    const script = [
+      `airlock() { "${process.execPath}" "${BIN}" "$@"; }`,
+      `source <(airlock completion bash)`,
+      `COMP_WORDS=(${words.map((word) => `"${word}"`).join(' ')}); COMP_CWORD=${words.length - 1}`,
+      '_airlock; echo "${COMPREPLY[@]}"',
+    ].join('\n');
+    return (await run(['-c', script], {}, 'bash', [])).stdout.trim().split(' ');
+  };
+
   it('bash: completes commands, actions and options through the script it prints', async () => {
-    const complete = async (line: string) => {
-      const words = line.split(' ');
-      const script = [
-        `source <("${process.execPath}" "${BIN}" completion bash)`,
-        `COMP_WORDS=(${words.map((word) => `"${word}"`).join(' ')}); COMP_CWORD=${words.length - 1}`,
-        '_airlock; echo "${COMPREPLY[@]}"',
-      ].join('\n');
-      return (await run(['-c', script], {}, 'bash', [])).stdout.trim().split(' ');
-    };
     expect(await complete('airlock hi')).toEqual(['history']);
     expect(await complete('airlock permissions re')).toEqual(['revoke']);
     expect(await complete('airlock tools --aud')).toEqual(['--audience']);
     expect(await complete('airlock tools --audience ')).toEqual(['model', 'app', 'user']);
+  });
+
+  it("bash: offers the config's server ids and the tools used before, from the config and history given", async () => {
+    const w = workspace();
+    const called = await run(['call', 'demo/echo', '--args', '{"text":"hi"}', '--allow', ...w.common]);
+    expect(called.code).toBe(0);
+    const given = `--config ${w.config} --store ${w.store}`;
+    expect(await complete(`airlock servers disable ${given} `)).toEqual(['demo', 'probe']);
+    expect(await complete(`airlock ${given} call d`)).toEqual(['demo/echo']);
+    expect(await complete(`airlock permissions explain ${given} `)).toEqual(['demo/echo']);
+    expect(await complete(`airlock servers ${given} --server p`)).toEqual(['probe']);
+    expect(await complete(`airlock tools ${given} `)).toEqual(['hide', 'show', 'demo/echo']);
+    // The probe server leaves a marker when started: completing started no server.
+    expect(existsSync(w.marker)).toBe(false);
+  });
+
+  it('bash: offers no tools, and creates no history file, where nothing was called', async () => {
+    const w = workspace();
+    expect(await complete(`airlock call --config ${w.config} --store ${w.store} `)).toEqual(['']);
+    expect(existsSync(w.store)).toBe(false);
   });
 
   it('zsh and fish: scripts naming every command and option', async () => {

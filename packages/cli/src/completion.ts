@@ -1,4 +1,4 @@
-import { COMMANDS, OPTION_NAMES, SUBCOMMANDS } from './cli-args.js';
+import { COMMANDS, OPTION_NAMES, SUBCOMMANDS, VALUE_OPTION_NAMES } from './cli-args.js';
 
 /** The shells `airlock completion SHELL` writes a script for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -7,9 +7,15 @@ export type Shell = (typeof SHELLS)[number];
 /** Options whose value is a file: the shell completes paths after them. */
 const FILE_OPTIONS = ['--config', '--store', '--rules', '--anchor'];
 
+/** Where a command takes a tool id (`SERVER/TOOL`) or a server id: `command` or `command action`, as typed. */
+const TOOL_PLACES = ['call', 'tools', 'tools hide', 'tools show', 'permissions explain'];
+const SERVER_PLACES = ['servers logs', 'servers disable', 'servers enable', 'auth login', 'auth logout'];
+
 /**
- * The completion script for `shell`: commands, each command's actions, every option, and file names after the options
- * that take a file. Static (no server is started to complete), so it is instant and safe in any directory.
+ * The completion script for `shell`: commands, each command's actions, every option, file names after the options
+ * that take a file, and ids: the config's server ids and the tools used before, from `airlock __complete` (which
+ * starts no server, so completing stays instant and safe in any directory; bash and zsh pass on the line's
+ * `--config`, `--store` and `--workspace`).
  *
  *   bash: `source <(airlock completion bash)`, or save it under ~/.local/share/bash-completion/completions/airlock
  *   zsh:  `airlock completion zsh > "${fpath[1]}/_airlock"` (or `source <(airlock completion zsh)` after compinit)
@@ -32,9 +38,19 @@ function bashScript(): string {
   const actions = Object.entries(SUBCOMMANDS)
     .map(([command, list]) => `    ${command}) actions="${words(list)}" ;;`)
     .join('\n');
+  const places = (list: readonly string[]) => list.map((place) => `"${place}"`).join('|');
   return `# airlock completion for bash: source <(airlock completion bash)
+_airlock_ids() {
+  local i passed=()
+  for ((i=1; i<COMP_CWORD; i++)); do
+    case "\${COMP_WORDS[i]}" in
+      --config|--store|--workspace) passed+=("\${COMP_WORDS[i]}" "\${COMP_WORDS[i+1]}") ;;
+    esac
+  done
+  "\${COMP_WORDS[0]}" __complete "$1" "\${passed[@]}" 2>/dev/null
+}
 _airlock() {
-  local cur prev command actions
+  local cur prev i word skip=0 actions ids="" words=()
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
@@ -42,20 +58,36 @@ _airlock() {
     --audience) COMPREPLY=($(compgen -W "model app user" -- "$cur")); return ;;
     --negotiation) COMPREPLY=($(compgen -W "legacy auto" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "ndjson seed" -- "$cur")); return ;;
+    --server) COMPREPLY=($(compgen -W "$(_airlock_ids servers)" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${words(OPTION_NAMES)}" -- "$cur")); return
   fi
-  command="\${COMP_WORDS[1]}"
-  if [[ $COMP_CWORD -eq 1 ]]; then
+  # The words before this one that are not options or an option's value: the command, then its arguments.
+  for ((i=1; i<COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      ${VALUE_OPTION_NAMES.join('|')}) skip=1 ;;
+      -*) ;;
+      *) words+=("$word") ;;
+    esac
+  done
+  if [[ \${#words[@]} -eq 0 ]]; then
     COMPREPLY=($(compgen -W "${words(COMMANDS)}" -- "$cur")); return
   fi
   actions=""
-  case "$command" in
+  case "\${words[0]}" in
 ${actions}
   esac
-  if [[ $COMP_CWORD -eq 2 && -n "$actions" ]]; then
-    COMPREPLY=($(compgen -W "$actions" -- "$cur"))
+  case "\${words[*]}" in
+    ${places(TOOL_PLACES)}) ids="$(_airlock_ids tools)" ;;
+    ${places(SERVER_PLACES)}) ids="$(_airlock_ids servers)" ;;
+  esac
+  if [[ \${#words[@]} -eq 1 ]]; then
+    COMPREPLY=($(compgen -W "$actions $ids" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -W "$ids" -- "$cur"))
   fi
 }
 complete -F _airlock airlock
@@ -64,13 +96,22 @@ complete -F _airlock airlock
 
 function zshScript(): string {
   const actions = Object.entries(SUBCOMMANDS)
-    .map(([command, list]) => `        ${command}) _values 'action' ${list.map((a) => `'${a}'`).join(' ')} ;;`)
+    .map(([command, list]) => `            ${command}) _values 'action' ${list.map((a) => `'${a}'`).join(' ')} ;;`)
     .join('\n');
   const options = OPTION_NAMES.map((name) =>
     FILE_OPTIONS.includes(name) ? `'${name}=[${name.slice(2)}]:file:_files'` : `'${name}'`,
   ).join(' \\\n    ');
+  const places = (list: readonly string[]) => list.map((place) => `'${place}'`).join('|');
   return `#compdef airlock
 # airlock completion for zsh: airlock completion zsh > "\${fpath[1]}/_airlock"
+_airlock_ids() {
+  local -a passed
+  local i
+  for ((i = 1; i < $#words; i++)); do
+    case $words[i] in --config|--store|--workspace) passed+=($words[i] $words[i+1]) ;; esac
+  done
+  compadd -- \${(f)"$(airlock __complete $1 $passed 2>/dev/null)"}
+}
 _airlock() {
   local state
   _arguments -C \\
@@ -79,9 +120,17 @@ _airlock() {
     '*::arg:->args'
   case $state in
     args)
-      case $words[1] in
+      if (( CURRENT == 2 )); then
+        case $words[1] in
 ${actions}
-      esac
+        esac
+        case $words[1] in ${TOOL_PLACES.filter((p) => !p.includes(' ')).join('|')}) _airlock_ids tools ;; esac
+      elif (( CURRENT == 3 )); then
+        case "$words[1] $words[2]" in
+          ${places(TOOL_PLACES.filter((p) => p.includes(' ')))}) _airlock_ids tools ;;
+          ${places(SERVER_PLACES)}) _airlock_ids servers ;;
+        esac
+      fi
       ;;
   esac
 }
@@ -90,6 +139,8 @@ if [ "$funcstack[1]" = "_airlock" ]; then _airlock "$@"; else compdef _airlock a
 }
 
 function fishScript(): string {
+  const seen = (list: readonly string[]) =>
+    `__fish_seen_subcommand_from ${[...new Set(list.map((place) => place.split(' ').at(-1)))].join(' ')}`;
   const lines = [
     '# airlock completion for fish: airlock completion fish > ~/.config/fish/completions/airlock.fish',
     'complete -c airlock -f',
@@ -97,8 +148,11 @@ function fishScript(): string {
     ...Object.entries(SUBCOMMANDS).map(
       ([command, list]) => `complete -c airlock -n '__fish_seen_subcommand_from ${command}' -a '${words(list)}'`,
     ),
+    `complete -c airlock -n '${seen(TOOL_PLACES)}' -a '(airlock __complete tools 2>/dev/null)'`,
+    `complete -c airlock -n '${seen(SERVER_PLACES)}' -a '(airlock __complete servers 2>/dev/null)'`,
     ...OPTION_NAMES.map((name) => {
       const long = name.slice(2);
+      if (name === '--server') return `complete -c airlock -l ${long} -x -a '(airlock __complete servers 2>/dev/null)'`;
       return FILE_OPTIONS.includes(name) ? `complete -c airlock -l ${long} -r -F` : `complete -c airlock -l ${long}`;
     }),
   ];

@@ -20,6 +20,7 @@ import { humanLogLines } from './human-log-lines.js';
 import { PLAIN, styleFor } from './cli-style.js';
 import { cliVersion } from './cli-version.js';
 import { completionScript } from './completion.js';
+import { completeIds } from './complete-ids.js';
 import type { Shell } from './completion.js';
 import { runConsoleCommand } from './console-command.js';
 import { runGatewayCommand } from './gateway-command.js';
@@ -45,6 +46,8 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     return runConsoleCommand({ argv: argv.slice(1), stderr: io.stderr });
   }
   if (argv[0] === 'gateway') return runGatewayCommand({ ...io, argv: argv.slice(1), env: io.env ?? process.env });
+  // The completion scripts' own call (not a command people type, so not in the help).
+  if (argv[0] === '__complete') return completeIds(argv.slice(1), io.stdout);
   // Everything on the command line is checked here, before a config is read or a server started.
   const parsed = parseCommandLine(argv);
   if (!parsed.ok) {
