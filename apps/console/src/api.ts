@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Host } from '@airlock/core';
+import type { Host, ServerConfig, StoredInputs } from '@airlock/core';
 import { ApiError, toApiError } from './api-error.js';
 import type { Chat } from './chat.js';
 import type { AuthMode } from './console-config.js';
@@ -20,6 +20,7 @@ import { mountResourceRoutes } from './routes/resource-routes.js';
 import type { ConsoleSignIn } from './console-sign-in.js';
 import { mountCatalogRoutes } from './routes/catalog-routes.js';
 import { mountServerPanelRoutes } from './routes/server-panel-routes.js';
+import { mountInputRoutes } from './routes/input-routes.js';
 import { mountChatRoutes } from './routes/chat-routes.js';
 import { mountElicitationRoutes } from './routes/elicitation-routes.js';
 import { mountHealthRoutes } from './routes/health-routes.js';
@@ -46,6 +47,8 @@ export interface ApiParts {
   readonly running: RunningCalls;
   readonly pageData: PageData;
   readonly chat: Chat | undefined;
+  /** The config's servers (the inputs they declare) and the values entered for them. */
+  readonly inputs: { readonly servers: readonly ServerConfig[]; readonly values: StoredInputs };
   readonly authMode: AuthMode;
   /** Host names (with port) the page may be reached by; anything else is refused (DNS rebinding). Empty: any. */
   readonly allowedHosts: () => readonly string[];
@@ -101,6 +104,7 @@ export function createApi(parts: ApiParts): ApiApp {
   mountEventStreamRoutes({ app, hub, pageData });
   mountCatalogRoutes({ app, host, pageData });
   mountServerPanelRoutes({ app, host, pageData });
+  mountInputRoutes({ app, host, pageData, servers: parts.inputs.servers, inputs: parts.inputs.values });
   mountInvocationRoutes({ app, pageData, running });
   mountPermissionRoutes({ app, host, surface, hub });
   mountElicitationRoutes({ app, host, surface, relay });

@@ -6,13 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Clock, Host, HostError } from '@airlock/core';
-import { createHost, logHostEvents, SECRET_KEY_ENV, TokenVault } from '@airlock/core';
+import { createHost, logHostEvents, SECRET_KEY_ENV, StoredInputs, TokenVault } from '@airlock/core';
 import { createGatewayHandler, GatewaySurface } from '@airlock/gateway';
 import { ConsoleSignIn } from './console-sign-in.js';
 import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
 import { openSqliteWorkerStore } from '@airlock/core/worker';
 import type { WorkerStore } from '@airlock/core/worker';
 import { createApi } from './api.js';
+import { consoleInputResolver } from './console-inputs.js';
 import { Chat } from './chat.js';
 import type { ConsoleConfig } from './console-config.js';
 import { LOOPBACK_HOSTS } from './console-config.js';
@@ -95,12 +96,14 @@ export async function startConsole(
   const hostSurface = gatewayUsers === undefined ? surface : new GatewaySurface({ fallback: surface });
   let port = config.port;
   let host: Host;
+  // One vault seals users' sign-in tokens and the values entered for the config's inputs.
+  const vault = await openVault(config.storePath);
   try {
     host = createHost({
       // Sign-in to remote servers: tokens sealed with the key beside the history (or AIRLOCK_SECRET_KEY), users sent
       // back to this console's callback once it listens.
       auth: {
-        vault: await openVault(config.storePath),
+        vault,
         redirectUrl: () => `${config.publicUrl ?? `http://${urlHost(config.host)}:${port}`}${OAUTH_CALLBACK_PATH}`,
         // A metadata document is a client id only at an https URL: offered when the console is served over https.
         ...(config.publicUrl?.startsWith('https://') === true
@@ -109,6 +112,7 @@ export async function startConsole(
         clientName: 'Airlock console',
       },
       servers: withConsoleIsolation(config.servers),
+      inputs: consoleInputResolver({ store, vault }),
       store,
       surface: hostSurface,
       limits: config.limits,
@@ -196,6 +200,7 @@ export async function startConsole(
     running,
     pageData,
     chat,
+    inputs: { servers: config.servers, values: new StoredInputs({ store, vault }) },
     authMode: config.auth,
     allowedHosts: () =>
       LOOPBACK_HOSTS.has(config.host)

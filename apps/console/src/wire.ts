@@ -1,5 +1,6 @@
 // What the console's API and event stream send, shared by the server and the page (types only: no Node, no DOM).
 import type {
+  ConfigInput,
   ElicitationRequest,
   InvocationRecord,
   PermissionRequest,
@@ -72,4 +73,16 @@ export interface Snapshot {
   /** URL flows the user opened that still wait for the server (or for "done, retry"). */
   readonly urlFlows: ElicitationRequest[];
   readonly chat: { readonly configured: boolean; readonly busy: boolean; readonly lines: ChatLine[] };
+}
+
+/** One of a server's inputs as the panel shows it: what it is, whether it has a value, and whose value it is. */
+export interface InputView {
+  readonly id: string;
+  readonly type: ConfigInput['type'];
+  readonly description?: string;
+  readonly password: boolean;
+  readonly options?: readonly string[];
+  readonly set: boolean;
+  /** True when one value serves everyone (a shared connection), which administrators set. */
+  readonly shared: boolean;
 }

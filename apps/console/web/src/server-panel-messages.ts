@@ -33,6 +33,13 @@ export const SERVER_PANEL_MESSAGES = {
     'console.server_panel.disable': 'Switch {server} off',
     'console.server_panel.enable': 'Switch {server} on',
     'console.server_panel.disable_hint': 'For every user: its tools leave every list until it is switched on again.',
+    'console.server_panel.inputs': 'Inputs',
+    'console.server_panel.inputs_hint': 'Values the config asks for (keys, tokens): kept sealed, never shown again.',
+    'console.server_panel.input_set': 'Set',
+    'console.server_panel.input_not_set': 'Not set',
+    'console.server_panel.input_shared': 'One value for everyone on this server: an administrator sets it.',
+    'console.server_panel.input_save': 'Save',
+    'console.server_panel.input_clear': 'Clear',
   },
   'pt-BR': {
     'console.server_panel.trusted': 'Servidor confiável',
@@ -62,5 +69,13 @@ export const SERVER_PANEL_MESSAGES = {
     'console.server_panel.enable': 'Ligar {server}',
     'console.server_panel.disable_hint':
       'Para todos os usuários: as ferramentas dele saem de todas as listas até ser ligado de novo.',
+    'console.server_panel.inputs': 'Entradas',
+    'console.server_panel.inputs_hint':
+      'Valores que a configuração pede (chaves, tokens): guardados selados, nunca mostrados de novo.',
+    'console.server_panel.input_set': 'Definida',
+    'console.server_panel.input_not_set': 'Não definida',
+    'console.server_panel.input_shared': 'Um valor para todos neste servidor: quem define é um administrador.',
+    'console.server_panel.input_save': 'Salvar',
+    'console.server_panel.input_clear': 'Apagar',
   },
 } as const satisfies Record<Locale, Record<string, string>>;

@@ -4,7 +4,7 @@ import type { ServerLogLine, ToolSwitch, ToolSwitchLevel } from '@airlock/core';
 import { api } from '../api-client.js';
 import { locale, t } from '../i18n.js';
 import { serverReason } from '../server-reason.js';
-import type { ServerView, ToolEntry } from '../../../src/wire.js';
+import type { InputView, ServerView, ToolEntry } from '../../../src/wire.js';
 import '../server-panel.css';
 
 /** The window event the page's stream dispatches for each `server.log` event (administrators' tabs only). */
@@ -38,6 +38,7 @@ export class ConsoleServerPanel extends LitElement {
     tools: { attribute: false },
     switches: { state: true },
     lines: { state: true },
+    inputs: { state: true },
     error: { state: true },
   };
 
@@ -48,6 +49,8 @@ export class ConsoleServerPanel extends LitElement {
   declare tools: readonly ToolEntry[];
   declare switches: readonly ToolSwitch[] | undefined;
   declare lines: readonly ServerLogLine[] | undefined;
+  /** The config's inputs this server takes, with whether each has a value (never the value). */
+  declare inputs: readonly InputView[] | undefined;
   declare error: string | undefined;
   #open = false;
 
@@ -88,6 +91,7 @@ export class ConsoleServerPanel extends LitElement {
     this.#open = (event.currentTarget as HTMLDetailsElement).open;
     if (!this.#open) return;
     void this.#loadSwitches();
+    void this.#loadInputs();
     if (this.admin) void this.#loadLines();
   }
 
@@ -103,6 +107,35 @@ export class ConsoleServerPanel extends LitElement {
   #loadSwitches(): Promise<void> {
     return this.#run(async () => {
       this.switches = await api<ToolSwitch[]>('GET', '/api/tool-switches');
+    });
+  }
+
+  #inputsPath(input?: string): string {
+    const id = encodeURIComponent(this.server?.id ?? '');
+    return `/api/servers/${id}/inputs${input === undefined ? '' : `/${encodeURIComponent(input)}`}`;
+  }
+
+  #loadInputs(): Promise<void> {
+    return this.#run(async () => {
+      this.inputs = await api<InputView[]>('GET', this.#inputsPath());
+    });
+  }
+
+  /** Saves the value typed (the server reconnects with it when it was not working), and empties the field. */
+  #saveInput(event: SubmitEvent, input: InputView): Promise<void> {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const field = new FormData(form).get('value');
+    const value = typeof field === 'string' ? field : '';
+    return this.#run(async () => {
+      this.inputs = await api<InputView[]>('PUT', this.#inputsPath(input.id), { value });
+      form.reset();
+    });
+  }
+
+  #clearInput(input: InputView): Promise<void> {
+    return this.#run(async () => {
+      this.inputs = await api<InputView[]>('DELETE', this.#inputsPath(input.id));
     });
   }
 
@@ -147,7 +180,7 @@ export class ConsoleServerPanel extends LitElement {
       }
       <details class="server-about" @toggle=${(event: Event) => this.#toggle(event)}>
         <summary>${t('console.servers.about', { server: s.id })}</summary>
-        ${this.#facts(s)} ${this.#toolSwitches(s)} ${this.admin ? this.#adminPart(s) : nothing}
+        ${this.#facts(s)} ${this.#inputsPart()} ${this.#toolSwitches(s)} ${this.admin ? this.#adminPart(s) : nothing}
         ${this.error === undefined ? nothing : html`<p class="error" role="alert">${this.error}</p>`}
       </details>`;
   }
@@ -185,6 +218,49 @@ export class ConsoleServerPanel extends LitElement {
               <dd><pre class="server-instructions">${about.instructions}</pre></dd>`
       }
     </dl>`;
+  }
+
+  #inputsPart(): TemplateResult | typeof nothing {
+    const inputs = this.inputs ?? [];
+    if (inputs.length === 0) return nothing;
+    return html`<section class="server-inputs">
+      <h3>${t('console.server_panel.inputs')}</h3>
+      <p class="hint">${t('console.server_panel.inputs_hint')}</p>
+      ${inputs.map((input) => {
+        const locked = input.shared && !this.admin;
+        const label = input.description ?? input.id;
+        return html`<form data-input=${input.id} @submit=${(e: SubmitEvent) => this.#saveInput(e, input)}>
+          <label>
+            ${label}
+            <span class="input-state" data-set=${String(input.set)}
+              >${t(input.set ? 'console.server_panel.input_set' : 'console.server_panel.input_not_set')}</span
+            >
+            ${
+              input.options === undefined
+                ? html`<input
+                    name="value"
+                    type=${input.password ? 'password' : 'text'}
+                    autocomplete="off"
+                    required
+                    ?disabled=${locked}
+                  />`
+                : html`<select name="value" ?disabled=${locked}>
+                    ${input.options.map((option) => html`<option value=${option}>${option}</option>`)}
+                  </select>`
+            }
+          </label>
+          <button type="submit" ?disabled=${locked}>${t('console.server_panel.input_save')}</button>
+          ${
+            input.set && !locked
+              ? html`<button type="button" class="secondary" @click=${() => this.#clearInput(input)}>
+                  ${t('console.server_panel.input_clear')}
+                </button>`
+              : nothing
+          }
+          ${locked ? html`<p class="hint">${t('console.server_panel.input_shared')}</p>` : nothing}
+        </form>`;
+      })}
+    </section>`;
   }
 
   #toolSwitches(s: ServerView): TemplateResult {
