@@ -138,7 +138,8 @@ describe('MCP Apps views in the console', () => {
     dashboardId = await launchAllowed('demo__show_dashboard');
     const element = page.locator(`airlock-app-view[data-app-view="${dashboardId}"]`);
     await element.waitFor();
-    const proxy = await element.locator('iframe').evaluate((frame) => (frame as HTMLIFrameElement).src);
+    // The frame gets its address once the bridge to it is connected: wait for it rather than read it too soon.
+    const proxy = await element.locator('iframe[src^="http"]').evaluate((frame) => (frame as HTMLIFrameElement).src);
     expect(new URL(proxy).origin).not.toBe(new URL(running.url).origin);
     expect(new URL(proxy).hostname).toBe(new URL(running.url).hostname);
     view = await viewFrame(dashboardId);
