@@ -8,10 +8,17 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The self-contained bundle `npm run build` makes; the page loads it as a module. */
+/** The bundle's entry `npm run build` makes (its chunks beside it); the page loads it as a module. */
 export const BUNDLE = resolve(here, '../../dist/bundle/airlock-elements.js');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const CHROMIUM = process.env['AIRLOCK_CHROMIUM'] ?? '/usr/bin/chromium';
+
+/** The bundle's file at a page path (the entry at `/airlock-elements.js`, its chunks under `/chunks/`), if any. */
+export function bundleFile(path: string): string | undefined {
+  if (!/^\/(airlock-elements|chunks\/[\w-]+)\.js$/.test(path)) return undefined;
+  const file = resolve(dirname(BUNDLE), `.${path}`);
+  return existsSync(file) ? file : undefined;
+}
 
 /** Debian's Chromium, headless, with a fresh profile per launch (Playwright's own download cannot work here). */
 export async function launchChromium(): Promise<Browser> {
@@ -47,9 +54,10 @@ export class BrowserHarness {
     if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run "npm run build" first`);
     this.#server = createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0] ?? '/';
-      if (path === '/airlock-elements.js') {
+      const bundled = bundleFile(path);
+      if (bundled !== undefined) {
         response.writeHead(200, { 'content-type': 'text/javascript' });
-        return response.end(readFileSync(BUNDLE));
+        return response.end(readFileSync(bundled));
       }
       if (path === '/axe.js') {
         response.writeHead(200, { 'content-type': 'text/javascript' });
