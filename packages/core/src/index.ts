@@ -73,9 +73,9 @@ export type {
   ProtocolNegotiation,
   ServerConfig,
   ServerIsolation,
-  ServerOAuthConfig,
   StdioServerConfig,
 } from './servers/server-config.js';
+export type { ServerOAuthConfig } from './servers/server-oauth-config.js';
 export { DEFAULT_CONNECTION_LIMITS } from './servers/connection-limits.js';
 export type { ConnectionLimits } from './servers/connection-limits.js';
 export { SERVER_TRANSITIONS } from './servers/server-state.js';

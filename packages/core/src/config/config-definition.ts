@@ -78,6 +78,21 @@ export const SERVER_KEYS: Readonly<Record<string, KeySchema>> = {
       },
       clientSecret: { type: 'string', minLength: 1, description: "That client's secret, when it has one." },
       scopes: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Scopes to ask for at sign-in.' },
+      privateKeyFile: {
+        type: 'string',
+        minLength: 1,
+        description: "private_key_jwt: the client's private key, a PEM file (relative to this file).",
+      },
+      privateKey: {
+        type: 'string',
+        minLength: 1,
+        description: "private_key_jwt: the client's private key in PEM (e.g. ${env:NAME}); or privateKeyFile.",
+      },
+      privateKeyAlgorithm: {
+        type: 'string',
+        enum: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA'],
+        description: "The private key's signing algorithm (default RS256).",
+      },
     },
     additionalProperties: false,
     description: 'OAuth 2.1 sign-in to an HTTP server; discovery finds the authorization server.',

@@ -106,7 +106,7 @@ describe('isolation and oauth', () => {
     );
     expect(() => one({ url: 'https://x.example/mcp', oauth: { scopes: 'read' } })).toThrow(/oauth\.scopes must be/);
     expect(() => one({ url: 'https://x.example/mcp', oauth: { grant: 'client_credentials' } })).toThrow(
-      /client_credentials needs clientId and clientSecret/,
+      /client_credentials needs clientId, and clientSecret or a private key/,
     );
     expect(() => one({ url: 'https://x.example/mcp', oauth: {}, isolation: 'shared' })).toThrow(
       /isolation "shared" cannot be used with oauth/,

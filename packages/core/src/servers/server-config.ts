@@ -13,6 +13,8 @@ import { checkCommandSpaces, entryTransport } from '../config/server-entry-check
 import type { EntryContext } from '../config/server-entry-context.js';
 import { entryContext } from '../config/server-entry-context.js';
 import { serverSlug } from '../config/server-slug.js';
+import type { ServerOAuthConfig } from './server-oauth-config.js';
+import { parseServerOAuth } from './server-oauth-config.js';
 
 /** A server started as a child process and spoken to over stdio. */
 export interface StdioServerConfig {
@@ -47,16 +49,6 @@ export type ProtocolNegotiation = 'legacy' | 'auto';
  * user from then on: whoever signs in, signs in for themselves.
  */
 export type ServerIsolation = 'shared' | 'user' | 'workspace';
-
-/** OAuth settings of an HTTP server, when it has some the user configured (discovery finds the rest). */
-export interface ServerOAuthConfig {
-  /** `authorization_code`: each user signs in (default). `client_credentials`: the host signs in as itself. */
-  readonly grant: 'authorization_code' | 'client_credentials';
-  /** A client registered in advance with the authorization server; without it, a metadata document or DCR. */
-  readonly clientId?: string;
-  readonly clientSecret?: string;
-  readonly scopes?: readonly string[];
-}
 
 /** One configured server: its id (the key in `mcpServers`), how to reach it, and whether the user trusts it. */
 export type ServerConfig = (StdioServerConfig | HttpServerConfig) & {
@@ -212,7 +204,7 @@ function parseServerEntry(id: string, entry: unknown, ctx: EntryContext, folder:
       return fail('url', `is not a valid URL: ${url}`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail('url', 'must use http or https');
-    const oauth = e['oauth'] === undefined ? undefined : parseOAuth(e['oauth'], fail);
+    const oauth = e['oauth'] === undefined ? undefined : parseServerOAuth(e['oauth'], ctx, folder);
     if (oauth?.grant === 'authorization_code' && (isolation === 'shared' || isolation === 'workspace')) {
       fail('isolation', `"${isolation}" cannot be used with oauth: each user signs in as themselves`);
     }
@@ -246,35 +238,6 @@ function parseServerEntry(id: string, entry: unknown, ctx: EntryContext, folder:
     args: (args as string[]).map((a, i) => text(a, ['args', i])),
     env: { ...fromFile, ...stringMap(e['env'], 'env', fail, text) },
     ...(cwd === undefined ? {} : { cwd: text(cwd as string, ['cwd']) }),
-  };
-}
-
-function parseOAuth(value: unknown, fail: EntryContext['fail']): ServerOAuthConfig {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('oauth', 'must be an object');
-  const o = value as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (!['grant', 'clientId', 'clientSecret', 'scopes'].includes(key)) fail(`oauth.${key}`, 'is not a known setting');
-  }
-  const grant = o['grant'] ?? 'authorization_code';
-  if (grant !== 'authorization_code' && grant !== 'client_credentials') {
-    fail('oauth.grant', 'must be "authorization_code" or "client_credentials"');
-  }
-  for (const key of ['clientId', 'clientSecret'] as const) {
-    const v = o[key];
-    if (v !== undefined && (typeof v !== 'string' || v === '')) fail(`oauth.${key}`, 'must be a non-empty string');
-  }
-  const scopes = o['scopes'];
-  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((x) => typeof x === 'string' && x !== ''))) {
-    fail('oauth.scopes', 'must be an array of non-empty strings');
-  }
-  if (grant === 'client_credentials' && (o['clientId'] === undefined || o['clientSecret'] === undefined)) {
-    fail('oauth', 'client_credentials needs clientId and clientSecret');
-  }
-  return {
-    grant,
-    ...(o['clientId'] === undefined ? {} : { clientId: o['clientId'] as string }),
-    ...(o['clientSecret'] === undefined ? {} : { clientSecret: o['clientSecret'] as string }),
-    ...(scopes === undefined ? {} : { scopes: scopes as string[] }),
   };
 }
 
