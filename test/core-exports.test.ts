@@ -80,6 +80,7 @@ describe('the public entry of @airlock/core', () => {
         "logHostEvents",
         "namespacedToolName",
         "parseFieldInput",
+        "parseJsoncValue",
         "parseRules",
         "parseRulesText",
         "parseServersConfig",

@@ -60,6 +60,7 @@ export type { ConfigVariables } from './config/config-variables.js';
 export type { HttpTransportKind } from './config/server-entry-checks.js';
 export { serverSlug } from './config/server-slug.js';
 export { FOLDER_CONFIG_FILE, findConfigFile, userConfigPath } from './config/config-sources.js';
+export { parseJsoncValue } from './config/jsonc-value.js';
 export type { FoundConfig } from './config/config-sources.js';
 export { StoredInputs } from './auth/stored-inputs.js';
 export type { StoredInputKey } from './auth/stored-inputs.js';
