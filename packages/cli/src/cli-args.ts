@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { suggestion } from './did-you-mean.js';
+import { IMPORT_HOSTS } from './host-config-paths.js';
 
 export const USAGE = `airlock: an MCP host in your terminal. Every tool call is shown, consented, bounded and kept in history.
 
@@ -30,6 +31,8 @@ Usage:
   airlock auth login|logout SERVER                 sign in to a remote server (browser, loopback) or out of it
   airlock auth status [--json]                      your sign-in to each server that asks for one
   airlock config check [FILE]                       checks a config (variables, inputs, envFile) without starting servers
+  airlock config import claude|vscode|cursor [FILE] [--out FILE] [--force]
+                                                    writes an Airlock config from that host's MCP config file
   airlock inputs [set|clear ID]                     the config's inputs (\${input:ID}): set one (asked, masked), or clear it
   airlock completion bash|zsh|fish                  a shell completion script (e.g. source <(airlock completion bash))
   airlock console [--config FILE] [--port N] [--store FILE]   the web console (airlock console --help)
@@ -57,6 +60,8 @@ Colour is used in a terminal only; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (FO
 
 const OPTIONS = {
   config: { type: 'string' },
+  out: { type: 'string' },
+  force: { type: 'boolean', default: false },
   rules: { type: 'string' },
   lang: { type: 'string' },
   export: { type: 'boolean', default: false },
@@ -113,7 +118,7 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   permissions: ['list', 'revoke', 'explain'],
   audit: ['anchor'],
   auth: ['login', 'logout', 'status'],
-  config: ['check'],
+  config: ['check', 'import'],
   inputs: ['set', 'clear'],
   completion: ['bash', 'zsh', 'fish'],
 };
@@ -203,6 +208,9 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
   if (command !== 'overview' && !(COMMANDS as readonly string[]).includes(command)) {
     return `unknown command ${command}${suggestion(command, COMMANDS)}`;
   }
+  if ((values.out !== undefined || values.force) && !(command === 'config' && rest[0] === 'import')) {
+    return `${values.out === undefined ? '--force' : '--out'} applies to config import only`;
+  }
   const extra = (allowed: number) =>
     rest.length > allowed ? `unexpected argument ${rest[allowed]} after ${command}` : undefined;
   const limit = () => positiveInteger(values.limit, '--limit', 'a positive integer');
@@ -257,7 +265,7 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
         return 'auth needs an action: login SERVER, logout SERVER or status';
       return rest[1] === undefined ? `auth ${rest[0]} needs a server id` : extra(2);
     case 'config':
-      return rest[0] !== 'check' ? 'config needs an action: check [FILE]' : extra(2);
+      return checkConfig(rest, extra);
     case 'inputs':
       if (rest[0] === undefined) return undefined;
       if (rest[0] !== 'set' && rest[0] !== 'clear') return `unknown inputs action ${rest[0]}: use set ID or clear ID`;
@@ -273,6 +281,19 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
     default:
       return undefined;
   }
+}
+
+function checkConfig(rest: readonly string[], extra: (allowed: number) => string | undefined): string | undefined {
+  const [action, host] = rest;
+  if (action === 'check') return extra(2);
+  if (action === undefined) return 'config needs an action: check [FILE] or import claude|vscode|cursor [FILE]';
+  if (action !== 'import')
+    return `unknown config action ${action}: use check or import${suggestion(action, ['check', 'import'])}`;
+  if (host === undefined) return 'config import needs a host: claude, vscode or cursor';
+  if (!(IMPORT_HOSTS as readonly string[]).includes(host)) {
+    return `config import reads claude, vscode or cursor, not ${host}${suggestion(host, IMPORT_HOSTS)}`;
+  }
+  return extra(3);
 }
 
 function checkPermissions(rest: readonly string[], values: CliValues): string | undefined {

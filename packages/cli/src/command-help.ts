@@ -88,8 +88,15 @@ const HELP: Readonly<Record<string, CommandHelp>> = {
     about: 'Sign in to a remote server (in the browser, back to a loopback address) or out of it; status lists yours.',
   },
   config: {
-    usage: ['config check [FILE]'],
-    about: 'Checks a config (variables, inputs, envFile) without starting its servers.',
+    usage: ['config check [FILE]', 'config import claude|vscode|cursor [FILE] [--out FILE] [--force]'],
+    about:
+      'check reads a config (variables, inputs, envFile) without starting its servers. import writes an Airlock\n' +
+      "config from Claude Desktop's, VS Code's or Cursor's MCP config (FILE, else the host's usual place) and says\n" +
+      'what it could not carry; variables, inputs and envFile are carried as written.',
+    options: [
+      '--out FILE    where import writes (default ./airlock.config.json)',
+      '--force       let import replace an existing file',
+    ],
   },
   inputs: {
     usage: ['inputs', 'inputs set|clear ID'],

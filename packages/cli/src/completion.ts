@@ -1,11 +1,12 @@
 import { COMMANDS, OPTION_NAMES, SUBCOMMANDS, VALUE_OPTION_NAMES } from './cli-args.js';
+import { IMPORT_HOSTS } from './host-config-paths.js';
 
 /** The shells `airlock completion SHELL` writes a script for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Options whose value is a file: the shell completes paths after them. */
-const FILE_OPTIONS = ['--config', '--store', '--rules', '--anchor'];
+const FILE_OPTIONS = ['--config', '--store', '--rules', '--anchor', '--out'];
 
 /** Where a command takes a tool id (`SERVER/TOOL`) or a server id: `command` or `command action`, as typed. */
 const TOOL_PLACES = ['call', 'tools', 'tools hide', 'tools show', 'permissions explain'];
@@ -83,6 +84,7 @@ ${actions}
   case "\${words[*]}" in
     ${places(TOOL_PLACES)}) ids="$(_airlock_ids tools)" ;;
     ${places(SERVER_PLACES)}) ids="$(_airlock_ids servers)" ;;
+    "config import") ids="${words(IMPORT_HOSTS)}" ;;
   esac
   if [[ \${#words[@]} -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$actions $ids" -- "$cur"))
@@ -129,6 +131,7 @@ ${actions}
         case "$words[1] $words[2]" in
           ${places(TOOL_PLACES.filter((p) => p.includes(' ')))}) _airlock_ids tools ;;
           ${places(SERVER_PLACES)}) _airlock_ids servers ;;
+          'config import') _values 'host' ${IMPORT_HOSTS.map((h) => `'${h}'`).join(' ')} ;;
         esac
       fi
       ;;
@@ -150,6 +153,7 @@ function fishScript(): string {
     ),
     `complete -c airlock -n '${seen(TOOL_PLACES)}' -a '(airlock __complete tools 2>/dev/null)'`,
     `complete -c airlock -n '${seen(SERVER_PLACES)}' -a '(airlock __complete servers 2>/dev/null)'`,
+    `complete -c airlock -n '__fish_seen_subcommand_from import' -a '${words(IMPORT_HOSTS)}'`,
     ...OPTION_NAMES.map((name) => {
       const long = name.slice(2);
       if (name === '--server') return `complete -c airlock -l ${long} -x -a '(airlock __complete servers 2>/dev/null)'`;

@@ -1,3 +1,4 @@
+import type { ServerConfig } from '@airlock/core';
 import type { LoadedConfig } from './cli-config.js';
 
 /**
@@ -9,19 +10,18 @@ export function configCheck(config: LoadedConfig, stdout: NodeJS.WritableStream)
   stdout.write(`${config.source}: ok, ${config.servers.length} server(s)\n`);
   for (const server of config.servers) {
     const name = server.name === undefined ? '' : ` ("${server.name}")`;
-    const how =
-      server.transport === 'stdio'
-        ? 'stdio'
-        : server.httpTransport === 'sse'
-          ? 'sse'
-          : server.httpTransport === 'streamable'
-            ? 'http'
-            : 'http, falling back to sse';
     const inputs = server.inputs?.declared.map((d) => d.id) ?? [];
     stdout.write(
-      `  ${server.id}${name}: ${how}${server.disabled ? ', disabled' : ''}` +
+      `  ${server.id}${name}: ${transportLabel(server)}${server.disabled ? ', disabled' : ''}` +
         `${inputs.length === 0 ? '' : `, inputs: ${inputs.join(', ')}`}\n`,
     );
   }
   return 0;
+}
+
+/** How a server is reached, in a word or three: stdio, http, sse, or http falling back to sse. */
+export function transportLabel(server: ServerConfig): string {
+  if (server.transport === 'stdio') return 'stdio';
+  if (server.httpTransport === 'sse') return 'sse';
+  return server.httpTransport === 'streamable' ? 'http' : 'http, falling back to sse';
 }

@@ -6,6 +6,8 @@ import { authCommand } from './auth-command.js';
 import { cliVault } from './cli-vault.js';
 import { cliInputResolver, inputsCommand, terminalAsk } from './cli-inputs.js';
 import { configCheck } from './config-command.js';
+import { configImport } from './config-import-command.js';
+import type { ImportHost } from './host-config-paths.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { call } from './call-command.js';
 import { tasksCommand } from './tasks-command.js';
@@ -68,6 +70,26 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
   if (command === 'completion') {
     io.stdout.write(completionScript(rest[0] as Shell));
     return 0;
+  }
+  if (command === 'config' && rest[0] === 'import') {
+    // Reads another host's file and writes ours: no Airlock config is read, no server started.
+    try {
+      configImport({
+        host: rest[1] as ImportHost,
+        ...(rest[2] === undefined ? {} : { file: rest[2] }),
+        ...(values.out === undefined ? {} : { out: values.out }),
+        force: values.force,
+        cwd: process.cwd(),
+        env: io.env ?? process.env,
+        platform: process.platform,
+        stdout: io.stdout,
+        stderr: io.stderr,
+      });
+      return 0;
+    } catch (error) {
+      io.stderr.write(`airlock: ${(error as Error).message}\n`);
+      return EXIT_CODES.usage;
+    }
   }
   try {
     const args = await readArgsOption(values.args, io.stdin);
