@@ -204,6 +204,9 @@ describe('airlock config import', () => {
     const forced = await run(['config', 'import', 'claude', source, '--force'], work, home);
     expect(forced.code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ mcpServers: { demo } });
+    const onItself = await run(['config', 'import', 'claude', source, '--out', source, '--force'], work, home);
+    expect(onItself.code).toBe(2);
+    expect(onItself.stderr).toContain(`${source} is the file being imported`);
   });
 
   it('refuses a host it does not know, with the one meant', async () => {
