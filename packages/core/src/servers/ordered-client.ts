@@ -1,8 +1,22 @@
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, JSONRPCResponse, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import type {
+  BaseContext,
+  CallToolResult,
+  ClientContext,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  Result,
+  StandardSchemaV1,
+} from '@modelcontextprotocol/client';
 import { isPlainToolResult } from './tool-result-check.js';
 
+/** The SDK line this file was written against: the members it reaches below the public API are checked for it. */
+export const SDK_LINE = '2.4';
+
 /**
+ * The one place the host reaches below the v2 SDK client's public API (its protected members), so an SDK upgrade
+ * that changes them fails here and in its pinned test (`ordered-client.test.ts`), nowhere else.
+ *
  * The v2 client handles notifications a microtask later than responses, so a progress notification sent just before
  * the result reaches a handler the result already removed: the last progress step is lost. Handling responses one
  * microtask later keeps the wire order.
@@ -26,7 +40,7 @@ export class OrderedClient extends Client {
    * requests carry no `_meta` envelope of the client's, so what is sent is what `request()` would send but the id.
    */
   sendsPlainRequests(): boolean {
-    return this.getProtocolEra() !== 'modern' && this._outboundMetaEnvelope() === undefined;
+    return this.getProtocolEra() !== 'modern' && this.outboundMeta() === undefined;
   }
 
   /**
@@ -35,6 +49,21 @@ export class OrderedClient extends Client {
    */
   answerOf(response: JSONRPCResponse): JSONRPCResponse {
     return response;
+  }
+
+  /** The `_meta` envelope the client puts on its requests (its capabilities, in the 2026 era); undefined in 2025's. */
+  protected outboundMeta(): Readonly<Record<string, unknown>> | undefined {
+    return this._outboundMetaEnvelope();
+  }
+
+  /** The handler this client registered for a request method a server may send (elicitation/create, …). */
+  protected handlerFor(method: string): ((request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) | undefined {
+    return this._getRequestHandler(method);
+  }
+
+  /** The context a handler runs with, as the SDK builds it for a request that came over the wire. */
+  protected contextFor(base: BaseContext): ClientContext {
+    return this.buildContext(base);
   }
 
   protected override _onresponse(response: JSONRPCResponse): void {

@@ -33,7 +33,7 @@ export class TaskExtensionClient extends OrderedClient {
 
   /** The `_meta` of a request that declares the extension: this client's capabilities plus the extension. */
   taskMeta(): Record<string, unknown> {
-    const envelope = this._outboundMetaEnvelope();
+    const envelope = this.outboundMeta();
     const declared = (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {}) as { extensions?: Record<string, unknown> };
     return {
       [CLIENT_CAPABILITIES_META_KEY]: {
@@ -59,7 +59,7 @@ export class TaskExtensionClient extends OrderedClient {
   async answerInput(key: string, entry: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
     const request = entry as { method?: unknown; params?: unknown } | null;
     const method = typeof request?.method === 'string' ? request.method : undefined;
-    const handler = method === undefined ? undefined : this._getRequestHandler(method);
+    const handler = method === undefined ? undefined : this.handlerFor(method);
     if (method === undefined || handler === undefined) {
       throw new Error(`the task asks "${key}" with ${method ?? 'no method'}, which this host does not answer now`);
     }
@@ -67,7 +67,7 @@ export class TaskExtensionClient extends OrderedClient {
     const refuse = () => {
       throw new Error(`a task's input request "${key}" cannot send requests of its own`);
     };
-    const context = this.buildContext({
+    const context = this.contextFor({
       mcpReq: { id: key, method, _meta: undefined, signal, send: refuse as never, notify: refuse as never },
     } as unknown as BaseContext);
     return await handler(
