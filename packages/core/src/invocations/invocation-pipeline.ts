@@ -24,7 +24,7 @@ import type { InvocationOutcome } from '../store/invocation-state.js';
 import { isRunningState } from '../store/invocation-state.js';
 import type { InvokeOptions, ToolResult } from './invoke-options.js';
 import { PreCallChain } from './pre-call-chain.js';
-import type { PreCallHook, QuickGate } from './pre-call-chain.js';
+import type { PreCallHook, PreCallVerdict, QuickGate } from './pre-call-chain.js';
 import { DEFAULT_TIMEOUT_LIMITS, NEVER_ABORTED, runWithTimeouts } from './run-with-timeouts.js';
 import type { TimeoutLimits } from './run-with-timeouts.js';
 import { failureScreen, refusedResult, settleFailure, settleResult } from './settle-result.js';
@@ -145,36 +145,10 @@ export class InvocationPipeline {
       args: args as Record<string, unknown>,
     });
     const signal = options.signal ?? NEVER_ABORTED;
-    // A call a rule or a stored decision settles at once (no extra hooks, no person) is sent before it is recorded:
-    // the pending and running rows, the decision's audit event and their events are put off until the request is on
-    // its way, and run before anything else touches the call (its progress, its end, a reader of history). A caller
-    // that asked to be told the record at once (`onRecorded`) gets it before the call is sent, as always.
-    const quickGate = signal.aborted ? undefined : this.#chain.quick;
-    const quick = quickGate?.({ scope, tool, argsHash: call.argsHash, invocation: call.invocation });
-    let settle = RECORDED;
-    if (quick?.verdict.allow === true && options.onRecorded === undefined) {
-      settle = this.deps.writes.defer(() => {
-        call.recordPending();
-        quick.record();
-        call.move('running', null, null);
-      });
-    } else if (quick !== undefined) {
-      call.recordPending();
-      quick.record();
-      if (!quick.verdict.allow) return this.#fail(call, 'permission_denied', denied(quick.verdict.reason));
-      // onRecorded or a listener may have cancelled the call: then nothing is sent.
-      if (signal.aborted) return this.#fail(call, 'cancelled', cancelledError());
-      call.move('running', null, null);
-    } else {
-      call.recordPending();
-      if (signal.aborted) return this.#fail(call, 'cancelled', cancelledError());
-      // Steps that answer synchronously keep the call in this turn: no await, no extra hop.
-      let gate = this.#chain.run({ invocation: call.invocation(), tool, signal });
-      if (gate instanceof Promise) gate = await gate;
-      if (signal.aborted) return this.#fail(call, 'cancelled', cancelledError());
-      if (!gate.allow) return this.#fail(call, 'permission_denied', denied(gate.reason));
-      call.move('running', null, null);
-    }
+    let gated = this.#gate(call, options, signal);
+    if (gated instanceof Promise) gated = await gated;
+    if (typeof gated !== 'function') return gated;
+    const settle = gated;
 
     return this.#run(call, entry, {
       signal,
@@ -182,6 +156,49 @@ export class InvocationPipeline {
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       asTask: tool.taskSupport === 'optional' && (options.asTask ?? this.deps.tasks?.runsAsTask(tool.name) ?? false),
     });
+  }
+
+  /**
+   * The gate, one way for every call: recorded pending, the decision taken (a rule or a stored decision at once, else
+   * every hook and then the gate, which may ask a person), then running, or ended as denied or cancelled. Answers how
+   * the recording is settled, or the result of a call that ends here. A call a rule or a stored decision allows at
+   * once (no extra hooks, no person) is sent before it is recorded: its pending and running rows and the decision's
+   * audit event are put off until the request is on its way, and run before anything else touches the call (its
+   * progress, its end, a reader of history); a caller that asked for the record at once (`onRecorded`) gets it before
+   * the call is sent, as always. Steps that answer synchronously keep the call in this turn: no await, no extra hop.
+   */
+  #gate(
+    call: CallRecorder,
+    options: InvokeOptions,
+    signal: AbortSignal,
+  ): (() => void) | ToolResult | Promise<(() => void) | ToolResult> {
+    const tool = call.tool;
+    const quick = signal.aborted
+      ? undefined
+      : this.#chain.quick?.({ scope: call.scope, tool, argsHash: call.argsHash, invocation: call.invocation });
+    if (quick?.verdict.allow === true && options.onRecorded === undefined) {
+      return this.deps.writes.defer(() => {
+        call.recordPending();
+        quick.record();
+        call.move('running', null, null);
+      });
+    }
+    call.recordPending();
+    quick?.record();
+    const cancelled = () => this.#fail(call, 'cancelled', cancelledError());
+    const decided = (verdict: PreCallVerdict) => {
+      if (!verdict.allow) return this.#fail(call, 'permission_denied', denied(verdict.reason));
+      // onRecorded or a listener may have cancelled the call: then nothing is sent.
+      if (signal.aborted) return cancelled();
+      call.move('running', null, null);
+      return RECORDED;
+    };
+    if (quick !== undefined) return decided(quick.verdict);
+    if (signal.aborted) return cancelled();
+    // A call cancelled while the gate waited (a person asked) ends cancelled, whatever the gate then said.
+    const gated = (verdict: PreCallVerdict) => (signal.aborted ? cancelled() : decided(verdict));
+    const gate = this.#chain.run({ invocation: call.invocation(), tool, signal });
+    return gate instanceof Promise ? gate.then(gated) : gated(gate);
   }
 
   /**
