@@ -228,6 +228,7 @@ export class UserOAuthProvider implements OAuthClientProvider {
     return stored;
   }
 
+  /** Keeps a client the SDK registered: with the sign-in's other writes, or for this process when pre-registered. */
   saveClientInformation(info: StoredOAuthClientInformation): void {
     const flow = this.#flow;
     if (this.options.oauth?.clientId !== undefined || info.client_id === this.clientMetadataUrl) {
@@ -328,6 +329,7 @@ export class UserOAuthProvider implements OAuthClientProvider {
     return verifier;
   }
 
+  /** A machine server's token request (client credentials); undefined for a user, so the SDK uses its default. */
   prepareTokenRequest(scope?: string): URLSearchParams | undefined {
     if (!this.machine) return undefined;
     const params = new URLSearchParams({ grant_type: 'client_credentials' });
@@ -335,10 +337,12 @@ export class UserOAuthProvider implements OAuthClientProvider {
     return params;
   }
 
+  /** Keeps what the SDK discovered of the server's authorization server, for this process. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.#discovery = state;
   }
 
+  /** What `saveDiscoveryState` kept, so the SDK does not discover the authorization server again. */
   discoveryState(): OAuthDiscoveryState | undefined {
     return this.#discovery;
   }

@@ -60,6 +60,7 @@ export class AirlockAppView extends LitElement {
     messages: { type: Boolean },
   };
 
+  /** The shadow root's styles: the shared base, then this element's own. */
   static override styles = [baseStyles, linkConsentStyles, displayModeStyles, appViewStyles];
 
   proxyUrl = '';

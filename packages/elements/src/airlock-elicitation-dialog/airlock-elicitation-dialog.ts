@@ -66,6 +66,7 @@ export class AirlockElicitationDialog extends LitElement {
     toolTitle: { attribute: false },
   };
 
+  /** The shadow root's styles: the shared base, then this element's own. */
   static override styles = [baseStyles, modalFrameStyles, elicitationDialogStyles, presetFrameStyles];
 
   constructor() {

@@ -71,6 +71,7 @@ export class AirlockPermissionSheet extends LitElement {
     expanded: { state: true },
   };
 
+  /** The shadow root's styles: the shared base, then this element's own. */
   static override styles = [baseStyles, modalFrameStyles, permissionSheetStyles, presetFrameStyles];
 
   constructor() {

@@ -62,6 +62,7 @@ let cards = 0;
  * `--airlock-tool-card-thumbnail-size` (the largest side of a large image's thumbnail, default 96px).
  */
 export class AirlockToolCard extends LitElement {
+  /** The shadow root's styles: the shared base, then this element's own. */
   static override styles = [baseStyles, toolCardStyles, toolCardFormStyles, toolCardPresetStyles];
 
   static override properties = {

@@ -36,6 +36,7 @@ export class AirlockToolList extends LitElement {
     compact: { type: Boolean, reflect: true },
   };
 
+  /** The shadow root's styles: the shared base, then this element's own. */
   static override styles = [
     baseStyles,
     css`
