@@ -3,16 +3,19 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The README shows what users run: its library sample is examples/quick-start.mjs word for word (which
-// pack-install.test.ts runs from the installed packages), and its Ctrl-C example leaves time to press Ctrl-C.
+// The README and the docs show what users run: the library sample of docs/getting-started.md is
+// examples/quick-start.mjs word for word (which pack-install.test.ts runs from the installed packages), and the
+// README's Ctrl-C example leaves time to press Ctrl-C.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const README = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+const GETTING_STARTED = readFileSync(resolve(ROOT, 'docs/getting-started.md'), 'utf8');
 
 describe('the README', () => {
-  it('shows examples/quick-start.mjs verbatim as its library sample', () => {
+  it('shows examples/quick-start.mjs verbatim as the library sample of its Getting started', () => {
     const sample = readFileSync(resolve(ROOT, 'examples/quick-start.mjs'), 'utf8');
-    expect(README).toContain('```js\n' + sample + '```\n');
+    expect(GETTING_STARTED).toContain('```js\n' + sample + '```\n');
+    expect(GETTING_STARTED).toContain('node examples/quick-start.mjs');
     expect(README).toContain('node examples/quick-start.mjs');
     expect(sample.trimEnd().split('\n').at(-1)).toMatch(/^await host\.close\(\);/);
   });
