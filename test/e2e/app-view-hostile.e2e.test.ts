@@ -115,7 +115,7 @@ describe('a hostile view', () => {
     const relayed: unknown[] = [];
     await sink.exposeFunction('__relayed', (data: unknown) => relayed.push(data));
     // The view leaves for a page of the sink's origin that would drive the bridge if it were still relayed.
-    // Once loaded (a navigation during the view's first script is a known gap: see the README), the view leaves.
+    // Once loaded (a navigation during the view's first script is a known gap: see docs/console.md), the view leaves.
     const leaving = `<!doctype html><html><body><script>
       addEventListener('load', () => setTimeout(() => { location.href = 'data:text/html,' + encodeURIComponent('<script>parent.postMessage({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "evil" } }, "*")<\\/script>'); }));
     </script></body></html>`;

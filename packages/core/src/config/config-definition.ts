@@ -128,7 +128,7 @@ export const PERMISSIONS_KEYS: Readonly<Record<string, KeySchema>> = {
   rules: {
     type: 'array',
     items: { type: 'object', properties: RULE_KEYS, required: ['effect'], additionalProperties: false },
-    description: 'Allow/deny/ask rules matching a server, tool or risk; see the README, Permissions.',
+    description: 'Allow/deny/ask rules matching a server, tool or risk; see docs/gate.md, Permissions.',
   },
   expiryDays: {
     type: 'object',
