@@ -4,7 +4,6 @@
 // again. A user who is not an administrator sees the shared input locked, saying who sets it. The panel passes axe.
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -13,9 +12,10 @@ import { scratchDir } from '@airlock/core/testing';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { axeViolations } from './axe-violations.js';
+import { signedInPage } from './signed-in-page.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const KEY = 'sk-live-7f3a9c';
 
@@ -58,19 +58,8 @@ afterAll(async () => {
 });
 
 /** A signed-in page (axe is added by the test, which the console's CSP would refuse). */
-async function signedIn(token: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(running.url);
-  await page.getByLabel('Your token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
-  return page;
+function signedIn(token: string): Promise<Page> {
+  return signedInPage(browser, running.url, { contexts, token, contextOptions: { bypassCSP: true } });
 }
 
 async function openPanel(page: Page, serverId: string): Promise<Locator> {
@@ -111,15 +100,7 @@ describe("the console's input form", () => {
     const page = await signedIn('root-token');
     const keyed = await openPanel(page, 'keyed');
     await keyed.locator('form[data-input="api-key"]').waitFor();
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: { run: (c: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
-        }
-      ).axe.run(document);
-      return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-    });
+    const violations = await axeViolations(page);
     expect(violations).toEqual([]);
   });
 });

@@ -4,7 +4,6 @@
 // With AIRLOCK_SCREENSHOTS=<dir> it also writes the page at 1280 px and 390 px in English and pt-BR there.
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +13,9 @@ import { parseServersConfig } from '@airlock/core';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { axeViolations } from './axe-violations.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SHOTS = process.env['AIRLOCK_SCREENSHOTS'] || undefined;
 
 /** Records every badge state each card showed, read from inside the cards' shadow roots. */
@@ -91,18 +90,6 @@ const decide = (page: Page, decision: string) =>
 const badgeOf = (page: Page, id: string, state: string) =>
   slot(page, id).locator(`airlock-tool-card [part=badge][data-state="${state}"]`).waitFor();
 
-async function axe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const result = await (
-      window as unknown as {
-        axe: { run: (c: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
-      }
-    ).axe.run(document);
-    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-  });
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'airlock-console-page-'));
   const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
@@ -132,7 +119,7 @@ describe('the console page in Chromium', () => {
     await page.getByLabel('Your name').waitFor();
     expect(refused).toEqual([]);
     await expect(page.locator('link[rel="icon"]').getAttribute('href')).resolves.toMatch(/^data:image\/svg\+xml,/);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('shows Running… on a call that fails fast, the reason on the card, and retries in the same card', async () => {
@@ -167,7 +154,7 @@ describe('the console page in Chromium', () => {
       id,
     );
     expect(after).toEqual(['pending', 'running', 'error', 'running', 'pending', 'running', 'error']);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('says Denied with the reason for a denied call, and Cancel call lives in the card', async () => {
@@ -211,7 +198,7 @@ describe('the console page in Chromium', () => {
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(5);
     await expect(page.locator('.tool-search .hint').innerText()).resolves.toMatch(/^\d+ of \d+ shown$/);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('speaks pt-BR on every page: server states, Tool, risk, plurals, audit values', async () => {
@@ -230,9 +217,9 @@ describe('the console page in Chromium', () => {
     expect(log).toContain('Decisão de permissão');
     expect(log).toContain('permitida uma vez');
     expect(log).toMatch(/\d+ eventos?/);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Permissões' }).click();
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('lists the audit log newest first, grouped per call', async () => {
@@ -250,7 +237,7 @@ describe('the console page in Chromium', () => {
       .evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-seq'))));
     expect(seqs.length).toBeGreaterThanOrEqual(3);
     expect([...seqs].sort((a, b) => b - a)).toEqual(seqs);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('opens a long conversation newest first and ends with every card drawn, oldest on top', async () => {
@@ -299,7 +286,7 @@ describe('the console page in Chromium', () => {
     const done = await launch(dark, 'demo__echo', { text: 'In the dark.' });
     await decide(dark, 'allow_once');
     await badgeOf(dark, done, 'success');
-    expect(await axe(dark)).toEqual([]);
+    expect(await axeViolations(dark)).toEqual([]);
     await dark.screenshot({ path: join(SHOTS!, 'console-dark-1280.png'), fullPage: true });
   });
 });

@@ -2,7 +2,6 @@
 // is listed with the server that offers it; a preview shows a note as text, an HTML resource as text too (its markup
 // never runs), and binary content described; a prompt of server-everything filled and shown; the page passes axe.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +11,10 @@ import { parseServersConfig } from '@airlock/core';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { axeViolations } from './axe-violations.js';
 import { signedInPage } from './signed-in-page.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 let dir: string;
@@ -70,15 +69,7 @@ describe('the Resources page', () => {
     await page.getByRole('button', { name: 'Preview Demo dashboard' }).click();
     await expect.poll(() => page.locator('.resource-preview pre').textContent()).toContain('<script');
     expect(await page.locator('.resource-preview script, .resource-preview iframe').count()).toBe(0);
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: { run: (c: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
-        }
-      ).axe.run(document);
-      return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-    });
+    const violations = await axeViolations(page);
     expect(violations).toEqual([]);
   });
 

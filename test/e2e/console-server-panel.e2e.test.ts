@@ -6,7 +6,6 @@
 // switches a server off and on; the panel passes axe.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +15,12 @@ import { parseServersConfig } from '@airlock/core';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { axeViolations } from './axe-violations.js';
+import { signedInPage } from './signed-in-page.js';
 import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -82,20 +82,15 @@ afterAll(async () => {
 });
 
 /** A signed-in page (the test adds axe, which the console's CSP would refuse), with `window.__xss` counting. */
-async function signedIn(token: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => {
-    throw error;
+function signedIn(token: string): Promise<Page> {
+  return signedInPage(browser, running.url, {
+    contexts,
+    token,
+    contextOptions: { bypassCSP: true },
+    prepare: async (page) => {
+      await page.addInitScript(() => ((window as unknown as { __xss: number }).__xss = 0));
+    },
   });
-  await page.addInitScript(() => ((window as unknown as { __xss: number }).__xss = 0));
-  await page.goto(running.url);
-  await page.getByLabel('Your token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
-  return page;
 }
 
 /** The panel of one server, opened. */
@@ -187,15 +182,7 @@ describe('the server panel', () => {
     expect(await everything.locator('[data-protocol]').textContent()).toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(await everything.locator('[data-capabilities]').textContent()).toMatch(/prompts.*resources.*tools/s);
     await expect.poll(() => everything.locator('pre.server-log').count()).toBe(1);
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: { run: (c: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
-        }
-      ).axe.run(document);
-      return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-    });
+    const violations = await axeViolations(page);
     expect(violations).toEqual([]);
   });
 });

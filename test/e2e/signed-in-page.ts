@@ -6,14 +6,16 @@ export interface SignedInPageOptions {
   readonly contexts: BrowserContext[];
   /** Local sign-in's name; `ana` unless told. */
   readonly name?: string;
+  /** Token sign-in (`console.auth` "token"): the token, in place of a name. */
+  readonly token?: string;
   readonly contextOptions?: BrowserContextOptions;
   /** Run on the new context or page before it loads the console (permissions, init scripts). */
   readonly prepare?: (page: Page) => Promise<void>;
 }
 
 /**
- * A page of a fresh context, whose script errors fail the test, signed in to the console at `url` by its local
- * sign-in, and waiting on the tool calls view. A step that cannot happen fails with the step named, well inside the
+ * A page of a fresh context, whose script errors fail the test, signed in to the console at `url` (by its local
+ * sign-in, or a token), and waiting on the tool calls view. A step that cannot happen fails with the step named, well inside the
  * test's own timeout.
  */
 export async function signedInPage(browser: Browser, url: string, options: SignedInPageOptions): Promise<Page> {
@@ -26,7 +28,8 @@ export async function signedInPage(browser: Browser, url: string, options: Signe
   });
   await options.prepare?.(page);
   await page.goto(url);
-  await page.getByLabel('Your name').fill(options.name ?? 'ana');
+  if (options.token === undefined) await page.getByLabel('Your name').fill(options.name ?? 'ana');
+  else await page.getByLabel('Your token').fill(options.token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
   return page;
