@@ -1,10 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, runOk } from './run-command.js';
 import { findNode22 } from '../support/node22/node22.js';
 
 // The console as a user installs it: the packed packages into an empty project. Its page is prebuilt into dist/web,
@@ -30,37 +31,12 @@ const PAGE_ONLY = [
   'web-streams-polyfill',
 ];
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** The environment without what `npm test` sets for its own scripts (they would point npm back at the repository). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  return env;
-}
-
-async function ok(command: string, args: readonly string[], cwd: string): Promise<Run> {
-  const result = await new Promise<Run>((done) => {
-    execFile(command, [...args], { cwd, env: cleanEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
-    });
-  });
-  if (result.code !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
-  }
-  return result;
-}
-
 /** Starts the installed console and resolves with its URL once it says where it listens. */
 function startConsole(node: string, project: string, home: string): { child: ChildProcess; url: Promise<string> } {
   const bin = join(project, 'node_modules/@airlock/console/dist/bin.js');
   const child = spawn(node, [bin, '--port', '0', '--store', ':memory:'], {
     cwd: project,
-    env: { ...cleanEnv(), HOME: home },
+    env: cleanEnv({ HOME: home }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -99,7 +75,7 @@ describe('the packed console, installed outside the repository', { timeout: SLOW
     const tarballs: string[] = [];
     for (const folder of FOLDERS) {
       if (!existsSync(join(ROOT, folder, 'dist'))) throw new Error(`${folder} is not built: run npm run build first`);
-      const packed = await ok('npm', ['pack', '--json', '--pack-destination', packs], join(ROOT, folder));
+      const packed = await runOk('npm', ['pack', '--json', '--pack-destination', packs], join(ROOT, folder));
       const [info] = JSON.parse(packed.stdout) as { filename: string }[];
       tarballs.push(join(packs, info!.filename));
     }
@@ -107,14 +83,14 @@ describe('the packed console, installed outside the repository', { timeout: SLOW
       join(project, 'package.json'),
       JSON.stringify({ name: 'console-user', private: true, type: 'module' }),
     );
-    await ok('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], project);
+    await runOk('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], project);
 
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, unknown>;
     };
     const installed = Object.keys(lock.packages).map((path) => path.replace(/^(.*\/)?node_modules\//, ''));
     expect(installed.filter((name) => PAGE_ONLY.includes(name))).toEqual([]);
-    const size = await ok('du', ['-sk', 'node_modules'], project);
+    const size = await runOk('du', ['-sk', 'node_modules'], project);
     console.log(`console-install: node_modules of the packed console is ${size.stdout.split('\t')[0]} kB`);
 
     const started = startConsole(node22.path, project, home);

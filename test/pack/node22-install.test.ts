@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCommand } from './run-command.js';
+import type { Run } from './run-command.js';
 import { findNode22 } from '../support/node22/node22.js';
 
 // The CLI as a Node 22 user installs it: the packed packages into an empty project, npm itself running on the
@@ -17,22 +18,9 @@ const FOLDERS = ['packages/core', 'packages/demo-server', 'packages/gateway', 'p
 /** npm's own script, beside the Node running this test: run under Node 22, it installs as a Node 22 user's npm does. */
 const NPM_CLI = join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
+/** Runs a command with Node 22 first on the PATH: install scripts and `#!/usr/bin/env node` find it. */
 function run(command: string, args: readonly string[], cwd: string, node22: string): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  // Install scripts and `#!/usr/bin/env node` find Node 22 first.
-  env['PATH'] = `${dirname(node22)}${delimiter}${process.env['PATH'] ?? ''}`;
-  return new Promise((done) => {
-    execFile(command, [...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
-    });
-  });
+  return runCommand(command, args, cwd, { PATH: `${dirname(node22)}${delimiter}${process.env['PATH'] ?? ''}` });
 }
 
 describe('the packed CLI installed with Node 22', { timeout: SLOW }, () => {

@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand, runOk } from './run-command.js';
 
 // What a user gets from npm, tried as a user would: each package packed (`npm pack`, from the built tree: `npm test`
 // builds first) and installed into an empty project outside the repository, where nothing of the workspace can be
@@ -27,40 +27,6 @@ const PACKAGES = {
 /** What the console and the elements bring, which a CLI user must not have to install. */
 const CONSOLE_ONLY = ['hono', '@hono/node-server', 'ai', '@ai-sdk/openai-compatible', 'lit', '@airlock/console'];
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * The environment without what `npm test` sets for its own scripts (npm_config_local_prefix and the like would point
- * a nested npm back at the repository).
- */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  return env;
-}
-
-function run(command: string, args: readonly string[], cwd: string): Promise<Run> {
-  return new Promise((resolvePromise) => {
-    execFile(command, [...args], { cwd, env: cleanEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Runs a command that must succeed, failing with its output when it does not. */
-async function ok(command: string, args: readonly string[], cwd: string): Promise<Run> {
-  const result = await run(command, args, cwd);
-  if (result.code !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
-  }
-  return result;
-}
-
 const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'];
 
 describe('the packed packages, installed outside the repository', { timeout: SLOW }, () => {
@@ -78,7 +44,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     mkdirSync(project);
     for (const [key, folder] of Object.entries(PACKAGES)) {
       if (!existsSync(join(ROOT, folder, 'dist'))) throw new Error(`${folder} is not built: run npm run build first`);
-      const packed = await ok('npm', ['pack', '--json', '--pack-destination', packs], join(ROOT, folder));
+      const packed = await runOk('npm', ['pack', '--json', '--pack-destination', packs], join(ROOT, folder));
       const [info] = JSON.parse(packed.stdout) as { filename: string }[];
       tarballs[key as keyof typeof PACKAGES] = join(packs, info!.filename);
     }
@@ -89,7 +55,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     // First what a CLI and library user installs; the console and the elements come after, in the test for them.
     const before = Date.now();
     const cliTarballs = [tarballs.core, tarballs.demoServer, tarballs.gateway, tarballs.cli];
-    await ok('npm', [...INSTALL, ...cliTarballs, 'better-sqlite3@^12.11.1'], project);
+    await runOk('npm', [...INSTALL, ...cliTarballs, 'better-sqlite3@^12.11.1'], project);
     firstInstall = {
       seconds: (Date.now() - before) / 1000,
       present: CONSOLE_ONLY.filter((name) => existsSync(join(project, 'node_modules', name))),
@@ -121,7 +87,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
 
   it("runs the README's sample, examples/quick-start.mjs, as written: it prints success and exits 0", async () => {
     copyFileSync(join(ROOT, 'examples/quick-start.mjs'), join(project, 'quick-start.mjs'));
-    const result = await run(process.execPath, ['quick-start.mjs'], project);
+    const result = await runCommand(process.execPath, ['quick-start.mjs'], project);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('demo__echo');
     expect(result.stdout).toContain('outcome: success');
@@ -130,7 +96,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
 
   it('require()s @airlock/core from CommonJS in the installed project (Node >= 20.19)', async () => {
     const script = "const { createHost } = require('@airlock/core'); console.log(typeof createHost);";
-    const result = await ok(process.execPath, ['-e', script], project);
+    const result = await runOk(process.execPath, ['-e', script], project);
     expect(result.stdout).toBe('function\n');
   });
 
@@ -142,7 +108,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
       "import { WorkerStore } from '@airlock/core/worker';",
       'console.log([typeof core.createHost, typeof MESSAGES, typeof SqliteStore, typeof WorkerStore].join());',
     ].join('\n');
-    const result = await ok(process.execPath, ['--input-type=module', '-e', script], project);
+    const result = await runOk(process.execPath, ['--input-type=module', '-e', script], project);
     expect(result.stdout).toBe('function,object,function,function\n');
   });
 
@@ -150,7 +116,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     const { version } = JSON.parse(readFileSync(join(ROOT, PACKAGES.cli, 'package.json'), 'utf8')) as {
       version: string;
     };
-    const result = await ok('npx', ['--no-install', 'airlock', '--version'], project);
+    const result = await runOk('npx', ['--no-install', 'airlock', '--version'], project);
     expect(result.stdout).toBe(`${version}\n`);
   });
 
@@ -161,7 +127,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
         mcpServers: { demo: { command: process.execPath, args: ['node_modules/@airlock/demo-server/dist/bin.js'] } },
       }),
     );
-    const result = await ok(
+    const result = await runOk(
       'npx',
       ['--no-install', 'airlock', 'tools', '--config', 'airlock.config.json', '--store', 'cli.db'],
       project,
@@ -172,7 +138,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
   });
 
   it('adds @airlock/elements (module, bundle, types for both) and @airlock/console, which airlock console finds', async () => {
-    await ok('npm', [...INSTALL, tarballs.elements, tarballs.console], project);
+    await runOk('npm', [...INSTALL, tarballs.elements, tarballs.console], project);
     const elements = join(project, 'node_modules/@airlock/elements');
     const shipped = ['dist/index.js', 'dist/index.d.ts', 'dist/bundle/airlock-elements.js', 'LICENSE', 'README.md'];
     for (const file of [...shipped, 'dist/custom-elements.json']) {
@@ -199,27 +165,27 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
       ].join('\n'),
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const types = await run(
+    const types = await runCommand(
       process.execPath,
       [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--lib', 'es2023,dom', 'types-check.ts'],
       project,
     );
     expect(types.stdout).toBe('');
     expect(types.code).toBe(0);
-    const consoleHelp = await ok('npx', ['--no-install', 'airlock', 'console', '--help'], project);
+    const consoleHelp = await runOk('npx', ['--no-install', 'airlock', 'console', '--help'], project);
     expect(consoleHelp.stdout).toContain('usage: airlock console');
-    const consoleVersion = await ok('npx', ['--no-install', 'airlock-console', '--version'], project);
+    const consoleVersion = await runOk('npx', ['--no-install', 'airlock-console', '--version'], project);
     expect(consoleVersion.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('adds @airlock/ai-sdk with the frameworks it serves, and runs examples/ai-sdk.mjs as written', async () => {
-    await ok(
+    await runOk(
       'npm',
       [...INSTALL, tarballs.aiSdk, 'ai@^6.0.326', '@openai/agents@^0.14.3', '@langchain/core@^1.4.0'],
       project,
     );
     copyFileSync(join(ROOT, 'examples/ai-sdk.mjs'), join(project, 'ai-sdk.mjs'));
-    const example = await run(process.execPath, ['ai-sdk.mjs'], project);
+    const example = await runCommand(process.execPath, ['ai-sdk.mjs'], project);
     expect(example.stderr).toBe('');
     expect(example.stdout).toContain('call_1: success\ncall_2: permission_denied\n');
     expect(example.code).toBe(0);
@@ -230,7 +196,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
       "import { airlockLangChainTools } from '@airlock/ai-sdk/langchain';",
       'console.log([typeof airlockTools, typeof airlockAgentTools, typeof airlockLangChainTools].join());',
     ].join('\n');
-    const imported = await ok(process.execPath, ['--input-type=module', '-e', script], project);
+    const imported = await runOk(process.execPath, ['--input-type=module', '-e', script], project);
     expect(imported.stdout).toBe('function,function,function\n');
     writeFileSync(
       join(project, 'ai-sdk-types.ts'),
@@ -242,7 +208,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
       ].join('\n'),
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const types = await run(
+    const types = await runCommand(
       process.execPath,
       [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', 'ai-sdk-types.ts'],
       project,
