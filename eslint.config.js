@@ -67,6 +67,8 @@ export default tseslint.config(
       'scripts/**/*.js',
       // The samples users run as they are (plain ESM); test/pack runs each one from an installed tarball.
       'examples/**/*.mjs',
+      // The client the MCP conformance suite runs as a command (plain ESM over the built core, as an app embeds it).
+      'test/conformance/*.mjs',
       // The API reference TypeDoc writes (npm run docs:api).
       'docs/api/**',
     ],
