@@ -7,6 +7,7 @@ import {
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
 import { authAudit } from './auth-audit.js';
+import { isRootMetadataOfTheOldEra } from './old-era-metadata.js';
 import { authFailed, describeCause } from './auth-errors.js';
 import { httpsOnlyFetch, timedFetch } from './https-only-fetch.js';
 import type { SignInFlow } from './sign-in-flow.js';
@@ -81,12 +82,23 @@ async function runSignIn(
   const challenge = options.challenge ?? (await probe(provider, fetchFn));
   await checkResourceMetadata(provider, challenge, fetchFn);
   const scope = options.scope ?? challenge.scope ?? provider.options.oauth?.scopes?.join(' ');
-  const common = {
+  const common: Parameters<typeof auth>[1] = {
     serverUrl: provider.serverUrl,
     fetchFn,
     ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
   };
-  const first = await auth(provider, { ...common, ...(scope ? { scope } : {}), forceReauthorization: true });
+  const start = { ...common, ...(scope ? { scope } : {}), forceReauthorization: true };
+  let first;
+  try {
+    first = await auth(provider, start);
+  } catch (error) {
+    if (!isRootMetadataOfTheOldEra(error, provider.serverUrl)) throw error;
+    // A server with no protected resource metadata is of the 2025-03-26 era, whose clients read the authorization
+    // server's metadata at the server's own origin and did not check its issuer: that era's servers (the suite's
+    // back-compat scenario among them) name another. Only then, and only for that document, the check is left out.
+    common.skipIssuerMetadataValidation = true;
+    first = await auth(provider, { ...start, skipIssuerMetadataValidation: true });
+  }
   if (first === 'REDIRECT') {
     const back = await askUser(provider, flow, options.signal);
     const { code, iss } = checkRedirect(provider, flow, back);
