@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { SqliteStore } from '@airlock/core/sqlite';
 import { scratchDir } from '@airlock/core/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -279,6 +281,51 @@ describe('shell completion', () => {
     const w = workspace();
     expect(await complete(`airlock call --config ${w.config} --store ${w.store} `)).toEqual(['']);
     expect(existsSync(w.store)).toBe(false);
+  });
+
+  it('bash: never runs a tool name kept in history, and never offers it', async () => {
+    const w = workspace();
+    const marker = join(w.dir, 'ran');
+    const store = new SqliteStore({ path: w.store });
+    const name = `x$(touch ${marker})`;
+    const userId = userInfo().username || 'local';
+    await store.write([
+      {
+        kind: 'decision.put',
+        audit: {
+          type: 'permission.decision',
+          at: 1,
+          userId,
+          workspaceId: 'default',
+          conversationId: null,
+          serverId: 'demo',
+          tool: name,
+          argsHash: null,
+          riskTier: 'low',
+          invocationId: null,
+          data: {},
+        },
+        decision: {
+          id: 'd1',
+          userId,
+          workspaceId: 'default',
+          serverId: 'demo',
+          serverIdentity: 'i',
+          tool: name,
+          argsHash: null,
+          definitionHash: 'd',
+          effect: 'deny',
+          riskTier: 'low',
+          grantedAt: 1,
+          expiresAt: null,
+          grantedBy: 'x',
+        },
+      },
+    ]);
+    await store.close();
+    expect(await complete(`airlock call --config ${w.config} --store ${w.store} `)).toEqual(['']);
+    expect(await complete(`airlock call --config ${w.config} --store ${w.store} demo/x`)).toEqual(['']);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('zsh and fish: scripts naming every command and option', async () => {

@@ -7,6 +7,13 @@ import { cliScope, loadConfig } from './cli-config.js';
 /** What the completion scripts ask for: the config's server ids, or the tools this user has used. */
 export const COMPLETED_IDS = ['servers', 'tools'] as const;
 
+/**
+ * What an id offered to a shell may be: a server id, or `SERVER/TOOL` of the characters tool names use. Anything else
+ * (a tool named with `$(…)` by a hostile server, kept in history) is never offered: a shell may evaluate what it is
+ * given.
+ */
+const OFFERABLE = /^[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)?$/;
+
 /** The most calls read back to find the tools used: enough for anyone's recent tools, instant on a large history. */
 const RECENT_CALLS = 500;
 
@@ -35,7 +42,8 @@ export async function completeIds(argv: readonly string[], stdout: NodeJS.Writab
               typeof values.workspace === 'string' ? values.workspace : undefined,
             )
           : [];
-    if (ids.length > 0) stdout.write(`${ids.join('\n')}\n`);
+    const offered = ids.filter((id) => OFFERABLE.test(id));
+    if (offered.length > 0) stdout.write(`${offered.join('\n')}\n`);
   } catch {
     // Nothing to offer: a shell shows no candidates rather than an error.
   }
@@ -46,7 +54,8 @@ export async function completeIds(argv: readonly string[], stdout: NodeJS.Writab
 async function usedTools(path: string | undefined, workspace: string | undefined): Promise<string[]> {
   const file = path ?? defaultStorePath(process.env);
   if (file === ':memory:' || !existsSync(file)) return [];
-  const store = new SqliteStore({ path: file });
+  // A keystroke must not wait on another process's write lock, nor start a checkpoint thread.
+  const store = new SqliteStore({ path: file, busyTimeoutMs: 250, checkpointOnThread: false });
   try {
     const scope = cliScope(workspace);
     const calls = await store.listInvocations(scope, { allConversations: true, limit: RECENT_CALLS });

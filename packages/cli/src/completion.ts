@@ -50,8 +50,14 @@ _airlock_ids() {
   done
   "\${COMP_WORDS[0]}" __complete "$1" "\${passed[@]}" 2>/dev/null
 }
+# Offers each id given that starts with what is typed, as it is: ids come from servers and history, so they never go
+# through compgen -W, which would run a $(...) written in one.
+_airlock_offer() {
+  local id
+  for id in "$@"; do [[ "$id" == "$cur"* ]] && COMPREPLY+=("$id"); done
+}
 _airlock() {
-  local cur prev i word skip=0 actions ids="" words=()
+  local cur prev i word skip=0 actions words=() found=()
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
@@ -59,7 +65,7 @@ _airlock() {
     --audience) COMPREPLY=($(compgen -W "model app user" -- "$cur")); return ;;
     --negotiation) COMPREPLY=($(compgen -W "legacy auto" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "ndjson seed" -- "$cur")); return ;;
-    --server) COMPREPLY=($(compgen -W "$(_airlock_ids servers)" -- "$cur")); return ;;
+    --server) COMPREPLY=(); mapfile -t found < <(_airlock_ids servers); _airlock_offer "\${found[@]}"; return ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${words(OPTION_NAMES)}" -- "$cur")); return
@@ -82,15 +88,13 @@ _airlock() {
 ${actions}
   esac
   case "\${words[*]}" in
-    ${places(TOOL_PLACES)}) ids="$(_airlock_ids tools)" ;;
-    ${places(SERVER_PLACES)}) ids="$(_airlock_ids servers)" ;;
-    "config import") ids="${words(IMPORT_HOSTS)}" ;;
+    ${places(TOOL_PLACES)}) mapfile -t found < <(_airlock_ids tools) ;;
+    ${places(SERVER_PLACES)}) mapfile -t found < <(_airlock_ids servers) ;;
+    "config import") found=(${words(IMPORT_HOSTS)}) ;;
   esac
-  if [[ \${#words[@]} -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "$actions $ids" -- "$cur"))
-  else
-    COMPREPLY=($(compgen -W "$ids" -- "$cur"))
-  fi
+  COMPREPLY=()
+  if [[ \${#words[@]} -eq 1 ]]; then COMPREPLY=($(compgen -W "$actions" -- "$cur")); fi
+  _airlock_offer "\${found[@]}"
 }
 complete -F _airlock airlock
 `;
