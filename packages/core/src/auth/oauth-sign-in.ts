@@ -80,7 +80,7 @@ async function runSignIn(
   const { serverId } = provider;
   options.signal?.throwIfAborted();
   const challenge = options.challenge ?? (await probe(provider, fetchFn));
-  await checkResourceMetadata(provider, challenge, fetchFn);
+  const resourceMetadata = await checkResourceMetadata(provider, challenge, fetchFn);
   const scope = options.scope ?? challenge.scope ?? provider.options.oauth?.scopes?.join(' ');
   const common: Parameters<typeof auth>[1] = {
     serverUrl: provider.serverUrl,
@@ -92,7 +92,7 @@ async function runSignIn(
   try {
     first = await auth(provider, start);
   } catch (error) {
-    if (!isRootMetadataOfTheOldEra(error, provider.serverUrl)) throw error;
+    if (resourceMetadata !== 'absent' || !isRootMetadataOfTheOldEra(error, provider.serverUrl)) throw error;
     // A server with no protected resource metadata is of the 2025-03-26 era, whose clients read the authorization
     // server's metadata at the server's own origin and did not check its issuer: that era's servers (the suite's
     // back-compat scenario among them) name another. Only then, and only for that document, the check is left out.
@@ -153,16 +153,17 @@ async function checkResourceMetadata(
   provider: UserOAuthProvider,
   challenge: AuthChallenge,
   fetchFn: FetchLike,
-): Promise<void> {
+): Promise<'present' | 'absent'> {
   try {
     await discoverOAuthProtectedResourceMetadata(
       provider.serverUrl,
       challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl },
       fetchFn,
     );
+    return 'present';
   } catch (error) {
     if (error instanceof HostError) throw error;
-    if (error instanceof Error && error.message.startsWith('Resource server does not implement')) return;
+    if (error instanceof Error && error.message.startsWith('Resource server does not implement')) return 'absent';
     const where = challenge.resourceMetadataUrl?.href ?? 'the well-known path';
     throw authFailed(
       provider.serverId,
