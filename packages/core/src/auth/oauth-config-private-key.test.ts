@@ -33,7 +33,7 @@ describe('private_key_jwt from the config file', () => {
     world = undefined;
   });
 
-  it('reads the key from a PEM file beside the config and gets a machine token with it', async () => {
+  it('reads the key from a PEM file beside the config (SEC1, as openssl writes it) and gets a machine token', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     world = await OAuthWorld.open({
       clients: [
@@ -96,6 +96,16 @@ describe('private_key_jwt from the config file', () => {
     const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' });
     expect(() => readConfigFile(configWith({ privateKeyFile: 'k.pem' }, { 'k.pem': pem as string }))).toThrow(
       /a private key \(private_key_jwt\) needs the clientId/,
+    );
+    expect(() =>
+      readConfigFile(
+        configWith(
+          { clientId: 'm', privateKeyFile: 'k.pem', privateKeyAlgorithm: 'RS256' },
+          { 'k.pem': pem as string },
+        ),
+      ),
+    ).toThrow(
+      /oauth\.privateKeyAlgorithm is RS256, which this key \(ec, prime256v1\) cannot sign with \(it can: ES256\)/,
     );
     expect(() => readConfigFile(configWith({ clientId: 'm', privateKeyAlgorithm: 'HS256' }))).toThrow(
       /oauth\.privateKeyAlgorithm must be one of RS256/,

@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EntryContext } from '../config/server-entry-context.js';
@@ -53,14 +54,15 @@ export function parseServerOAuth(value: unknown, ctx: EntryContext, folder: stri
   if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((x) => typeof x === 'string' && x !== ''))) {
     fail('oauth.scopes', 'must be an array of non-empty strings');
   }
-  const privateKey = readPrivateKey(text('privateKey'), text('privateKeyFile'), folder, fail);
-  const algorithm = o['privateKeyAlgorithm'];
-  if (algorithm !== undefined && !PRIVATE_KEY_ALGORITHMS.includes(algorithm as string)) {
+  const key = readPrivateKey(text('privateKey'), text('privateKeyFile'), folder, fail);
+  const given = o['privateKeyAlgorithm'];
+  if (given !== undefined && !PRIVATE_KEY_ALGORITHMS.includes(given as string)) {
     fail('oauth.privateKeyAlgorithm', `must be one of ${PRIVATE_KEY_ALGORITHMS.join(', ')}`);
   }
-  if (algorithm !== undefined && privateKey === undefined) {
-    fail('oauth.privateKeyAlgorithm', 'needs privateKey or privateKeyFile');
-  }
+  if (given !== undefined && key === undefined) fail('oauth.privateKeyAlgorithm', 'needs privateKey or privateKeyFile');
+  const algorithm = key === undefined ? undefined : signingAlgorithm(key.object, given as string | undefined, fail);
+  // The SDK signs with a PKCS#8 key only: a PKCS#1 or SEC1 file (what openssl writes by default) is converted here.
+  const privateKey = key?.object.export({ type: 'pkcs8', format: 'pem' }) as string | undefined;
   if (privateKey !== undefined && clientId === undefined) {
     fail('oauth', 'a private key (private_key_jwt) needs the clientId it was registered under');
   }
@@ -73,17 +75,17 @@ export function parseServerOAuth(value: unknown, ctx: EntryContext, folder: stri
     ...(clientSecret === undefined ? {} : { clientSecret }),
     ...(scopes === undefined ? {} : { scopes: scopes as string[] }),
     ...(privateKey === undefined ? {} : { privateKey }),
-    ...(algorithm === undefined ? {} : { privateKeyAlgorithm: algorithm as string }),
+    ...(algorithm === undefined ? {} : { privateKeyAlgorithm: algorithm }),
   };
 }
 
-/** The PEM given inline or read from a file (relative to the config's folder), checked to be a private key. */
+/** The PEM given inline or read from a file (relative to the config's folder), parsed as a private key. */
 function readPrivateKey(
   inline: string | undefined,
   file: string | undefined,
   folder: string,
   fail: EntryContext['fail'],
-): string | undefined {
+): { readonly object: KeyObject } | undefined {
   if (inline !== undefined && file !== undefined) fail('oauth', 'has both privateKey and privateKeyFile: give one');
   const field = file === undefined ? 'oauth.privateKey' : 'oauth.privateKeyFile';
   let pem = inline;
@@ -97,9 +99,40 @@ function readPrivateKey(
   }
   if (pem === undefined) return undefined;
   try {
-    createPrivateKey(pem);
+    return { object: createPrivateKey(pem) };
   } catch (error) {
-    fail(field, `is not a private key in PEM: ${(error as Error).message}`);
+    return fail(field, `is not a private key in PEM: ${(error as Error).message}`);
   }
-  return pem;
+}
+
+/** The key's own algorithm when none is given, else the one given, refused when the key cannot sign with it. */
+function signingAlgorithm(key: KeyObject, given: string | undefined, fail: EntryContext['fail']): string {
+  const type = key.asymmetricKeyType;
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const fits: readonly string[] =
+    type === 'rsa'
+      ? ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512']
+      : type === 'rsa-pss'
+        ? ['PS256', 'PS384', 'PS512']
+        : type === 'ec' && curve === 'prime256v1'
+          ? ['ES256']
+          : type === 'ec' && curve === 'secp384r1'
+            ? ['ES384']
+            : type === 'ed25519'
+              ? ['EdDSA']
+              : [];
+  if (fits.length === 0) {
+    return fail(
+      'oauth.privateKey',
+      `is a key (${type ?? 'unknown'}${curve === undefined ? '' : `, ${curve}`}) that signs with none of ${PRIVATE_KEY_ALGORITHMS.join(', ')}`,
+    );
+  }
+  if (given === undefined) return fits[0]!;
+  if (!fits.includes(given)) {
+    fail(
+      'oauth.privateKeyAlgorithm',
+      `is ${given}, which this key (${type}${curve === undefined ? '' : `, ${curve}`}) cannot sign with (it can: ${fits.join(', ')})`,
+    );
+  }
+  return given;
 }
