@@ -29,6 +29,12 @@ function writeConfig(): string {
       ],
       servers: {
         team: { command: demo.command, args: demo.args, env: { TEAM_KEY: '${input:team-key}' }, isolation: 'shared' },
+        team2: {
+          command: demo.command,
+          args: demo.args,
+          env: { TEAM_KEY: '${input:team-key}' },
+          isolation: 'workspace',
+        },
         own: {
           command: demo.command,
           args: demo.args,
@@ -39,7 +45,7 @@ function writeConfig(): string {
       console: {
         auth: 'token',
         users: [
-          { id: 'ana', tokenSha256: sha256('ana-token'), admin: true },
+          { id: 'ana', tokenSha256: sha256('ana-token'), admin: true, workspaces: ['*'] },
           { id: 'bob', tokenSha256: sha256('bob-token') },
         ],
       },
@@ -103,6 +109,19 @@ describe("the console's inputs", () => {
       expect.objectContaining({ id: 'own-key', set: false }),
       expect.objectContaining({ id: 'region', set: false }),
     ]);
+  });
+
+  it("keeps a server per workspace's value apart in each workspace", async () => {
+    expect((await ana.request('PUT', '/api/servers/team2/inputs/team-key', { value: 'key-default' })).status).toBe(200);
+    const other = await ConsoleClient.signIn(running.url, { token: 'ana-token', workspaceId: 'other' });
+    expect((await other.get('/api/servers/team2/inputs')).body).toEqual([
+      expect.objectContaining({ id: 'team-key', set: false, shared: true }),
+    ]);
+    expect((await ana.get('/api/servers/team2/inputs')).body).toEqual([
+      expect.objectContaining({ id: 'team-key', set: true, shared: true }),
+    ]);
+    const refused = await bob.request('PUT', '/api/servers/team2/inputs/team-key', { value: 'x' });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'admin_only' } } });
   });
 
   it('clears a value, and answers 404 for an input the server does not declare', async () => {

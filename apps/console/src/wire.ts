@@ -83,6 +83,6 @@ export interface InputView {
   readonly password: boolean;
   readonly options?: readonly string[];
   readonly set: boolean;
-  /** True when one value serves everyone (a shared connection), which administrators set. */
+  /** True when one value serves several users (a shared or per-workspace connection), which administrators set. */
   readonly shared: boolean;
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Host, ServerConfig, StoredInputs } from '@airlock/core';
 import { ApiError } from '../api-error.js';
-import { inputOwner, SHARED_INPUTS_OWNER } from '../console-inputs.js';
+import { inputOwner } from '../console-inputs.js';
 import type { PageData } from '../page-data.js';
 import type { InputView } from '../wire.js';
 import type { ApiApp, ApiEnv } from './api-app.js';
@@ -35,7 +35,7 @@ export function mountInputRoutes({ app, host, pageData, servers, inputs }: Input
   };
   const list = async (c: Context<ApiEnv>): Promise<InputView[]> => {
     const { view, declared, source } = serverOf(c);
-    const userId = inputOwner(view.isolation, scopeOf(c).userId);
+    const userId = inputOwner(view.isolation, scopeOf(c));
     return Promise.all(
       declared.map(async (input) => ({
         id: input.id,
@@ -44,7 +44,7 @@ export function mountInputRoutes({ app, host, pageData, servers, inputs }: Input
         password: input.password === true,
         ...(input.options === undefined ? {} : { options: input.options }),
         set: (await inputs.get({ userId, source, inputId: input.id })) !== undefined,
-        shared: userId === SHARED_INPUTS_OWNER,
+        shared: view.isolation !== 'user',
       })),
     );
   };
@@ -55,12 +55,13 @@ export function mountInputRoutes({ app, host, pageData, servers, inputs }: Input
     if (input === undefined) {
       throw new ApiError(404, 'not_found', `server "${view.id}" declares no input "${c.req.param('input') ?? ''}"`);
     }
-    const userId = inputOwner(view.isolation, scopeOf(c).userId);
-    if (userId === SHARED_INPUTS_OWNER && !c.get('admin')) {
+    const userId = inputOwner(view.isolation, scopeOf(c));
+    if (view.isolation !== 'user' && !c.get('admin')) {
+      const whom = view.isolation === 'workspace' ? 'everyone in this workspace' : 'everyone';
       throw new ApiError(
         403,
         'admin_only',
-        `input "${input.id}" serves everyone on server "${view.id}" (one shared connection): an administrator sets it`,
+        `input "${input.id}" serves ${whom} on server "${view.id}" (one connection for them): an administrator sets it`,
       );
     }
     return { view, input, key: { userId, source, inputId: input.id } };
