@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
@@ -48,9 +49,10 @@ export function configImport(request: ConfigImportRequest): void {
     env: request.env,
   });
   mkdirSync(dirname(out), { recursive: true });
-  const temporary = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
+  // A name no one can guess, created here only ('wx'): a link planted in a shared folder is never written through.
+  const temporary = join(dirname(out), `.${basename(out)}.${randomBytes(8).toString('hex')}.tmp`);
   // Owner-only: the source may hold secrets in clear, and they are carried as they are.
-  writeFileSync(temporary, `${JSON.stringify(imported.json, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(temporary, `${JSON.stringify(imported.json, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   let checked: ConfigFile;
   try {
     checked = readConfigFile(temporary, { variables: checkVariables(request.env, dirname(out), request.home) });

@@ -247,6 +247,6 @@ describe('airlock config import', () => {
     expect(help.stdout).toContain('airlock config import claude|vscode|cursor [FILE] [--out FILE] [--force]');
     const bash = await run(['completion', 'bash'], work, home);
     expect(bash.stdout).toContain('config) actions="check import"');
-    expect(bash.stdout).toContain('"config import") ids="claude vscode cursor"');
+    expect(bash.stdout).toContain('"config import") found=(claude vscode cursor)');
   });
 });

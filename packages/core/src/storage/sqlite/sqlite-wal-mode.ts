@@ -22,8 +22,11 @@ export function enterWalMode(database: SqliteDatabase, timeoutMs: number): void 
   }
 }
 
-/** True for "the database is locked" from either driver (better-sqlite3's code, `node:sqlite`'s errcode). */
+/** True for "the database is locked" from either driver, extended codes too (better-sqlite3's code, `node:sqlite`'s errcode). */
 function isBusy(error: unknown): boolean {
   const { code, errcode } = (error ?? {}) as { readonly code?: unknown; readonly errcode?: unknown };
-  return code === 'SQLITE_BUSY' || errcode === 5;
+  return (
+    (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) ||
+    (typeof errcode === 'number' && (errcode & 0xff) === 5)
+  );
 }
