@@ -149,6 +149,29 @@ describe("the registry's system monitor app in the console", () => {
     expect(reach).toEqual({ own: 'undefined', added: true, kept: false });
   });
 
+  it('keeps its guard when the view replaces the built-ins it uses, and sees into open shadow roots', async () => {
+    const kept = await view.evaluate(async () => {
+      // A view disarming the guard: remove() and getAttribute() that do nothing useful.
+      const proto = Element.prototype as unknown as Record<string, unknown>;
+      proto['remove'] = () => undefined;
+      proto['getAttribute'] = () => 'https://allowed.example/';
+      const frame = document.createElement('iframe');
+      frame.srcdoc = '<p>x</p>';
+      document.body.append(frame);
+      // An open shadow root parsed from markup (no attachShadow call), holding a frame.
+      const host = document.createElement('div');
+      document.body.append(host);
+      (host as unknown as { setHTMLUnsafe(html: string): void }).setHTMLUnsafe(
+        '<div><template shadowrootmode="open"><iframe srcdoc="<p>y</p>"></iframe></template></div>',
+      );
+      const inner = host.querySelector('div')?.shadowRoot?.querySelector('iframe');
+      const added = frame.isConnected && inner?.isConnected === true;
+      await Promise.resolve();
+      return { added, kept: frame.isConnected || inner?.isConnected === true };
+    });
+    expect(kept).toEqual({ added: true, kept: false });
+  });
+
   it('polls through the host: each poll asks the permission sheet and is its own card, called as the app', async () => {
     // The first poll came once the view had its result: the first card after the one that opened the view.
     const pollId = await newCard(known);
