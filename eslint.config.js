@@ -81,6 +81,7 @@ export default tseslint.config(
         project: [
           './tsconfig.eslint.json',
           './packages/elements/tsconfig.eslint.json',
+          './packages/web-kit/tsconfig.eslint.json',
           './apps/console/web/tsconfig.json',
           './test/e2e/tsconfig.json',
         ],

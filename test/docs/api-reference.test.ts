@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // declaration maps (`npm run build`), as `npm test` builds first.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const DOCUMENTED = ['packages/core', 'packages/elements', 'packages/ai-sdk'];
+const DOCUMENTED = ['packages/core', 'packages/elements', 'packages/ai-sdk', 'packages/web-kit'];
 
 interface Reflection {
   name: string;

@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand, runOk } from './run-command.js';
+import { cleanEnv, runCommand, runOk } from './run-command.js';
 
 // What a user gets from npm, tried as a user would: each package packed (`npm pack`, from the built tree: `npm test`
 // builds first) and installed into an empty project outside the repository, where nothing of the workspace can be
@@ -20,6 +21,7 @@ const PACKAGES = {
   gateway: 'packages/gateway',
   cli: 'packages/cli',
   aiSdk: 'packages/ai-sdk',
+  webKit: 'packages/web-kit',
   elements: 'packages/elements',
   console: 'apps/console',
 } as const;
@@ -215,5 +217,46 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
     );
     expect(types.stdout).toBe('');
     expect(types.code).toBe(0);
+  });
+
+  it('adds @airlock/web-kit, and examples/web-app serves its page, the elements, the kit and the event stream', async () => {
+    await runOk(
+      'npm',
+      [...INSTALL, tarballs.webKit, tarballs.elements, 'hono@^4.13.19', '@hono/node-server@^2.1.8'],
+      project,
+    );
+    mkdirSync(join(project, 'web-app'));
+    for (const file of ['server.mjs', 'index.html']) {
+      copyFileSync(join(ROOT, 'examples/web-app', file), join(project, 'web-app', file));
+    }
+    const example = spawn(process.execPath, ['web-app/server.mjs'], {
+      cwd: project,
+      env: cleanEnv({ PORT: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      example.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const origin = await new Promise<string>((found, failed) => {
+        example.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const address = /listening on (http:\/\/\S+)\//.exec(output)?.[1];
+          if (address !== undefined) found(address);
+        });
+        example.once('exit', (code) => failed(new Error(`the example exited (${code}):\n${output}`)));
+      });
+      for (const path of ['/', '/elements/airlock-elements.js', '/kit/index.js', '/kit/connect-airlock.js']) {
+        expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
+      }
+      const events = await fetch(`${origin}/airlock/events`);
+      const reader = events.body!.getReader();
+      const first = new TextDecoder().decode((await reader.read()).value as Uint8Array);
+      expect(first).toContain('event: state');
+      await reader.cancel();
+    } finally {
+      const exited = new Promise((done) => example.once('exit', done));
+      example.kill('SIGTERM');
+      await exited;
+    }
   });
 });

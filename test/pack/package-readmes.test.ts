@@ -14,6 +14,7 @@ const PACKAGES = [
   'packages/cli',
   'packages/demo-server',
   'packages/ai-sdk',
+  'packages/web-kit',
   'packages/elements',
   'apps/console',
 ];

@@ -7,6 +7,7 @@ export const PACKAGE_FOLDERS = [
   'packages/gateway',
   'packages/cli',
   'packages/ai-sdk',
+  'packages/web-kit',
   'packages/elements',
   'apps/console',
 ] as const;

@@ -1,0 +1,6 @@
+// @airlock/web-kit: the server part. A Hono app that serves one user's calls and questions to the page and takes its
+// decisions, answers and cancels; the browser part is `@airlock/web-kit/browser`.
+export { createWebKit } from './web-kit.js';
+export type { WebKit } from './web-kit.js';
+export type { KitServer, ScopeOf } from './kit-app.js';
+export type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';

@@ -1,0 +1,226 @@
+import type { ElicitationRequest, Host, InvocationRecord, InvokeOptions, Scope, ToolResult } from '@airlock/core';
+import { HostError, isTerminalState } from '@airlock/core';
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
+import type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';
+import { KitRefusal } from './kit-refusal.js';
+import type { KitSurface, Tenant } from './kit-surface.js';
+import { sameTenant } from './kit-surface.js';
+
+/** Who a request is: the scope its events and answers belong to; undefined refuses it (401). */
+export type ScopeOf = (request: Request) => Scope | undefined | Promise<Scope | undefined>;
+
+/** The biggest body a route reads: a decision is a few bytes; a form answer fits well inside this. */
+const MAX_BODY_BYTES = 256 * 1024;
+/** Events a page may leave unread before its stream is dropped (it reconnects to a fresh `state`). */
+const MAX_UNSENT_EVENTS = 2000;
+/** How often an idle stream says it is alive, so a connection that died quietly is noticed. */
+const HEARTBEAT_MS = 25_000;
+
+/** What `serve` gives: the routes to mount, and `invoke`, whose calls a page can cancel from their card. */
+export interface KitServer {
+  /** `GET /events`, `POST /permissions/:id`, `POST /elicitations/:id`, `POST /calls/:id/cancel`. */
+  readonly app: Hono<{ Variables: { scope: Scope } }>;
+  /** `host.invoke`, with the call's "Cancel call" button wired to it (the card is `cancellable` while it runs). */
+  invoke(options: InvokeOptions): Promise<ToolResult>;
+  /** Ends every stream and stops following the host (the host itself is the caller's to close). */
+  close(): void;
+}
+
+interface Stream {
+  readonly tenant: Tenant;
+  send<E extends KitEventName>(event: E, data: KitEventMap[E]): void;
+  end(): void;
+}
+
+/**
+ * The server part of the kit over one host whose surface is `surface`: each page's stream carries its tenant's calls
+ * and questions (never another's), and the routes take its decisions, answers and cancels. Everything a page is shown
+ * comes from the host's own events, so a call started anywhere (a model loop, a script) shows as a card.
+ */
+export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): KitServer {
+  const streams = new Set<Stream>();
+  const open = new Map<string, KitCall>();
+  const questions = new Map<string, ElicitationRequest>();
+  const running = new Map<string, AbortController>();
+  const tell = <E extends KitEventName>(tenant: Tenant, event: E, data: KitEventMap[E]): void => {
+    for (const stream of streams) if (sameTenant(stream.tenant, tenant)) stream.send(event, data);
+  };
+
+  const cardOf = (invocation: InvocationRecord): Pick<KitCall, 'tool' | 'server'> => {
+    const known = open.get(invocation.id);
+    if (known !== undefined) return { tool: known.tool, server: known.server };
+    // What the person may see, then what an app view may call (app-only tools are listed per server).
+    const scope = invocation.scope;
+    const serverId = invocation.serverId;
+    const tool = [
+      ...host.tools.list({ audience: 'user', scope }),
+      ...(serverId === null ? [] : host.tools.list({ audience: 'app', serverId, scope })),
+    ].find((t) => t.name === invocation.tool);
+    const server = host.servers.list({ scope: invocation.scope }).find((s) => s.id === invocation.serverId);
+    return {
+      ...(tool && {
+        tool: { name: tool.name, ...(tool.title && { title: tool.title }), ...(tool.icons && { icons: tool.icons }) },
+      }),
+      ...(server && { server: { id: server.id, trusted: server.trusted } }),
+    };
+  };
+
+  const off = [
+    host.on('invocation.transition', ({ invocation, screen }) => {
+      const call: KitCall = { invocation, ...cardOf(invocation), ...(screen && { screen }) };
+      if (isTerminalState(invocation.state)) {
+        open.delete(invocation.id);
+        running.delete(invocation.id);
+      } else {
+        open.set(invocation.id, call);
+      }
+      tell(invocation.scope, 'call', call);
+    }),
+    host.on('invocation.progress', ({ invocation, progress }) =>
+      tell(invocation.scope, 'progress', { invocationId: invocation.id, progress }),
+    ),
+    host.on('elicitation.requested', ({ request }) => {
+      questions.set(request.id, request);
+      tell(request.scope, 'elicitation.requested', request);
+    }),
+    host.on('elicitation.closed', ({ request }) => {
+      questions.delete(request.id);
+      tell(request.scope, 'elicitation.closed', { id: request.id });
+    }),
+    surface.listen((news) =>
+      news.kind === 'opened'
+        ? tell(news.request.scope, 'permission.requested', news.request)
+        : tell(news.request.scope, 'permission.closed', { id: news.request.invocationId, decision: news.decision }),
+    ),
+  ];
+
+  const app = new Hono<{ Variables: { scope: Scope } }>();
+  app.onError((error, c) => refuse(c, error));
+  app.use(async (c, next) => {
+    const scope = await scopeOf(c.req.raw);
+    if (scope === undefined) throw new KitRefusal(401, 'unauthenticated', 'the request names no signed-in user');
+    c.set('scope', scope);
+    await next();
+  });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new KitRefusal(413, 'body_too_large', `a request body may hold at most ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+
+  app.get('/events', (c) => {
+    const tenant = c.get('scope');
+    return streamSSE(c, async (sse) => {
+      let written = Promise.resolve();
+      let unsent = 0;
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      const write = (event: string, data: string): void => {
+        if (unsent >= MAX_UNSENT_EVENTS) return end();
+        unsent += 1;
+        written = written
+          .then(() => sse.writeSSE({ event, data }))
+          .catch(() => end())
+          .finally(() => (unsent -= 1));
+      };
+      const stream: Stream = { tenant, send: (event, data) => write(event, JSON.stringify(data)), end };
+      sse.onAbort(end);
+      // The snapshot and the subscription happen in one turn, so no event falls between them.
+      stream.send('state', {
+        calls: [...open.values()].filter((call) => sameTenant(call.invocation.scope, tenant)),
+        permissions: surface.pending(tenant),
+        elicitations: [...questions.values()].filter((q) => sameTenant(q.scope, tenant)),
+      });
+      streams.add(stream);
+      const heartbeat = setInterval(() => {
+        written = written.then(() => sse.write(': ping\n\n')).then(() => undefined, end);
+      }, HEARTBEAT_MS);
+      try {
+        await ended;
+        await written;
+      } finally {
+        clearInterval(heartbeat);
+        streams.delete(stream);
+      }
+    });
+  });
+
+  app.post('/permissions/:id', async (c) => {
+    surface.decide(c.get('scope'), c.req.param('id'), (await bodyOf(c))['decision']);
+    return c.json({ ok: true });
+  });
+
+  app.post('/elicitations/:id', async (c) => {
+    const id = c.req.param('id');
+    const request = questions.get(id);
+    if (request === undefined || !sameTenant(request.scope, c.get('scope'))) {
+      throw new KitRefusal(404, 'not_found', `no open question ${id}`);
+    }
+    host.elicitations.respond({ scope: request.scope, id, answer: (await bodyOf(c))['answer'] });
+    return c.json({ ok: true });
+  });
+
+  app.post('/calls/:id/cancel', (c) => {
+    const id = c.req.param('id');
+    const call = open.get(id);
+    const controller = running.get(id);
+    if (call === undefined || controller === undefined || !sameTenant(call.invocation.scope, c.get('scope'))) {
+      throw new KitRefusal(404, 'not_found', `no running call ${id} that this app started`);
+    }
+    controller.abort();
+    return c.json({ ok: true });
+  });
+
+  return {
+    app,
+    invoke(options) {
+      const controller = new AbortController();
+      const signal =
+        options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal]);
+      return host.invoke({
+        ...options,
+        signal,
+        onRecorded: (invocation) => {
+          if (!isTerminalState(invocation.state)) running.set(invocation.id, controller);
+          options.onRecorded?.(invocation);
+        },
+      });
+    },
+    close() {
+      for (const stop of off) stop();
+      for (const stream of [...streams]) stream.end();
+    },
+  };
+}
+
+/** The request's JSON object body; anything else is refused naming what was sent. */
+async function bodyOf(c: Context): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new KitRefusal(400, 'invalid_request', 'the body must be a JSON object');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new KitRefusal(400, 'invalid_request', 'the body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** A refusal as JSON: the kit's own, a host error by its code, anything else a 500 that names no internals. */
+function refuse(c: Context, error: unknown): Response {
+  const send = (status: number, code: string, message: string): Response =>
+    c.json({ error: { code, message } } satisfies KitError, status as 400);
+  if (error instanceof KitRefusal) return send(error.status, error.code, error.message);
+  if (error instanceof HostError) {
+    const status = error.code === 'not_found' ? 404 : error.code === 'invalid_arguments' ? 400 : 409;
+    return send(status, error.code, error.message);
+  }
+  return send(500, 'internal', 'the request failed inside the server');
+}
