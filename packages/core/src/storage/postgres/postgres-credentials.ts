@@ -5,11 +5,11 @@ import {
   storedCredentialKey,
 } from '../../store/credentials.js';
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../store/credentials.js';
-import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from '../sqlite/sqlite-rows.js';
-import type { CredentialRow } from '../sqlite/sqlite-rows.js';
 import type { StoreWrite } from '../../store/host-store.js';
 import { PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
+import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from '../sql/credential-rows.js';
+import type { CredentialRow } from '../sql/credential-rows.js';
 
 // The credentials table of a PostgresStore (migration 2): the two writes, run inside the batch's transaction, and
 // the two reads. The store keeps the token vault's ciphertext as given, never a token in the clear.

@@ -2,12 +2,11 @@ import { auditEvent } from '../../audit/audit-event-builder.js';
 import type { Clock } from '../../clock.js';
 import type { InvocationOutcome, InvocationState } from '../../store/invocation-state.js';
 import type { StoreWrite } from '../../store/host-store.js';
-import { invocationFromRow } from '../sqlite/sqlite-rows.js';
-import type { InvocationRow } from '../sqlite/sqlite-rows.js';
-import { INVOCATION_COLUMNS } from '../sqlite/sqlite-rows.js';
 import { DB_NOW_MS, PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
 import type { PostgresStore } from './postgres-store.js';
+import { INVOCATION_COLUMNS, invocationFromRow } from '../sql/call-rows.js';
+import type { InvocationRow } from '../sql/call-rows.js';
 
 /** How often an instance says it is alive, by default. */
 export const HEARTBEAT_MS = 5_000;

@@ -1,8 +1,8 @@
-import { INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sqlite/sqlite-rows.js';
-import { NewCallRows } from '../sqlite/new-call-rows.js';
 import { duplicateInvocation } from '../store-checks.js';
 import { placeholders, resultValues } from './postgres-statements.js';
 import type { PgClient } from './postgres-store-config.js';
+import { INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sql/call-rows.js';
+import { NewCallRows } from '../sql/new-call-rows.js';
 
 /**
  * The calls a PostgreSQL batch creates (`NewCallRows`), inserted with their transitions and results in a few

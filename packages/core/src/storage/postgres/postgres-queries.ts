@@ -1,11 +1,11 @@
 import type { AuditQuery, RetentionCandidate, RetentionQuery } from '../../store/host-store.js';
 import type { AuditPage } from '../store-checks.js';
 import { retentionLimit } from '../store-checks.js';
-import { AUDIT_COLUMNS } from '../sqlite/sqlite-rows.js';
-import type { AuditRow } from '../sqlite/sqlite-rows.js';
-import { ENDED } from '../sqlite/sqlite-statements.js';
 import { PARSERS } from './postgres-statements.js';
 import type { PgPool } from './postgres-store-config.js';
+import { AUDIT_COLUMNS } from '../sql/audit-rows.js';
+import type { AuditRow } from '../sql/audit-rows.js';
+import { ENDED } from '../sql/call-rows.js';
 
 // The reads of PostgresStore whose WHERE depends on the query: the audit log and retention's candidates. Each binds
 // every value; only the shape of the statement varies, and each shape is prepared once per connection by its name.

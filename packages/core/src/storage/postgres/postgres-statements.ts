@@ -1,12 +1,12 @@
 import type { ResultRecord } from '../../store/invocation-record.js';
 import type { ModelPayload, ScreenPayload } from '../../store/bounded-result-types.js';
 import type { Scope } from '../../scope.js';
-import { DECISION_COLUMNS, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sqlite/sqlite-rows.js';
-import { ENDED } from '../sqlite/sqlite-statements.js';
 import type { PgQueryConfig, PgTypeParsers } from './postgres-store-config.js';
+import { ENDED, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sql/call-rows.js';
+import { DECISION_COLUMNS } from '../sql/decision-rows.js';
 
 // Every fixed statement PostgresStore runs, each with a name so that a connection prepares it once. The columns are
-// SQLite's (the schemas match), so the row mapping of sqlite-rows.ts serves both stores. Internal to storage/.
+// SQLite's (the schemas match), so the row mapping of storage/sql serves both stores. Internal to storage/.
 
 /** The advisory transaction lock that serializes appends to the one audit chain (a constant key, 'chain' in ASCII). */
 export const CHAIN_LOCK = 0x636861696e;

@@ -18,8 +18,6 @@ import type {
   RetentionQuery,
   StoreWrite,
 } from '../../store/host-store.js';
-import { auditFromRow, decisionFromRow, invocationFromRow, transitionFromRow } from '../sqlite/sqlite-rows.js';
-import type { AuditRow, DecisionRow, InvocationRow, TransitionRow } from '../sqlite/sqlite-rows.js';
 import { auditPage, closedError, pageSize } from '../store-checks.js';
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../store/credentials.js';
 import { getCredential, listCredentials } from './postgres-credentials.js';
@@ -35,6 +33,12 @@ import { PARSERS, SQL, resultFromPgRow, scopeValues, statement } from './postgre
 import type { PgResultRow } from './postgres-statements.js';
 import type { PgClient, PgPool, PgQueryResult, PostgresStoreConfig } from './postgres-store-config.js';
 import { PostgresBatch } from './postgres-write.js';
+import { auditFromRow } from '../sql/audit-rows.js';
+import type { AuditRow } from '../sql/audit-rows.js';
+import { invocationFromRow, transitionFromRow } from '../sql/call-rows.js';
+import type { InvocationRow, TransitionRow } from '../sql/call-rows.js';
+import { decisionFromRow } from '../sql/decision-rows.js';
+import type { DecisionRow } from '../sql/decision-rows.js';
 
 /**
  * The `HostStore` of hosts that run several instances: history, permission decisions and the audit chain in one

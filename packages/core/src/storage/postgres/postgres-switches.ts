@@ -1,10 +1,10 @@
 import type { StoreWrite } from '../../store/host-store.js';
 import { storedSwitch, storedSwitchKey } from '../../store/switches.js';
 import type { SwitchRecord } from '../../store/switches.js';
-import { SWITCH_COLUMNS, switchFromRow, switchKeyParams, switchParams } from '../sqlite/sqlite-switches.js';
-import type { SwitchRow } from '../sqlite/sqlite-switches.js';
 import { PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
+import { SWITCH_COLUMNS, switchFromRow, switchKeyParams, switchParams } from '../sql/switch-rows.js';
+import type { SwitchRow } from '../sql/switch-rows.js';
 
 // The switches table of a PostgresStore (migration 7): the two writes, run inside the batch's transaction, and the
 // read a host makes at start and again whenever a switch changed anywhere.

@@ -1,19 +1,12 @@
 import { withConnection } from './postgres-checkout.js';
 import type { InvocationTask, OpenTaskFilter } from '../../store/invocation-task.js';
 import type { Scope } from '../../scope.js';
-import {
-  OPEN_TASK,
-  TASK_COLUMNS,
-  TASK_SELECT,
-  TASK_UPDATE,
-  taskFromRow,
-  taskParams,
-} from '../sqlite/sqlite-task-rows.js';
-import type { TaskRow } from '../sqlite/sqlite-task-rows.js';
 import { notFound } from '../store-checks.js';
 import { storedTask } from '../task-checks.js';
 import { DB_NOW_MS, PARSERS } from './postgres-statements.js';
 import type { PgClient, PgPool } from './postgres-store-config.js';
+import { OPEN_TASK, TASK_COLUMNS, TASK_SELECT, TASK_UPDATE, taskFromRow, taskParams } from '../sql/task-rows.js';
+import type { TaskRow } from '../sql/task-rows.js';
 
 // The task handles of a PostgresStore (migration 6): the put, run inside the batch's transaction after the calls the
 // batch creates are inserted, and the two reads. The SQL is SQLite's with numbered parameters.

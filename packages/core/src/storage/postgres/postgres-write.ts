@@ -5,7 +5,6 @@ import type { InvocationRecord, ResultRecord, TransitionRecord } from '../../sto
 import type { StoredDecision } from '../../store/decision-record.js';
 import type { Scope } from '../../scope.js';
 import type { DecisionTenant, StoreWrite } from '../../store/host-store.js';
-import { AUDIT_COLUMNS, auditParams, decisionParams, errorParam, transitionParams } from '../sqlite/sqlite-rows.js';
 import {
   checkFirstTransition,
   checkTransition,
@@ -24,6 +23,9 @@ import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-news.js';
 import { NewCalls, insertRows } from './postgres-new-calls.js';
 import { SQL, resultValues, scopeValues, statement } from './postgres-statements.js';
 import type { PgClient, PgQueryResult } from './postgres-store-config.js';
+import { AUDIT_COLUMNS, auditParams } from '../sql/audit-rows.js';
+import { errorParam, transitionParams } from '../sql/call-rows.js';
+import { decisionParams } from '../sql/decision-rows.js';
 
 /** What the next audit event links to. */
 type ChainLink = Pick<AuditEvent, 'seq' | 'hash'>;

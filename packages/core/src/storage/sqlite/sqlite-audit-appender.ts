@@ -1,8 +1,8 @@
 import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
 import { sealStoredAuditInput } from '../store-checks.js';
-import { auditParams } from './sqlite-rows.js';
 import type { SqliteRowInsert } from './sqlite-row-insert.js';
 import type { SqliteStatement } from './sqlite-store-config.js';
+import { auditParams } from '../sql/audit-rows.js';
 
 /** What the next audit event links to. */
 type ChainLink = Pick<AuditEvent, 'seq' | 'hash'>;

@@ -1,8 +1,8 @@
 import type { AuditQuery } from '../../store/host-store.js';
-import { AUDIT_COLUMNS } from './sqlite-rows.js';
-import type { AuditRow } from './sqlite-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 import type { AuditPage } from '../store-checks.js';
+import { AUDIT_COLUMNS } from '../sql/audit-rows.js';
+import type { AuditRow } from '../sql/audit-rows.js';
 
 /** Each filter of an `AuditQuery` and the condition it adds; times are inclusive. */
 const FILTERS = [

@@ -18,13 +18,21 @@ import { SqliteAuditAppender } from './sqlite-audit-appender.js';
 import type { SqliteCredentials } from './sqlite-credentials.js';
 import { SqliteNewCalls } from './sqlite-new-calls.js';
 import { SqliteRowInsert } from './sqlite-row-insert.js';
-import { AUDIT_COLUMNS, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from './sqlite-rows.js';
-import { decisionParams, errorParam, resultParams, transitionParams } from './sqlite-rows.js';
 import { scopeParams } from './sqlite-statements.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase } from './sqlite-store-config.js';
 import type { SqliteSwitches } from './sqlite-switches.js';
 import type { SqliteTasks } from './sqlite-tasks.js';
+import { AUDIT_COLUMNS } from '../sql/audit-rows.js';
+import {
+  INVOCATION_COLUMNS,
+  RESULT_COLUMNS,
+  TRANSITION_COLUMNS,
+  errorParam,
+  resultParams,
+  transitionParams,
+} from '../sql/call-rows.js';
+import { decisionParams } from '../sql/decision-rows.js';
 
 /** True when a driver error is a primary key (or unique) clash: the row is already there. */
 export function isDuplicateKey(error: unknown): boolean {

@@ -7,8 +7,8 @@ import {
 import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../store/credentials.js';
 import type { StoreWrite } from '../../store/host-store.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
-import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from './sqlite-rows.js';
-import type { CredentialRow } from './sqlite-rows.js';
+import { CREDENTIAL_COLUMNS, credentialFromRow, credentialKeyParams } from '../sql/credential-rows.js';
+import type { CredentialRow } from '../sql/credential-rows.js';
 
 const BY_KEY = 'kind = ? AND user_id = ? AND server_identity = ? AND issuer = ?';
 

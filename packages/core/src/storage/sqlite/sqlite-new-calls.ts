@@ -1,7 +1,7 @@
-import { resultParams } from './sqlite-rows.js';
 import type { SqliteRowInsert } from './sqlite-row-insert.js';
 import type { SqliteStatement } from './sqlite-store-config.js';
-import { NewCallRows } from './new-call-rows.js';
+import { resultParams } from '../sql/call-rows.js';
+import { NewCallRows } from '../sql/new-call-rows.js';
 
 /** What `SqliteNewCalls` writes with. */
 export interface SqliteNewCallsConfig {

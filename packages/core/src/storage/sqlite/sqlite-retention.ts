@@ -1,7 +1,7 @@
 import type { RetentionCandidate, RetentionQuery } from '../../store/host-store.js';
 import { retentionLimit } from '../store-checks.js';
-import { ENDED } from './sqlite-statements.js';
 import type { SqliteDatabase } from './sqlite-store-config.js';
+import { ENDED } from '../sql/call-rows.js';
 
 interface CandidateRow {
   readonly id: string;

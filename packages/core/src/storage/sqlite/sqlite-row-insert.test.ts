@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { INVOCATION_COLUMNS } from './sqlite-rows.js';
 import { MAX_BOUND_VALUES, SqliteRowInsert } from './sqlite-row-insert.js';
 import type { SqliteDatabase } from './sqlite-store-config.js';
+import { INVOCATION_COLUMNS } from '../sql/call-rows.js';
 
 /** A database that only records the statements prepared and the values each run binds. */
 function recordingDatabase(): { database: SqliteDatabase; runs: { sql: string; values: number }[] } {

@@ -1,7 +1,8 @@
-import { isTerminalState } from '../../store/invocation-state.js';
 import type { Scope } from '../../scope.js';
-import { DECISION_COLUMNS, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from './sqlite-rows.js';
+import { ENDED } from '../sql/call-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
+import { INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sql/call-rows.js';
+import { DECISION_COLUMNS } from '../sql/decision-rows.js';
 
 // Every statement SqliteStore runs, prepared once when the store opens. Internal to storage/.
 
@@ -23,12 +24,6 @@ function prefixed(alias: string, columns: string): string {
     .map((column) => `${alias}.${column}`)
     .join(', ');
 }
-
-/** The states of a call that has ended, as SQL: a sweep never touches a pending or running call. */
-export const ENDED = `state IN (${(['pending', 'running', 'success', 'error', 'cancelled'] as const)
-  .filter(isTerminalState)
-  .map((state) => `'${state}'`)
-  .join(', ')})`;
 
 /** The three scope keys in the order `inScope` binds them. */
 export function scopeParams(scope: Scope): [string, string, string] {

@@ -7,14 +7,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENESIS_HASH, auditHash, verifyChain } from '../../audit/audit-chain.js';
 import { HostError } from '../../errors/host-error.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, applySqliteMigrations } from './sqlite-migrations.js';
-import {
-  DECISION_COLUMNS,
-  INVOCATION_COLUMNS,
-  TRANSITION_COLUMNS,
-  decisionParams,
-  invocationParams,
-  transitionParams,
-} from './sqlite-rows.js';
 import { SqliteStore } from './sqlite-store.js';
 import {
   SCOPE,
@@ -29,6 +21,8 @@ import {
   opening,
   putWrite,
 } from '../../testing/host-store-fixtures.js';
+import { INVOCATION_COLUMNS, TRANSITION_COLUMNS, invocationParams, transitionParams } from '../sql/call-rows.js';
+import { DECISION_COLUMNS, decisionParams } from '../sql/decision-rows.js';
 
 // The kill-mid-write and multi-process tests are in sqlite-store-crash.test.ts.
 

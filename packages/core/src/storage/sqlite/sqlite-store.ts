@@ -16,8 +16,6 @@ import { SqliteSwitches } from './sqlite-switches.js';
 import { SqliteTasks } from './sqlite-tasks.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
-import { auditFromRow, decisionFromRow, invocationFromRow, resultFromRow, transitionFromRow } from './sqlite-rows.js';
-import type { DecisionRow, InvocationRow, ResultRow, TransitionRow } from './sqlite-rows.js';
 import { openSqliteDatabase } from './open-sqlite-database.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { enterWalMode } from './sqlite-wal-mode.js';
@@ -25,6 +23,11 @@ import { prepareStatements, scopeParams } from './sqlite-statements.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase, SqliteStoreConfig, SqliteTransaction } from './sqlite-store-config.js';
 import { auditPage, closedError, pageSize } from '../store-checks.js';
+import { auditFromRow } from '../sql/audit-rows.js';
+import { invocationFromRow, resultFromRow, transitionFromRow } from '../sql/call-rows.js';
+import type { InvocationRow, ResultRow, TransitionRow } from '../sql/call-rows.js';
+import { decisionFromRow } from '../sql/decision-rows.js';
+import type { DecisionRow } from '../sql/decision-rows.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** What a WAL file is cut back to when it is reset (bytes): 64 MiB. */

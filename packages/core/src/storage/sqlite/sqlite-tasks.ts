@@ -3,8 +3,8 @@ import type { Scope } from '../../scope.js';
 import { notFound } from '../store-checks.js';
 import { storedTask } from '../task-checks.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
-import { OPEN_TASK, TASK_COLUMNS, TASK_SELECT, TASK_UPDATE, taskFromRow, taskParams } from './sqlite-task-rows.js';
-import type { TaskRow } from './sqlite-task-rows.js';
+import { OPEN_TASK, TASK_COLUMNS, TASK_SELECT, TASK_UPDATE, taskFromRow, taskParams } from '../sql/task-rows.js';
+import type { TaskRow } from '../sql/task-rows.js';
 
 const IN_SCOPE = 'i.user_id = ? AND i.workspace_id = ? AND i.conversation_id = ?';
 

@@ -1,11 +1,7 @@
-import type { SealedAuditInput } from '../../audit/audit-chain.js';
-import type { AuditEvent, AuditEventType } from '../../store/audit-record.js';
+import { isTerminalState } from '../../store/invocation-state.js';
 import type { InvocationOutcome, InvocationState } from '../../store/invocation-state.js';
 import type { ModelPayload, ScreenPayload } from '../../store/bounded-result-types.js';
-import type { RiskTier } from '../../store/decision-record.js';
-import type { StoredDecision } from '../../store/decision-record.js';
 import type { Caller } from '../../caller.js';
-import type { CredentialKey, CredentialKind, CredentialRecord } from '../../store/credentials.js';
 import type {
   InvocationError,
   InvocationRecord,
@@ -13,8 +9,8 @@ import type {
   TransitionRecord,
 } from '../../store/invocation-record.js';
 
-// Row <-> record mapping for SqliteStore, kept apart so the store reads as SQL and transactions only. The column
-// lists and the parameter lists below must stay in the same order; both live here so they change together.
+// A call's rows (invocations, invocation_transitions, invocation_results), the same columns in SQLite and PostgreSQL:
+// the column lists and the parameter lists below must stay in the same order; both live here so they change together.
 
 /** The invocation columns, in the order `invocationParams` binds them. */
 export const INVOCATION_COLUMNS =
@@ -171,155 +167,8 @@ export function resultFromRow(row: ResultRow): ResultRecord {
   };
 }
 
-/** The decision columns, in the order `decisionParams` binds them. */
-export const DECISION_COLUMNS =
-  'id, user_id, workspace_id, server_id, server_identity, tool, args_hash, definition_hash, effect, risk_tier, ' +
-  'granted_at, expires_at, granted_by';
-
-/** The audit event columns, in the order `auditParams` binds them. */
-export const AUDIT_COLUMNS =
-  'seq, type, at, user_id, workspace_id, conversation_id, server_id, tool, args_hash, risk_tier, invocation_id, ' +
-  'data, prev_hash, hash';
-
-/** A `permission_decisions` row as the driver returns it. */
-export interface DecisionRow {
-  readonly id: string;
-  readonly user_id: string;
-  readonly workspace_id: string;
-  readonly server_id: string;
-  readonly server_identity: string;
-  readonly tool: string;
-  /** '' for a per-tool decision. */
-  readonly args_hash: string;
-  readonly definition_hash: string;
-  readonly effect: string;
-  readonly risk_tier: string;
-  readonly granted_at: number;
-  readonly expires_at: number | null;
-  readonly granted_by: string;
-}
-
-/** An `audit_events` row as the driver returns it. */
-export interface AuditRow {
-  readonly seq: number;
-  readonly type: string;
-  readonly at: number;
-  readonly user_id: string;
-  readonly workspace_id: string;
-  readonly conversation_id: string | null;
-  readonly server_id: string | null;
-  readonly tool: string | null;
-  readonly args_hash: string | null;
-  readonly risk_tier: string | null;
-  readonly invocation_id: string | null;
-  readonly data: string;
-  readonly prev_hash: string;
-  readonly hash: string;
-}
-
-/** Binds a decision in `DECISION_COLUMNS` order; a per-tool decision (null args hash) binds ''. */
-export function decisionParams(d: StoredDecision): unknown[] {
-  return [
-    d.id,
-    d.userId,
-    d.workspaceId,
-    d.serverId,
-    d.serverIdentity,
-    d.tool,
-    d.argsHash ?? '',
-    d.definitionHash,
-    d.effect,
-    d.riskTier,
-    d.grantedAt,
-    d.expiresAt,
-    d.grantedBy,
-  ];
-}
-
-/** Reads a `permission_decisions` row back into the decision that was written ('' args hash: per tool, null). */
-export function decisionFromRow(row: DecisionRow): StoredDecision {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    workspaceId: row.workspace_id,
-    serverId: row.server_id,
-    serverIdentity: row.server_identity,
-    tool: row.tool,
-    argsHash: row.args_hash === '' ? null : row.args_hash,
-    definitionHash: row.definition_hash,
-    effect: row.effect as StoredDecision['effect'],
-    riskTier: row.risk_tier as RiskTier,
-    grantedAt: row.granted_at,
-    expiresAt: row.expires_at,
-    grantedBy: row.granted_by,
-  };
-}
-
-/** Binds a sealed event in `AUDIT_COLUMNS` order; `data` is kept as the canonical JSON its hash covers. */
-export function auditParams(sealed: SealedAuditInput): unknown[] {
-  const e = sealed.input;
-  return [
-    sealed.seq,
-    e.type,
-    e.at,
-    e.userId,
-    e.workspaceId,
-    e.conversationId,
-    e.serverId,
-    e.tool,
-    e.argsHash,
-    e.riskTier,
-    e.invocationId,
-    sealed.dataJson,
-    sealed.prevHash,
-    sealed.hash,
-  ];
-}
-
-/**
- * Reads an `audit_events` row back into the event that was sealed: exactly its fourteen fields, since `verifyChain`
- * hashes whatever the object holds.
- */
-export function auditFromRow(row: AuditRow): AuditEvent {
-  return {
-    seq: row.seq,
-    type: row.type as AuditEventType,
-    at: row.at,
-    userId: row.user_id,
-    workspaceId: row.workspace_id,
-    conversationId: row.conversation_id,
-    serverId: row.server_id,
-    tool: row.tool,
-    argsHash: row.args_hash,
-    riskTier: row.risk_tier,
-    invocationId: row.invocation_id,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
-}
-
-// Credentials (the token vault's sealed records), the same columns in SQLite and PostgreSQL.
-
-export const CREDENTIAL_COLUMNS = 'kind, user_id, server_identity, issuer, sealed, updated_at';
-
-export interface CredentialRow {
-  readonly kind: CredentialKind;
-  readonly user_id: string;
-  readonly server_identity: string;
-  readonly issuer: string;
-  readonly sealed: string;
-  readonly updated_at: number;
-}
-
-export function credentialFromRow(row: CredentialRow): CredentialRecord {
-  return {
-    key: { kind: row.kind, userId: row.user_id, serverIdentity: row.server_identity, issuer: row.issuer },
-    sealed: row.sealed,
-    updatedAt: row.updated_at,
-  };
-}
-
-export function credentialKeyParams(key: CredentialKey): [string, string, string, string] {
-  return [key.kind, key.userId, key.serverIdentity, key.issuer];
-}
+/** The states of a call that has ended, as SQL: a sweep never touches a pending or running call. */
+export const ENDED = `state IN (${(['pending', 'running', 'success', 'error', 'cancelled'] as const)
+  .filter(isTerminalState)
+  .map((state) => `'${state}'`)
+  .join(', ')})`;

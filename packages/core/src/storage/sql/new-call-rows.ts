@@ -3,7 +3,7 @@ import type { InvocationState } from '../../store/invocation-state.js';
 import { sameScope } from '../../scope.js';
 import type { Scope } from '../../scope.js';
 import { duplicateInvocation, duplicateSeq, notFound, staleTransition } from '../store-checks.js';
-import { errorParam, invocationParams, transitionParams } from './sqlite-rows.js';
+import { errorParam, invocationParams, transitionParams } from './call-rows.js';
 
 /** Where `invocationParams` binds the columns a transition changes. */
 const STATE = 11;
