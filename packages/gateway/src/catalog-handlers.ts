@@ -1,5 +1,5 @@
 import type { Host, Scope } from '@airlock/core';
-import { HostError, namespacedToolName } from '@airlock/core';
+import { HostError, namespacedToolName, tenantMatches } from '@airlock/core';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ReadResourceResult, Server } from '@modelcontextprotocol/server';
 
@@ -11,8 +11,12 @@ const RESULT_HANDLE = 'airlock:result/';
  * them. Resource URIs pass unchanged (a tool result's links keep working), so a read goes to the server that listed
  * the URI, or whose template it fits; prompt names are namespaced like tool names (`server__prompt`), since two
  * servers may name a prompt alike. A tool result's handle (`airlock:result/…`) reads the whole result back.
+ *
+ * A subscription is the host's (`host.resources.subscribe`, one per URI and connection however many ask), and a
+ * server's `notifications/resources/updated` reaches this session only for a URI it subscribed to, from the server it
+ * subscribed on, of its own tenant. Returns what ends the session's subscriptions (when the session closes).
  */
-export function serveCatalog(server: Server, host: Host, scope: Scope): void {
+export function serveCatalog(server: Server, host: Host, scope: Scope): () => Promise<void> {
   /** Which server listed each URI, and each template's fixed prefix, from this session's latest listings. */
   const uriOwners = new Map<string, string>();
   let templatePrefixes: { readonly prefix: string; readonly serverId: string }[] = [];
@@ -24,12 +28,17 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): void {
     return { resources: listing.items.map(({ serverId: _server, ...resource }) => resource) };
   });
 
-  server.setRequestHandler('resources/templates/list', async () => {
+  async function listTemplates() {
     const listing = await host.resources.templates({ scope });
     templatePrefixes = listing.items.map((item) => ({
       prefix: item.uriTemplate.split('{')[0] ?? '',
       serverId: item.serverId,
     }));
+    return listing;
+  }
+
+  server.setRequestHandler('resources/templates/list', async () => {
+    const listing = await listTemplates();
     return { resourceTemplates: listing.items.map(({ serverId: _server, ...template }) => template) };
   });
 
@@ -39,11 +48,14 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): void {
     }
     const listed = uriOwners.get(uri);
     if (listed !== undefined) return listed;
-    // The longest fixed prefix wins: `file:///{path}` and `file:///logs/{day}` both fit file:///logs/today.
-    const fits = templatePrefixes
-      .filter(({ prefix }) => prefix !== '' && uri.startsWith(prefix))
-      .sort((a, b) => b.prefix.length - a.prefix.length);
-    if (fits[0] !== undefined) return fits[0].serverId;
+    // The longest fixed prefix wins: `file:///{path}` and `file:///logs/{day}` both fit file:///logs/today. A client
+    // may read or subscribe without listing templates first, so an unmatched URI lists them again once.
+    const fitting = () =>
+      templatePrefixes
+        .filter(({ prefix }) => prefix !== '' && uri.startsWith(prefix))
+        .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    const fits = fitting() ?? (await listTemplates().then(fitting));
+    if (fits !== undefined) return fits.serverId;
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists ${uri}`);
   }
 
@@ -56,6 +68,34 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): void {
     const serverId = await ownerOf(uri);
     const read = await host.resources.read({ scope, serverId, uri, full: true, signal }).catch(refused(uri));
     return { contents: read.contents ?? [] };
+  });
+
+  /** The session's subscriptions: `serverId` and URI, as the host holds them for this session's scope. */
+  const subscribed = new Map<string, { readonly serverId: string; readonly uri: string }>();
+  const key = (serverId: string, uri: string): string => `${serverId}\u0000${uri}`;
+
+  server.setRequestHandler('resources/subscribe', async (request) => {
+    const { uri } = request.params;
+    const serverId = await ownerOf(uri);
+    await host.resources.subscribe({ scope, serverId, uri }).catch(refused(uri));
+    subscribed.set(key(serverId, uri), { serverId, uri });
+    return {};
+  });
+
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
+    const { uri } = request.params;
+    const held = [...subscribed.entries()].filter(([, s]) => s.uri === uri);
+    for (const [k, { serverId }] of held) {
+      subscribed.delete(k);
+      await host.resources.unsubscribe({ scope, serverId, uri }).catch(refused(uri));
+    }
+    return {};
+  });
+
+  const stopUpdates = host.on('resource.updated', ({ serverId, tenant, uri }) => {
+    if (!subscribed.has(key(serverId, uri))) return;
+    if (tenant !== undefined && !tenantMatches(tenant, scope)) return;
+    void server.sendResourceUpdated({ uri }).catch(() => undefined);
   });
 
   server.setRequestHandler('prompts/list', async () => {
@@ -107,6 +147,13 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): void {
     });
     return { completion: { ...completions, values: [...completions.values] } };
   });
+
+  return async () => {
+    stopUpdates();
+    const held = [...subscribed.values()];
+    subscribed.clear();
+    await Promise.allSettled(held.map(({ serverId, uri }) => host.resources.unsubscribe({ scope, serverId, uri })));
+  };
 }
 
 /** The whole result behind a handle, read a slice at a time (the host keeps it up to its hard cap). */

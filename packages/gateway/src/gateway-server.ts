@@ -37,7 +37,7 @@ export function createGatewayServer({ host, surface, scope }: GatewayServerOptio
     {
       capabilities: {
         tools: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
         prompts: { listChanged: true },
         completions: {},
       },
@@ -65,8 +65,10 @@ export function createGatewayServer({ host, surface, scope }: GatewayServerOptio
         .catch(() => undefined);
     }),
   ];
+  const endSubscriptions = serveCatalog(server, host, scope);
   server.onclose = () => {
     for (const stop of stops.splice(0)) stop();
+    void endSubscriptions();
   };
 
   server.setRequestHandler('tools/list', () => ({
@@ -102,7 +104,6 @@ export function createGatewayServer({ host, surface, scope }: GatewayServerOptio
     }
   });
 
-  serveCatalog(server, host, scope);
   return server;
 }
 
