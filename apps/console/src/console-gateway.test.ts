@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoServers, startConsole } from '@airlock/console';
 import type { ConsoleConfig, RunningConsole } from '@airlock/console';
+import { startAuthorizationServer } from '../../../test/support/oauth/authorization-server.js';
 import { ConsoleClient } from './testing/console-client.js';
 import type { ConsoleEventStream } from './testing/console-client.js';
 
@@ -70,6 +71,40 @@ function textOf(result: unknown): string {
 }
 
 describe('the console with gateway.enabled', () => {
+  it("takes the JWTs of gateway.oauth's authorization server at /mcp, and names it in its metadata", async () => {
+    const client = { client_id: 'nightly', client_secret: 'nightly-secret-0123456789' };
+    const as = await startAuthorizationServer({
+      accessTokenFormat: 'jwt',
+      clients: [
+        {
+          ...client,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
+    });
+    closers.push(() => as.close());
+    const { url } = await open({ enabled: true, users: [], oauth: { issuer: as.issuer } });
+    const resource = new URL('/mcp', url).href;
+    const metadata = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url));
+    expect(await metadata.json()).toMatchObject({ resource, authorization_servers: [as.issuer] });
+    as.resources.add(resource);
+    const issued = await fetch(`${as.issuer}/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'tools:read' }),
+    });
+    const { access_token } = (await issued.json()) as { access_token: string };
+    const mcp = await mcpClient(url, access_token);
+    const echo = await mcp.callTool({ name: 'demo__echo', arguments: { text: 'a JWT at the console' } });
+    expect(textOf(echo)).toContain('a JWT at the console');
+  });
+
   it("serves /mcp to a gateway user's token: the client lists and calls the tools, and the page still loads", async () => {
     const { url } = await open({ enabled: true, users: [GRACE] });
     const client = await mcpClient(url, GRACE_MCP);

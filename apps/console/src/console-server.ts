@@ -7,7 +7,8 @@ import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Clock, Host, HostError } from '@airlock/core';
 import { createHost, logHostEvents, SECRET_KEY_ENV, StoredInputs, TokenVault } from '@airlock/core';
-import { createGatewayHandler, GatewaySurface } from '@airlock/gateway';
+import { createGatewayHandler, createResourceServer, GatewaySurface } from '@airlock/gateway';
+import type { ResourceServer } from '@airlock/gateway';
 import { ConsoleSignIn } from './console-sign-in.js';
 import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
 import { openSqliteWorkerStore } from '@airlock/core/worker';
@@ -230,12 +231,22 @@ export async function startConsole(
   app.get('/', (c) => c.html(index));
   app.get('/assets/*', serveStatic({ root: WEB_DIR }));
 
+  // With gateway.oauth, /mcp also takes the JWTs of that authorization server, for the console's public /mcp URL.
+  const oauth = config.gateway?.oauth;
+  let resourceServer: ResourceServer | undefined;
   const gateway =
     hostSurface instanceof GatewaySurface && gatewayUsers !== undefined
       ? createGatewayHandler({
           host,
           surface: hostSurface,
           users: gatewayUsers,
+          resourceServer: () =>
+            oauth === undefined
+              ? undefined
+              : (resourceServer ??= createResourceServer(
+                  oauth,
+                  `${config.publicUrl ?? `http://${urlHost(config.host)}:${port}`}/mcp`,
+                )),
           allowedHostnames: gatewayHostnames(config),
           onerror: (error) => logger.warn({ error: error.message }, 'gateway session error'),
         })
@@ -243,10 +254,12 @@ export async function startConsole(
   // The process's own `Response` and `Request` stay (the server's faster ones would replace them for every library in
   // the process, and the MCP SDK's OAuth error parsing fails on them).
   const server = serve({
-    fetch: (request: Request, env: unknown) =>
-      gateway !== undefined && new URL(request.url).pathname === '/mcp'
-        ? gateway.handle(request)
-        : app.fetch(request, env),
+    fetch: (request: Request, env: unknown) => {
+      const path = new URL(request.url).pathname;
+      if (gateway === undefined) return app.fetch(request, env);
+      if (path === '/mcp') return gateway.handle(request);
+      return gateway.metadata(path) ?? app.fetch(request, env);
+    },
     hostname: config.host,
     port: config.port,
     overrideGlobalObjects: false,

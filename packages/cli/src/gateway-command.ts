@@ -95,16 +95,18 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
       ...(values.config === undefined ? {} : { config: values.config }),
       ...(values.rules === undefined ? {} : { rules: values.rules }),
     });
-    // HTTP users: the config's gateway.users, each with their workspace, and the one of the environment's token.
+    // HTTP users: the config's gateway.users, each with their workspace, and the one of the environment's token;
+    // with gateway.oauth, also the bearer JWTs of its authorization server.
+    const settings = config.file === undefined ? undefined : readGatewaySettings(config.file);
     const users = [
-      ...(config.file === undefined ? [] : readGatewaySettings(config.file).users),
+      ...(settings?.users ?? []),
       ...(token === undefined ? [] : [{ tokenSha256: sha256Hex(token), userId, workspaceId }]),
     ];
-    if (values.http && users.length === 0) {
+    if (values.http && users.length === 0 && settings?.oauth === undefined) {
       stderr.write(
-        `airlock gateway: --http needs bearer tokens: one in $${GATEWAY_TOKEN_ENV} (${MAKE_TOKEN}), or users in ` +
-          `the config's "gateway": {"users": {"NAME": {"tokenSha256": …, "workspace": …}}}; clients send theirs ` +
-          'as Authorization: Bearer\n',
+        `airlock gateway: --http needs bearer tokens: one in $${GATEWAY_TOKEN_ENV} (${MAKE_TOKEN}), users in ` +
+          `the config's "gateway": {"users": {"NAME": {"tokenSha256": …, "workspace": …}}}, or an authorization ` +
+          `server in "gateway": {"oauth": {"issuer": …}}; clients send theirs as Authorization: Bearer\n`,
       );
       return EXIT_CODES.usage;
     }
@@ -144,6 +146,7 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
       host,
       surface,
       users,
+      ...(settings?.oauth && { oauth: settings.oauth }),
       port,
       hostname: values.host,
       onerror: (error) => stderr.write(`airlock gateway: ${error.message}\n`),

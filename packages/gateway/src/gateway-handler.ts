@@ -12,6 +12,7 @@ import {
 import type { Server } from '@modelcontextprotocol/server';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
+import type { ResourceServer } from './oauth-resource-server.js';
 
 /** Someone allowed to use the HTTP gateway: the sha-256 (hex) of their bearer token, and whose calls they make. */
 export interface GatewayUser {
@@ -27,6 +28,11 @@ export interface GatewayHandlerConfig {
   readonly surface: GatewaySurface;
   readonly users: readonly GatewayUser[];
   /**
+   * Where bearer JWTs of an authorization server are checked, when the gateway is its resource server (a token no
+   * user of `users` holds is then checked here). A function, since the gateway's own URL is known only once it listens.
+   */
+  readonly resourceServer?: () => ResourceServer | undefined;
+  /**
    * The host names (no port) the Host and Origin headers may carry, e.g. `localhost`, `127.0.0.1`, `[::1]`; any other
    * is refused 403 (DNS rebinding). `'any'` checks neither, for a server whose operator chose to listen for any name.
    */
@@ -41,23 +47,32 @@ export interface GatewayHandlerConfig {
 export interface GatewayHandler {
   /** Answers one request to `/mcp` (any other path is the caller's to route). */
   handle(request: Request): Promise<Response>;
+  /**
+   * The protected-resource metadata (RFC 9728) when the gateway is a resource server and `path` is where it lives (the
+   * path-suffixed place or the root one); otherwise undefined. Public: it is how a client finds where to sign in.
+   */
+  metadata(path: string): Response | undefined;
   /** The sessions open now. */
   sessions(): number;
   /** Closes every session (the host stays open: it is the caller's). */
   close(): Promise<void>;
 }
 
+/** Whose requests a session takes: a user in a workspace, by a token of `users` or one the resource server checked. */
+type Caller = Pick<GatewayUser, 'userId' | 'workspaceId'>;
+
 interface Session {
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly user: GatewayUser;
+  readonly user: Caller;
 }
 
 /**
  * The gateway over Streamable HTTP as a fetch handler (2025-11-25 sessions: SSE streams, DELETE), so the CLI's own
  * HTTP server and the console both serve it. Checks, in order: the Host and Origin headers (403), the bearer token
- * (401 with `WWW-Authenticate: Bearer` when missing or unknown), the body size (413). Each MCP session is one
- * conversation of the token's user, and only that user's requests reach it.
+ * (401 with `WWW-Authenticate: Bearer` when missing or unknown, naming the protected-resource metadata when the
+ * gateway is a resource server; 403 for a token without the scopes it needs), the body size (413). Each MCP session
+ * is one conversation of the token's user, and only that user's requests reach it.
  */
 export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandler {
   const maxBody = config.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
@@ -71,8 +86,15 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
         ? undefined
         : (hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed));
     if (foreign !== undefined) return foreign;
-    const user = userOf(config.users, request.headers.get('authorization'));
-    if (user === undefined) return unauthorized();
+    const token = bearerOf(request.headers.get('authorization'));
+    const resourceServer = config.resourceServer?.();
+    let user: Caller | undefined = token === undefined ? undefined : userOf(config.users, token);
+    if (user === undefined && token !== undefined && resourceServer !== undefined) {
+      const checked = await resourceServer.verify(token);
+      if (!checked.ok) return unauthorized(checked, resourceServer);
+      user = { userId: checked.userId, workspaceId: checked.workspaceId };
+    }
+    if (user === undefined) return unauthorized(undefined, resourceServer);
     let parsedBody: unknown;
     if (request.method === 'POST') {
       const body = await readRequestBody(request, maxBody);
@@ -87,7 +109,8 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
       // Another user's session is as unknown as a closed one: 404, which tells a client to start a new session.
-      if (session === undefined || session.user !== user) return jsonRpcError(404, -32000, 'Session not found');
+      const theirs = session !== undefined && sameCaller(session.user, user);
+      if (!theirs) return jsonRpcError(404, -32000, 'Session not found');
       return session.transport.handleRequest(request, { parsedBody });
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
@@ -96,7 +119,7 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     return open(user).transport.handleRequest(request, { parsedBody });
   }
 
-  function open(user: GatewayUser): Session {
+  function open(user: Caller): Session {
     const id = randomUUID();
     const scope = { userId: user.userId, workspaceId: user.workspaceId, conversationId: `gateway-${id}` };
     const server = createGatewayServer({ host: config.host, surface: config.surface, scope });
@@ -119,6 +142,12 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
 
   return {
     handle,
+    metadata(path) {
+      const resourceServer = config.resourceServer?.();
+      if (resourceServer === undefined) return undefined;
+      const places = [new URL(resourceServer.metadataUrl).pathname, '/.well-known/oauth-protected-resource'];
+      return places.includes(path) ? Response.json(resourceServer.metadata()) : undefined;
+    },
     sessions: () => sessions.size,
     close: async () => {
       await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()));
@@ -126,25 +155,38 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
   };
 }
 
+/** The token of an `Authorization: Bearer …` header, or undefined. */
+function bearerOf(authorization: string | null): string | undefined {
+  return /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
+}
+
 /** The user whose token this is (compared by hash, in constant time), or undefined. */
-function userOf(users: readonly GatewayUser[], authorization: string | null): GatewayUser | undefined {
-  const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
-  if (match?.[1] === undefined) return undefined;
-  const presented = Buffer.from(sha256Hex(match[1]), 'hex');
+function userOf(users: readonly GatewayUser[], token: string): GatewayUser | undefined {
+  const presented = Buffer.from(sha256Hex(token), 'hex');
   return users.find((user) => {
     const expected = Buffer.from(user.tokenSha256, 'hex');
     return expected.length === presented.length && timingSafeEqual(expected, presented);
   });
 }
 
-/** No token, or one the gateway does not know: the gateway is no OAuth resource server, so no metadata is named. */
-function unauthorized(): Response {
-  const description = 'a bearer token the gateway knows is required';
+const sameCaller = (a: Caller, b: Caller): boolean => a.userId === b.userId && a.workspaceId === b.workspaceId;
+
+/**
+ * No token, or one the gateway does not accept: 401 (403 for a token short of scopes), with the protected-resource
+ * metadata named when the gateway is a resource server, so a client can find where to get a token (RFC 9728).
+ */
+function unauthorized(
+  refusal?: { readonly status: 401 | 403; readonly error: string; readonly description: string },
+  resourceServer?: ResourceServer,
+): Response {
+  const error = refusal?.error ?? 'invalid_token';
+  const description = refusal?.description ?? 'a bearer token the gateway knows is required';
+  const metadata = resourceServer === undefined ? '' : `, resource_metadata="${resourceServer.metadataUrl}"`;
   return Response.json(
-    { error: 'invalid_token', error_description: description },
+    { error, error_description: description },
     {
-      status: 401,
-      headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` },
+      status: refusal?.status ?? 401,
+      headers: { 'www-authenticate': `Bearer error="${error}", error_description="${description}"${metadata}` },
     },
   );
 }

@@ -6,6 +6,8 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { createGatewayHandler } from './gateway-handler.js';
 import type { GatewayUser } from './gateway-handler.js';
 import { fetchListener } from './node-fetch-listener.js';
+import { createResourceServer } from './oauth-resource-server.js';
+import type { GatewayOAuthSettings, ResourceServer } from './oauth-resource-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
 
 /** How to start {@link startGatewayHttp}. */
@@ -14,6 +16,8 @@ export interface GatewayHttpConfig {
   /** The surface `host` was created with. */
   readonly surface: GatewaySurface;
   readonly users: readonly GatewayUser[];
+  /** Also take bearer JWTs of this authorization server (the gateway as its resource server). */
+  readonly oauth?: GatewayOAuthSettings;
   /** 0 picks a free port. */
   readonly port: number;
   /** The interface to listen on; default 127.0.0.1 (loopback only). */
@@ -42,10 +46,12 @@ export interface GatewayHttp {
 export async function startGatewayHttp(config: GatewayHttpConfig): Promise<GatewayHttp> {
   const hostname = config.hostname ?? '127.0.0.1';
   const onerror = config.onerror ?? (() => undefined);
+  let resourceServer: ResourceServer | undefined;
   const gateway = createGatewayHandler({
     host: config.host,
     surface: config.surface,
     users: config.users,
+    resourceServer: () => resourceServer,
     allowedHostnames: [...new Set([...localhostAllowedHostnames(), bracketed(hostname)])],
     ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
     onerror,
@@ -55,6 +61,9 @@ export async function startGatewayHttp(config: GatewayHttpConfig): Promise<Gatew
     const path = new URL(request.url).pathname;
     // Probes come without a token and name the instance by its own address: answered before any check.
     if (path === '/healthz' || path === '/readyz') return health(path, ready);
+    // The protected-resource metadata (RFC 9728) is public too: it is how a client finds where to get a token.
+    const metadata = gateway.metadata(path);
+    if (metadata !== undefined) return Promise.resolve(metadata);
     return path === '/mcp'
       ? gateway.handle(request)
       : Promise.resolve(
@@ -73,6 +82,7 @@ export async function startGatewayHttp(config: GatewayHttpConfig): Promise<Gatew
   });
   const { port } = http.address() as AddressInfo;
   origin = `http://${bracketed(hostname)}:${port}`;
+  if (config.oauth !== undefined) resourceServer = createResourceServer(config.oauth, `${origin}/mcp`);
   return {
     url: `${origin}/mcp`,
     sessions: () => gateway.sessions(),

@@ -1,6 +1,7 @@
 import type { ConfigFile } from '@airlock/core';
 import { HostError } from '@airlock/core';
 import type { GatewayUser } from './gateway-handler.js';
+import type { GatewayOAuthSettings } from './oauth-resource-server.js';
 
 /** The config's `gateway` section, checked. */
 export interface GatewaySettings {
@@ -8,11 +9,14 @@ export interface GatewaySettings {
   readonly enabled: boolean;
   /** The users of `gateway.users`, each with their token's hash and workspace. */
   readonly users: readonly GatewayUser[];
+  /** `gateway.oauth`: bearer JWTs of one authorization server accepted too (the gateway as its resource server). */
+  readonly oauth?: GatewayOAuthSettings;
 }
 
 const NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 const USER_KEYS = new Set(['tokenSha256', 'workspace']);
+const OAUTH_KEYS = ['issuer', 'resource', 'scopes', 'userClaim', 'workspaceClaim', 'workspace'];
 
 /**
  * Reads `gateway` from a config file: `enabled`, and `users` keyed by user name, each `{ tokenSha256, workspace? }`
@@ -51,7 +55,68 @@ export function readGatewaySettings(file: Pick<ConfigFile, 'json' | 'locate'>): 
     owners.set(hash, name);
     return { tokenSha256: hash, userId: name, workspaceId: workspace };
   });
-  return { enabled: enabled as boolean, users: read };
+  const oauth = section['oauth'] === undefined ? undefined : readOAuth(section['oauth'], fail);
+  return { enabled: enabled as boolean, users: read, ...(oauth && { oauth }) };
+}
+
+/**
+ * `gateway.oauth`: `issuer` (https, or http on loopback, as OAuth 2.1 allows), and optionally `resource` (the audience
+ * tokens must carry; default the gateway's own /mcp URL), `scopes` every token must hold, the claims naming the user
+ * (`userClaim`, default sub) and the workspace (`workspaceClaim`), and the `workspace` of a token that names none.
+ */
+function readOAuth(value: unknown, fail: (path: (string | number)[], message: string) => never): GatewayOAuthSettings {
+  const at = ['gateway', 'oauth'];
+  if (!isObject(value)) return fail(at, 'must be an object { "issuer": "https://…", … }');
+  for (const key of Object.keys(value)) {
+    if (!OAUTH_KEYS.includes(key)) fail([...at, key], `is not a key of gateway.oauth (${OAUTH_KEYS.join(', ')})`);
+  }
+  const url = (key: string, required: boolean): string | undefined => {
+    const given = value[key];
+    if (given === undefined && !required) return undefined;
+    if (typeof given !== 'string' || !isOAuthUrl(given)) {
+      return fail([...at, key], 'must be an https URL (http only on localhost or a loopback address)');
+    }
+    return given;
+  };
+  const word = (key: string): string | undefined => {
+    const given = value[key];
+    if (given === undefined) return undefined;
+    if (typeof given !== 'string' || given === '') return fail([...at, key], 'must be a non-empty string');
+    return given;
+  };
+  const scopes = value['scopes'];
+  if (
+    scopes !== undefined &&
+    (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && /^\S+$/.test(s)))
+  ) {
+    fail([...at, 'scopes'], 'must be a list of scope names (no spaces)');
+  }
+  const workspace = word('workspace');
+  if (workspace !== undefined && !NAME.test(workspace)) {
+    fail([...at, 'workspace'], 'must be a workspace name: 1-64 letters, digits, ".", "_", "@" or "-"');
+  }
+  const resource = url('resource', false);
+  const userClaim = word('userClaim');
+  const workspaceClaim = word('workspaceClaim');
+  return {
+    issuer: url('issuer', true)!,
+    ...(resource && { resource }),
+    ...(scopes !== undefined && { scopes: scopes as string[] }),
+    ...(userClaim && { userClaim }),
+    ...(workspaceClaim && { workspaceClaim }),
+    ...(workspace && { workspace }),
+  };
+}
+
+function isOAuthUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

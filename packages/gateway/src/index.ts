@@ -11,5 +11,7 @@ export { createGatewayHandler } from './gateway-handler.js';
 export type { GatewayHandler, GatewayHandlerConfig, GatewayUser } from './gateway-handler.js';
 export { readGatewaySettings } from './gateway-settings.js';
 export type { GatewaySettings } from './gateway-settings.js';
+export { createResourceServer } from './oauth-resource-server.js';
+export type { GatewayOAuthSettings, ResourceServer, TokenCheck } from './oauth-resource-server.js';
 export { permissionMessage, permissionQuestion } from './permission-question.js';
 export { formSchema } from './form-schema.js';

@@ -24,6 +24,8 @@ export interface AuthorizationServerOptions {
   readonly metadataDocuments?: boolean;
   /** Lifetime of access tokens, in seconds (default 3600). */
   readonly accessTokenTtl?: number;
+  /** Access tokens as opaque strings (default) or as JWTs signed with the server's ES256 key (RFC 9068). */
+  readonly accessTokenFormat?: 'opaque' | 'jwt';
 }
 
 /** What a test sees of the requests the server answered (counts by endpoint). */
@@ -91,7 +93,9 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
             scope: TOOL_SCOPES.join(' '),
             audience: indicator,
             accessTokenTTL: options.accessTokenTtl ?? 3600,
-            accessTokenFormat: 'opaque',
+            ...(options.accessTokenFormat === 'jwt'
+              ? { accessTokenFormat: 'jwt' as const, jwt: { sign: { alg: 'ES256' as const } } }
+              : { accessTokenFormat: 'opaque' as const }),
           };
         },
       },

@@ -37,4 +37,27 @@ export const GATEWAY_KEYS: Readonly<Record<string, KeySchema>> = {
       'Who may call through the HTTP gateway, keyed by user name (1-64 letters, digits, ".", "_", "@" or "-"); ' +
       'beside the one user of AIRLOCK_GATEWAY_TOKEN.',
   },
+  oauth: {
+    type: 'object',
+    properties: {
+      issuer: {
+        type: 'string',
+        description: "The authorization server's issuer (https, or http on loopback); its metadata names its JWKS.",
+      },
+      resource: { type: 'string', description: "The audience tokens must carry. Default: the gateway's own /mcp URL." },
+      scopes: { type: 'array', items: { type: 'string' }, description: 'Scopes every token must hold.' },
+      userClaim: { type: 'string', description: 'The claim naming the user. Default sub.' },
+      workspaceClaim: { type: 'string', description: 'The claim naming the workspace.' },
+      workspace: {
+        type: 'string',
+        pattern: NAME_PATTERN,
+        description: 'The workspace of a token that names none. Default "default".',
+      },
+    },
+    required: ['issuer'],
+    additionalProperties: false,
+    description:
+      'The HTTP gateway as an OAuth 2.1 resource server: bearer JWTs of this authorization server are taken beside ' +
+      "the users' tokens, and /.well-known/oauth-protected-resource names it.",
+  },
 };
