@@ -1,9 +1,9 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { Client, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { HostError } from '../errors/host-error.js';
-import type { ConnectionCallOptions } from './server-connection-options.js';
+import type { ConnectionCallOptions } from '../mcp-client/connection-call-options.js';
 import { lostSessionStatus } from './session-lost.js';
-import { sameDefinition } from './tool-call-request.js';
+import { sameDefinition } from '../mcp-client/tool-call-request.js';
 
 const URL_ELICITATION_REQUIRED = -32042;
 

@@ -17,6 +17,7 @@ import type { ServerLogLine } from './server-log.js';
 import { countListed } from './server-counts.js';
 import { toolTarget } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { TaskConnection, TaskServers } from '../tasks/task-servers.js';
 
 /** What the host's servers are wired to. */
 export interface HostServersDeps {
@@ -45,7 +46,7 @@ export interface HostServersDeps {
  * connection belongs to that tenant) and to the host's events (a tenant connection's state and warnings carry its
  * tenant key, so a surface shows them to that tenant only).
  */
-export class HostServers {
+export class HostServers implements TaskServers {
   readonly pools = new Map<string, ServerPool>();
   readonly #deps: HostServersDeps;
   readonly settled: Promise<void>;
@@ -158,6 +159,18 @@ export class HostServers {
     const pool = this.pools.get(id);
     const counts = await pool?.catalog.withClient((client) => countListed(client)).catch(() => undefined);
     if (counts !== undefined && this.pools.get(id) === pool) this.#counts.set(id, counts);
+  }
+
+  identity(serverId: string): string | undefined {
+    return this.pools.get(serverId)?.catalog.identity;
+  }
+
+  switchedOff(): string[] {
+    return [...this.pools.values()].filter((p) => p.config.disabled).map((p) => p.config.id);
+  }
+
+  withConnection<T>(serverId: string, scope: Scope, run: (connection: TaskConnection) => Promise<T>): Promise<T> {
+    return this.pool(serverId).withConnection(scope, run);
   }
 
   pool(serverId: string): ServerPool {

@@ -7,14 +7,11 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import type { InputResolver } from '../config/config-inputs.js';
-import type { Scope } from '../scope.js';
-import type { ToolProgress } from '../tools/tool.js';
+import type { ConnectionCallOptions } from '../mcp-client/connection-call-options.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerLogLine } from './server-log.js';
 import type { ServerState } from './server-state.js';
-import type { TaskUpdate } from '../tools/tool-task.js';
-import type { McpRequestTrace } from '../otel/mcp-request-trace.js';
 
 /** What a `ServerConnection` is built with: the server, the host's clock and limits, and the host's hooks. */
 export interface ServerConnectionOptions {
@@ -52,20 +49,4 @@ export interface ConnectionListener {
   warning(message: string): void;
   /** A line of the server's stderr or a log notification it sent (see `ServerLog`). */
   log?(line: ServerLogLine): void;
-}
-
-/** Options of one `tools/call`. Timeouts are the pipeline's; the connection only forwards the signal. */
-export interface ConnectionCallOptions {
-  readonly signal: AbortSignal;
-  readonly onProgress: (progress: ToolProgress) => void;
-  /** The definition as listed (without its outputSchema), so the SDK needs no tools/list of its own. */
-  readonly definition: McpToolDefinition;
-  /** Whose call it is (the pool passes it on). */
-  readonly scope?: Scope;
-  /** Told each move of the call's task, when the tool runs as one (task-call.ts). */
-  readonly onTask?: (update: TaskUpdate) => void;
-  /** Run a tool whose `taskSupport` is `optional` as a task. */
-  readonly asTask?: boolean;
-  /** The call's request trace, while traced: its `_meta` goes on the request, and the id it is sent with is told. */
-  readonly trace?: Pick<McpRequestTrace, 'meta' | 'requestId'>;
 }

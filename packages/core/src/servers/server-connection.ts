@@ -14,22 +14,19 @@ import { describeConnectFailure, describeSseFallback, httpStatusOf } from './con
 import type { HttpTransport } from './http-transport.js';
 import { openTransport } from './open-transport.js';
 import { traceMcpRequest } from '../otel/mcp-request-trace.js';
-import { TaskExtensionClient } from './task-extension-client.js';
+import { TaskExtensionClient } from '../tasks/task-extension-client.js';
 import type { ServerConfig } from './server-config.js';
 import { serverIdentity } from './server-config.js';
-import type {
-  ConnectionCallOptions,
-  ConnectionListener,
-  ServerConnectionOptions,
-} from './server-connection-options.js';
+import type { ConnectionListener, ServerConnectionOptions } from './server-connection-options.js';
+import type { ConnectionCallOptions } from '../mcp-client/connection-call-options.js';
 import type { ServerState } from './server-state.js';
 import { serverTransition } from './server-state.js';
 import type { StdioTransport } from './stdio-transport.js';
 import { StreamFault } from './stream-fault.js';
-import { NO_SDK_TIMEOUT_MS } from './tool-call-request.js';
+import { NO_SDK_TIMEOUT_MS } from '../mcp-client/tool-call-request.js';
 import type { TaskEra } from '../store/invocation-task.js';
 import { retryClient } from './call-retry.js';
-import { offersTasks, sendCall } from './task-call.js';
+import { offersTasks, sendCall } from '../tasks/task-call.js';
 import { ReconnectSchedule } from './reconnect-schedule.js';
 import { ServerLog } from './server-log.js';
 

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { NO_SDK_TIMEOUT_MS } from './tool-call-request.js';
+import { NO_SDK_TIMEOUT_MS } from '../mcp-client/tool-call-request.js';
 
 /** The most pages a count walks: a server that pages forever is counted as far as this, and said to have more. */
 const MAX_PAGES = 20;

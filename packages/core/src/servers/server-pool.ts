@@ -8,7 +8,7 @@ import type { TaskEra } from '../store/invocation-task.js';
 import type { ServerConfig, ServerIsolation } from './server-config.js';
 import { isolationOf } from './server-config.js';
 import type { ServerConnection } from './server-connection.js';
-import type { ConnectionCallOptions } from './server-connection-options.js';
+import type { ConnectionCallOptions } from '../mcp-client/connection-call-options.js';
 
 /** How many tenant connections a server keeps, and for how long one may sit unused. */
 export interface TenantConnectionLimits {

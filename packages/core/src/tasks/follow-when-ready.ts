@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
-import type { ServerConnection } from '../servers/server-connection.js';
+import type { TaskConnection } from './task-servers.js';
 
 /** The first wait for a server that is not ready when a task is resumed; doubled after each try. */
 const FIRST_WAIT_MS = 1_000;
@@ -11,7 +11,7 @@ const NOT_READY = new Set(['server_unavailable', 'needs_auth']);
 
 /** What waiting for a task's server needs. */
 export interface FollowWhenReadyOptions<T> {
-  readonly connection: ServerConnection;
+  readonly connection: TaskConnection;
   readonly clock: Clock;
   /** The call's signal: its ceiling or a cancel ends the wait. */
   readonly signal: AbortSignal;

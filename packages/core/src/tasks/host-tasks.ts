@@ -1,14 +1,14 @@
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import type { HostServers } from '../servers/host-servers.js';
 import type { InvocationPipeline, PipelineTasks } from '../invocations/invocation-pipeline.js';
 import type { InvocationRecord } from '../store/invocation-record.js';
 import type { InvocationTask } from '../store/invocation-task.js';
 import type { RecordingQueue } from '../store/recording-queue.js';
 import { sameScope } from '../scope.js';
 import type { Scope } from '../scope.js';
-import { followTask } from '../servers/task-call.js';
+import { followTask } from './task-call.js';
 import { followWhenReady } from './follow-when-ready.js';
+import type { TaskServers } from './task-servers.js';
 import type { HostStore } from '../store/host-store.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolRunContext } from '../tools/tool.js';
@@ -34,7 +34,7 @@ export class HostTasks implements PipelineTasks {
   readonly clock: Clock;
   readonly #store: HostStore;
   readonly #drain: () => Promise<void>;
-  readonly #servers: () => HostServers;
+  readonly #servers: () => TaskServers;
   readonly #registry: ToolRegistry;
   readonly #pipeline: () => InvocationPipeline;
   readonly #told: (task: InvocationTask) => void;
@@ -53,7 +53,7 @@ export class HostTasks implements PipelineTasks {
     /** The history writer: reads drain it first, so they never show less than callers were told. */
     readonly writes: RecordingQueue & { drain(): Promise<void> };
     readonly clock: Clock;
-    readonly servers: () => HostServers;
+    readonly servers: () => TaskServers;
     readonly registry: ToolRegistry;
     readonly pipeline: () => InvocationPipeline;
     readonly told: (task: InvocationTask) => void;
@@ -85,7 +85,7 @@ export class HostTasks implements PipelineTasks {
   }
 
   identity(serverId: string): string {
-    return this.#servers().pools.get(serverId)?.catalog.identity ?? serverId;
+    return this.#servers().identity(serverId) ?? serverId;
   }
 
   told(task: InvocationTask): void {
@@ -179,11 +179,6 @@ export class HostTasks implements PipelineTasks {
     this.#resumedAtStart();
   }
 
-  /** The servers switched off on this host: their tasks are left for a host that runs them. */
-  #switchedOff(): string[] {
-    return [...this.#servers().pools.values()].filter((p) => p.config.disabled).map((p) => p.config.id);
-  }
-
   /** One resumption at a time: a task claimed by two at once would be followed twice. */
   #queued(): Promise<void> {
     const run = this.#resuming.then(() => this.#resume());
@@ -196,11 +191,11 @@ export class HostTasks implements PipelineTasks {
     const open =
       this.#store.claimOpenTasks === undefined
         ? await this.#store.listOpenTasks({})
-        : await this.#store.claimOpenTasks({ skipServers: this.#switchedOff() });
+        : await this.#store.claimOpenTasks({ skipServers: this.#servers().switchedOff() });
     for (const task of open) {
       if (this.#followed.has(task.invocationId)) continue;
       // A server this host does not run now (switched off here) keeps its tasks open for a host that does.
-      if (this.#servers().pools.get(task.serverId)?.config.disabled === true) continue;
+      if (this.#servers().switchedOff().includes(task.serverId)) continue;
       const record = await this.#store.getInvocation(task.scope, task.invocationId);
       if (record === undefined) continue;
       const transitions = await this.#store.listTransitions(task.scope, task.invocationId);
@@ -242,12 +237,13 @@ export class HostTasks implements PipelineTasks {
           data: { serverId: task.serverId, taskId: task.taskId },
         }),
       );
-    const pool = this.#servers().pools.get(task.serverId);
-    if (pool === undefined) return lost('cannot be followed: the server is no longer configured');
-    if (pool.catalog.identity !== task.serverIdentity) {
+    const servers = this.#servers();
+    const identity = servers.identity(task.serverId);
+    if (identity === undefined) return lost('cannot be followed: the server is no longer configured');
+    if (identity !== task.serverIdentity) {
       return lost('cannot be followed: the server configured under that name is another server now');
     }
-    return pool.withConnection(task.scope, (connection) =>
+    return servers.withConnection(task.serverId, task.scope, (connection) =>
       followWhenReady({
         connection,
         clock: this.clock,

@@ -6,7 +6,7 @@ import type { ToolProgress } from '../tools/tool.js';
 import { SCOPE } from '../testing/demo-fixture.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { ScriptedSurface } from '../testing/scripted-surface.js';
-import type { ServerConfig } from './server-config.js';
+import type { ServerConfig } from '../servers/server-config.js';
 
 // Tools that run as tasks (2025-11-25), through the one path, against server-everything over stdio: its
 // simulate-research-query requires task augmentation, reports a status message per stage, and asks the user for a

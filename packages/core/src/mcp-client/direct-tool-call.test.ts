@@ -4,8 +4,8 @@ import { Client, ProtocolError, SdkError } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { ToolProgress } from '../tools/tool.js';
 import { OrderedClient } from './ordered-client.js';
-import { StdioTransport } from './stdio-transport.js';
-import { TaskExtensionClient } from './task-extension-client.js';
+import { StdioTransport } from '../servers/stdio-transport.js';
+import { TaskExtensionClient } from '../tasks/task-extension-client.js';
 import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
 
 // A 2025-era stdio server whose one tool does what the call's `case` says: tells progress (some of it malformed),

@@ -3,7 +3,7 @@ import { hashJson } from '../audit/canonical-json.js';
 import { isDirectTransport } from './direct-requests.js';
 import { sendDirectToolCall } from './direct-tool-call.js';
 import { OrderedClient } from './ordered-client.js';
-import type { ConnectionCallOptions } from './server-connection-options.js';
+import type { ConnectionCallOptions } from './connection-call-options.js';
 import { progressOf } from './tool-progress.js';
 
 /** The SDK's own request timeout, set out of reach: every timeout is the host's, on its clock. */

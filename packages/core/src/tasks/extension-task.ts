@@ -4,11 +4,11 @@ import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { TaskSnapshot } from '../tools/tool-task.js';
 import type { TaskStatus } from '../store/invocation-task.js';
-import type { ConnectionCallOptions } from './server-connection-options.js';
+import type { ConnectionCallOptions } from '../mcp-client/connection-call-options.js';
 import type { TaskExtensionClient } from './task-extension-client.js';
 import { TaskPoller } from './task-poller.js';
 import type { FollowTaskOptions } from './follow-task-options.js';
-import { NO_SDK_TIMEOUT_MS } from './tool-call-request.js';
+import { NO_SDK_TIMEOUT_MS } from '../mcp-client/tool-call-request.js';
 
 /** JSON-RPC "invalid params": what a server answers `tasks/get` for a task id it does not know. */
 const INVALID_PARAMS = -32602;

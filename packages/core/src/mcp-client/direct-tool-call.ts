@@ -3,7 +3,7 @@ import type { CallToolResult, JSONRPCErrorResponse, JSONRPCResultResponse } from
 import type { ToolProgress } from '../tools/tool.js';
 import type { DirectHandlers, DirectTransport } from './direct-requests.js';
 import type { OrderedClient } from './ordered-client.js';
-import type { ConnectionCallOptions } from './server-connection-options.js';
+import type { ConnectionCallOptions } from './connection-call-options.js';
 import { progressOf } from './tool-progress.js';
 
 /**

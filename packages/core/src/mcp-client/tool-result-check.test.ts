@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { OrderedClient } from './ordered-client.js';
-import { StdioTransport } from './stdio-transport.js';
+import { StdioTransport } from '../servers/stdio-transport.js';
 import { isPlainToolResult } from './tool-result-check.js';
 import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
 

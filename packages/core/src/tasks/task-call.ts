@@ -3,13 +3,13 @@ import { specTypeSchemas } from '@modelcontextprotocol/client';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
-import type { ConnectionCallOptions } from './server-connection-options.js';
+import type { ConnectionCallOptions } from '../mcp-client/connection-call-options.js';
 import type { TaskSnapshot } from '../tools/tool-task.js';
 import type { TaskEra } from '../store/invocation-task.js';
 import { callWithTaskExtension, followExtensionTask } from './extension-task.js';
 import { TaskExtensionClient } from './task-extension-client.js';
 import { TaskPoller } from './task-poller.js';
-import { NO_SDK_TIMEOUT_MS, sendToolCall } from './tool-call-request.js';
+import { NO_SDK_TIMEOUT_MS, sendToolCall } from '../mcp-client/tool-call-request.js';
 
 /** How long the server keeps a task's result after it ends (asked for; the server may choose less). */
 const TASK_TTL_MS = 60 * 60_000;

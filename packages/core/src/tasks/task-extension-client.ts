@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError } from '@modelcontextprotocol/client';
 import type { BaseContext, JSONRPCResponse } from '@modelcontextprotocol/client';
-import { OrderedClient } from './ordered-client.js';
+import { OrderedClient } from '../mcp-client/ordered-client.js';
 
 /** The identifier of the 2026-07-28 tasks extension (SEP-2663). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
