@@ -523,4 +523,14 @@ describe('the gateway section', () => {
     const error = loadError(await withKeys({ gateway: { users: { grace: shared, hopper: shared } } }));
     expect(error.message).toMatch(/:\d+:\d+: gateway\.users\.hopper\.tokenSha256 is also grace's/);
   });
+
+  it('takes gateway.enabled with an authorization server and no static users', async () => {
+    const oauth = { issuer: 'https://auth.example.com', scopes: ['mcp:tools'], workspace: 'lab' };
+    const path = await withKeys({ gateway: { enabled: true, oauth } });
+    expect(loadConsoleConfig({ config: path, store: ':memory:' }, {}).gateway).toEqual({
+      enabled: true,
+      users: [],
+      oauth,
+    });
+  });
 });

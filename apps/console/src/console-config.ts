@@ -390,8 +390,12 @@ export function loadConsoleConfig(
   const consoleSection = readConsole(json, source, options.host);
   const model = readModel(json, source, env);
   const gateway = file === undefined ? undefined : readGatewaySettings(file);
-  if (gateway?.enabled === true && gateway.users.length === 0) {
-    fail(source, 'gateway.users', 'must name at least one user when gateway.enabled is true (no one could call /mcp)');
+  if (gateway?.enabled === true && gateway.users.length === 0 && gateway.oauth === undefined) {
+    fail(
+      source,
+      'gateway.users',
+      'must name at least one user when gateway.enabled is true and gateway.oauth is not set (no one could call /mcp)',
+    );
   }
   return {
     source,

@@ -246,6 +246,7 @@ export async function startConsole(
               : (resourceServer ??= createResourceServer(
                   oauth,
                   `${config.publicUrl ?? `http://${urlHost(config.host)}:${port}`}/mcp`,
+                  (error) => logger.warn({ error: error.message }, 'gateway: the authorization server keys'),
                 )),
           allowedHostnames: gatewayHostnames(config),
           onerror: (error) => logger.warn({ error: error.message }, 'gateway session error'),

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,65 +20,83 @@ const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../dist/bin.js');
 const DEMO = resolve(here, '../../demo-server/dist/bin.js');
 const CLIENT = { client_id: 'reporting-job', client_secret: 'reporting-secret-0123456789' };
+/** A client whose id is also the name of a static gateway user in one test. */
+const ADA = { client_id: 'ada', client_secret: 'ada-secret-0123456789abcdef' };
 
 let dir: string;
 let as: AuthorizationServer;
-let gateway: ChildProcess;
 let url: string;
+/** The first gateway's store: its history. */
+let store: string;
+const stops: (() => Promise<void>)[] = [];
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-oauth-'));
-  as = await startAuthorizationServer({
-    accessTokenFormat: 'jwt',
-    clients: [
-      {
-        ...CLIENT,
-        grant_types: ['client_credentials'],
-        redirect_uris: [],
-        response_types: [],
-        token_endpoint_auth_method: 'client_secret_basic',
-      },
-    ],
-  });
-  const config = join(dir, 'airlock.config.json');
+/** `airlock gateway --http` on a config of `keys` (and the demo server): its /mcp URL once it listens, and its store. */
+async function startGateway(keys: object, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; store: string }> {
+  const config = join(dir, `airlock-${stops.length}.config.json`);
   writeFileSync(
     config,
     JSON.stringify({
       mcpServers: { demo: { command: process.execPath, args: [DEMO] } },
       permissions: { rules: [{ effect: 'allow', server: 'demo', tool: 'echo' }] },
-      gateway: { oauth: { issuer: as.issuer, scopes: ['tools:read'], workspace: 'reports' } },
+      ...keys,
     }),
   );
-  gateway = spawn(
+  const store = join(dir, `airlock-${stops.length}.db`);
+  const gateway = spawn(
     process.execPath,
-    [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', join(dir, 'airlock.db')],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: '' } },
+    [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', store],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: '', ...env },
+    },
   );
+  stops.push(async () => {
+    if (gateway.exitCode !== null) return;
+    gateway.kill('SIGTERM');
+    await once(gateway, 'exit');
+  });
   let stderr = '';
-  gateway.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   while (!/listening on (\S+)/.test(stderr)) {
     if (gateway.exitCode !== null) throw new Error(stderr);
-    await once(gateway.stderr!, 'data');
+    await once(gateway.stderr, 'data');
   }
-  url = /listening on (\S+)/.exec(stderr)![1]!;
+  return { url: /listening on (\S+)/.exec(stderr)![1]!, store };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-oauth-'));
+  const confidential = {
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    token_endpoint_auth_method: 'client_secret_basic' as const,
+  };
+  as = await startAuthorizationServer({
+    accessTokenFormat: 'jwt',
+    clients: [
+      { ...CLIENT, ...confidential },
+      { ...ADA, ...confidential },
+    ],
+  });
+  ({ url, store } = await startGateway({
+    gateway: { oauth: { issuer: as.issuer, scopes: ['tools:read'], workspace: 'reports' } },
+  }));
   as.resources.add(url);
 });
 
 afterAll(async () => {
-  if (gateway?.exitCode === null) {
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  }
+  for (const stop of stops.splice(0)) await stop();
   await as?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** A token by client credentials, for `resource` with `scope`. */
-async function token(resource: string, scope: string): Promise<string> {
+async function token(resource: string, scope: string, client = CLIENT): Promise<string> {
   const response = await fetch(`${as.issuer}/token`, {
     method: 'POST',
     headers: {
-      authorization: `Basic ${Buffer.from(`${CLIENT.client_id}:${CLIENT.client_secret}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
       'content-type': 'application/x-www-form-urlencoded',
     },
     body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
@@ -86,8 +106,8 @@ async function token(resource: string, scope: string): Promise<string> {
   return body.access_token;
 }
 
-const initialize = (bearer?: string) =>
-  fetch(url, {
+const initialize = (bearer?: string, at = url) =>
+  fetch(at, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -136,7 +156,7 @@ describe('airlock gateway as an OAuth resource server', () => {
       expect(JSON.stringify(echo.content)).toContain('with a JWT');
       // Kept under the token's subject (client credentials: the client) in the configured workspace.
       const kept = () => {
-        const db = new Database(join(dir, 'airlock.db'), { readonly: true });
+        const db = new Database(store, { readonly: true });
         try {
           return db.prepare("SELECT user_id, workspace_id FROM invocations WHERE tool = 'demo__echo'").all();
         } finally {
@@ -164,6 +184,42 @@ describe('airlock gateway as an OAuth resource server', () => {
     const altered = await initialize(`${good.slice(0, -4)}AAAA`);
     expect(altered.status).toBe(401);
     expect(altered.headers.get('www-authenticate')).toMatch(/signature does not verify|not a JWT/);
+  });
+
+  it("refuses a token whose user is a static token's user, and never mixes the two in one session", async () => {
+    const staticToken = 'static-ada-token-0123456789abcdef';
+    const tokenSha256 = createHash('sha256').update(staticToken).digest('hex');
+    const { url: both } = await startGateway({
+      gateway: { users: { ada: { tokenSha256 } }, oauth: { issuer: as.issuer } },
+    });
+    as.resources.add(both);
+    const staticUser = await initialize(staticToken, both);
+    expect(staticUser.status).toBe(200);
+    const jwt = await initialize(await token(both, 'tools:read', ADA), both);
+    expect(jwt.status).toBe(401);
+    expect(jwt.headers.get('www-authenticate')).toContain('is also a gateway user of a static token');
+  });
+
+  it('reads the keys from OpenID discovery when the RFC 8414 place answers a login page, and says 401', async () => {
+    // An issuer behind a proxy whose sign-in page answers every unknown path: the gateway must look further.
+    const issuerServer = createServer((request, response) => {
+      if (request.url === '/.well-known/openid-configuration') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
+      } else if (request.url === '/jwks') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [] }));
+      } else {
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<html>\n<body>"sign in"</body></html>');
+      }
+    });
+    issuerServer.listen(0, '127.0.0.1');
+    await once(issuerServer, 'listening');
+    const issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    stops.push(() => new Promise((done) => issuerServer.close(() => done())));
+    const { url: behind } = await startGateway({ gateway: { oauth: { issuer } } });
+    const refused = await initialize('not-a-jwt', behind);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('the token is not a JWT this gateway accepts');
   });
 });
 

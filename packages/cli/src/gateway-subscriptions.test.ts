@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -16,13 +18,15 @@ const URI = 'demo://resource/dynamic/text/1';
 
 const dirs: string[] = [];
 const clients: Client[] = [];
+const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  for (const stop of stops.splice(0)) await stop();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A client of a gateway in front of server-everything, whose toggle tool a rule allows; updates it hears, in order. */
-async function connect(): Promise<{ client: Client; updated: string[]; next: () => Promise<string> }> {
+/** A config in a fresh folder: server-everything, whose toggle tool a rule allows. */
+function configFile(): { dir: string; config: string } {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-subscriptions-'));
   dirs.push(dir);
   const config = join(dir, 'airlock.config.json');
@@ -33,8 +37,11 @@ async function connect(): Promise<{ client: Client; updated: string[]; next: () 
       permissions: { rules: [{ effect: 'allow', server: 'everything', tool: 'toggle-subscriber-updates' }] },
     }),
   );
-  const client = new Client({ name: 'test', version: '1' });
-  clients.push(client);
+  return { dir, config };
+}
+
+/** A client that keeps the resource updates it hears, in order, and waits for the next one. */
+function listening(client: Client): { updated: string[]; next: () => Promise<string> } {
   const updated: string[] = [];
   const waiting: ((uri: string) => void)[] = [];
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
@@ -43,13 +50,44 @@ async function connect(): Promise<{ client: Client; updated: string[]; next: () 
     if (wake === undefined) updated.push(uri);
     else wake(uri);
   });
-  const args = [BIN, 'gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
-  await client.connect(new StdioClientTransport({ command: process.execPath, args }));
   const next = () => {
     const heard = updated.shift();
     return heard !== undefined ? Promise.resolve(heard) : new Promise<string>((wake) => waiting.push(wake));
   };
-  return { client, updated, next };
+  return { updated, next };
+}
+
+/** A client of a gateway over stdio in front of server-everything, and the updates it hears. */
+async function connect(): Promise<{ client: Client; updated: string[]; next: () => Promise<string> }> {
+  const { dir, config } = configFile();
+  const client = new Client({ name: 'test', version: '1' });
+  clients.push(client);
+  const heard = listening(client);
+  const args = [BIN, 'gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
+  await client.connect(new StdioClientTransport({ command: process.execPath, args }));
+  return { client, ...heard };
+}
+
+/** An HTTP gateway in front of server-everything, with one user's token; its /mcp URL. */
+async function httpGateway(token: string): Promise<string> {
+  const { dir, config } = configFile();
+  const args = [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', join(dir, 'airlock.db')];
+  const gateway = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: token },
+  });
+  stops.push(async () => {
+    if (gateway.exitCode !== null) return;
+    gateway.kill('SIGTERM');
+    await once(gateway, 'exit');
+  });
+  let stderr = '';
+  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  while (!/listening on (\S+)/.test(stderr)) {
+    if (gateway.exitCode !== null) throw new Error(stderr);
+    await once(gateway.stderr, 'data');
+  }
+  return /listening on (\S+)/.exec(stderr)![1]!;
 }
 
 const toggle = (client: Client) => client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
@@ -71,5 +109,28 @@ describe('airlock gateway, resource subscriptions', () => {
     await expect(client.subscribeResource({ uri: 'demo://nowhere/at-all' })).rejects.toThrow(
       /no server lists demo:\/\/nowhere\/at-all/,
     );
+  });
+
+  it('keeps telling one session of a user after another session of that user unsubscribes', async () => {
+    const token = 'subscriptions-token-0123456789abcdef';
+    const url = await httpGateway(token);
+    const session = async () => {
+      const client = new Client({ name: 'test', version: '1' });
+      clients.push(client);
+      const heard = listening(client);
+      const headers = { authorization: `Bearer ${token}` };
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+      return { client, ...heard };
+    };
+    const first = await session();
+    const second = await session();
+    await first.client.subscribeResource({ uri: URI });
+    await second.client.subscribeResource({ uri: URI });
+    await first.client.unsubscribeResource({ uri: URI });
+    const heard = second.next();
+    await toggle(second.client);
+    expect(await heard).toBe(URI);
+    await toggle(second.client);
+    expect(first.updated).toEqual([]);
   });
 });

@@ -12,9 +12,10 @@ const RESULT_HANDLE = 'airlock:result/';
  * the URI, or whose template it fits; prompt names are namespaced like tool names (`server__prompt`), since two
  * servers may name a prompt alike. A tool result's handle (`airlock:result/…`) reads the whole result back.
  *
- * A subscription is the host's (`host.resources.subscribe`, one per URI and connection however many ask), and a
- * server's `notifications/resources/updated` reaches this session only for a URI it subscribed to, from the server it
- * subscribed on, of its own tenant. Returns what ends the session's subscriptions (when the session closes).
+ * A subscription is the host's (`host.resources.subscribe`: the server is told once per URI and connection, and each
+ * session, a conversation of its own, holds its own part of it), and a server's `notifications/resources/updated`
+ * reaches this session only for a URI it subscribed to, from the server it subscribed on, of its own tenant. Returns
+ * what ends the session's subscriptions (when the session closes).
  */
 export function serveCatalog(server: Server, host: Host, scope: Scope): () => Promise<void> {
   /** Which server listed each URI, and each template's fixed prefix, from this session's latest listings. */
@@ -72,13 +73,16 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): () => Pr
 
   /** The session's subscriptions: `serverId` and URI, as the host holds them for this session's scope. */
   const subscribed = new Map<string, { readonly serverId: string; readonly uri: string }>();
+  let closed = false;
   const key = (serverId: string, uri: string): string => `${serverId}\u0000${uri}`;
 
   server.setRequestHandler('resources/subscribe', async (request) => {
     const { uri } = request.params;
     const serverId = await ownerOf(uri);
     await host.resources.subscribe({ scope, serverId, uri }).catch(refused(uri));
-    subscribed.set(key(serverId, uri), { serverId, uri });
+    // The session may have closed while the server was told: then the subscription ends at once, not never.
+    if (closed) await host.resources.unsubscribe({ scope, serverId, uri }).catch(() => undefined);
+    else subscribed.set(key(serverId, uri), { serverId, uri });
     return {};
   });
 
@@ -149,6 +153,7 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): () => Pr
   });
 
   return async () => {
+    closed = true;
     stopUpdates();
     const held = [...subscribed.values()];
     subscribed.clear();

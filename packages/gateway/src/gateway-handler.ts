@@ -58,8 +58,11 @@ export interface GatewayHandler {
   close(): Promise<void>;
 }
 
-/** Whose requests a session takes: a user in a workspace, by a token of `users` or one the resource server checked. */
-type Caller = Pick<GatewayUser, 'userId' | 'workspaceId'>;
+/**
+ * Whose requests a session takes: a user in a workspace, and how they proved it (a token of `users`, or a JWT the
+ * resource server checked), so a session opened one way is never continued the other.
+ */
+type Caller = Pick<GatewayUser, 'userId' | 'workspaceId'> & { readonly via: 'token' | 'oauth' };
 
 interface Session {
   readonly server: Server;
@@ -88,11 +91,17 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     if (foreign !== undefined) return foreign;
     const token = bearerOf(request.headers.get('authorization'));
     const resourceServer = config.resourceServer?.();
-    let user: Caller | undefined = token === undefined ? undefined : userOf(config.users, token);
+    const known = token === undefined ? undefined : userOf(config.users, token);
+    let user: Caller | undefined = known && { userId: known.userId, workspaceId: known.workspaceId, via: 'token' };
     if (user === undefined && token !== undefined && resourceServer !== undefined) {
       const checked = await resourceServer.verify(token);
       if (!checked.ok) return unauthorized(checked, resourceServer);
-      user = { userId: checked.userId, workspaceId: checked.workspaceId };
+      // A JWT naming a user of a static token would share that user's history and stored decisions: refused.
+      if (config.users.some((u) => u.userId === checked.userId)) {
+        const description = `the token's user ${checked.userId} is also a gateway user of a static token`;
+        return unauthorized({ status: 401, error: 'invalid_token', description }, resourceServer);
+      }
+      user = { userId: checked.userId, workspaceId: checked.workspaceId, via: 'oauth' };
     }
     if (user === undefined) return unauthorized(undefined, resourceServer);
     let parsedBody: unknown;
@@ -169,7 +178,8 @@ function userOf(users: readonly GatewayUser[], token: string): GatewayUser | und
   });
 }
 
-const sameCaller = (a: Caller, b: Caller): boolean => a.userId === b.userId && a.workspaceId === b.workspaceId;
+const sameCaller = (a: Caller, b: Caller): boolean =>
+  a.userId === b.userId && a.workspaceId === b.workspaceId && a.via === b.via;
 
 /**
  * No token, or one the gateway does not accept: 401 (403 for a token short of scopes), with the protected-resource
@@ -180,7 +190,11 @@ function unauthorized(
   resourceServer?: ResourceServer,
 ): Response {
   const error = refusal?.error ?? 'invalid_token';
-  const description = refusal?.description ?? 'a bearer token the gateway knows is required';
+  // A header value: no quote, backslash or line break from a claim can end the parameter or the header.
+  const description = (refusal?.description ?? 'a bearer token the gateway knows is required').replace(
+    /["\\\r\n]/g,
+    '',
+  );
   const metadata = resourceServer === undefined ? '' : `, resource_metadata="${resourceServer.metadataUrl}"`;
   return Response.json(
     { error, error_description: description },

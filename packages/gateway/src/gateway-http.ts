@@ -82,7 +82,7 @@ export async function startGatewayHttp(config: GatewayHttpConfig): Promise<Gatew
   });
   const { port } = http.address() as AddressInfo;
   origin = `http://${bracketed(hostname)}:${port}`;
-  if (config.oauth !== undefined) resourceServer = createResourceServer(config.oauth, `${origin}/mcp`);
+  if (config.oauth !== undefined) resourceServer = createResourceServer(config.oauth, `${origin}/mcp`, onerror);
   return {
     url: `${origin}/mcp`,
     sessions: () => gateway.sessions(),

@@ -11,7 +11,7 @@ export interface GatewayOAuthSettings {
   readonly scopes?: readonly string[];
   /** The claim naming the user (default `sub`). */
   readonly userClaim?: string;
-  /** The claim naming the workspace; without it (or when absent from a token), `workspace`. */
+  /** The claim naming the workspace (a token without it is refused); when not set, `workspace`. */
   readonly workspaceClaim?: string;
   /** The workspace of a token that names none (default "default"). */
   readonly workspace?: string;
@@ -37,18 +37,43 @@ export interface ResourceServer {
 }
 
 const NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+/** Signatures by a key the issuer publishes: never a shared secret. */
+const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+/** How long a failed discovery of the issuer's keys is remembered before it is tried again. */
+const RETRY_DISCOVERY_MS = 30_000;
+/** The longest a discovery request may take. */
+const DISCOVERY_TIMEOUT_MS = 5_000;
 
 /**
  * The gateway as a resource server: a bearer JWT is checked against the issuer's keys (its JWKS, found from its
  * authorization-server metadata and cached by `jose`), its issuer, its audience (this resource, so a token meant for
  * another server is refused), its expiry and the required scopes. The user and workspace come from its claims and must
- * be names the host accepts. `gatewayUrl` is the gateway's `/mcp` URL, the default audience.
+ * be names the host accepts. `gatewayUrl` is the gateway's `/mcp` URL, the default audience. The issuer's metadata is
+ * read on the first token; a failure is remembered for 30 s (a stream of bad tokens does not hammer the issuer).
  */
-export function createResourceServer(settings: GatewayOAuthSettings, gatewayUrl: string): ResourceServer {
+export function createResourceServer(
+  settings: GatewayOAuthSettings,
+  gatewayUrl: string,
+  /** Told why the issuer's keys could not be read (the client is told only that they could not). */
+  onerror: (error: Error) => void = () => undefined,
+): ResourceServer {
   const resource = settings.resource ?? gatewayUrl;
   const required = settings.scopes ?? [];
   let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
-  const jwks = async () => (keys ??= createRemoteJWKSet(new URL(await jwksUri(settings.issuer))));
+  let failed: { readonly at: number; readonly error: Error } | undefined;
+  const jwks = async () => {
+    if (keys !== undefined) return keys;
+    // A discovery that failed is not retried for every request (a bad token must not make the gateway hammer it).
+    if (failed !== undefined && Date.now() - failed.at < RETRY_DISCOVERY_MS) throw failed.error;
+    try {
+      keys = createRemoteJWKSet(new URL(await jwksUri(settings.issuer)), { timeoutDuration: DISCOVERY_TIMEOUT_MS });
+      failed = undefined;
+      return keys;
+    } catch (error) {
+      failed = { at: Date.now(), error: error instanceof Error ? error : new Error(String(error)) };
+      throw failed.error;
+    }
+  };
   const refused = (description: string): TokenCheck => ({
     ok: false,
     status: 401,
@@ -70,11 +95,24 @@ export function createResourceServer(settings: GatewayOAuthSettings, gatewayUrl:
     async verify(token) {
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, await jwks(), { issuer: settings.issuer, audience: resource }));
+        ({ payload } = await jwtVerify(token, await jwks(), {
+          issuer: settings.issuer,
+          audience: resource,
+          algorithms: ASYMMETRIC,
+          // A token without an expiry would never expire: jose checks `exp` only when it is there.
+          requiredClaims: ['exp'],
+        }));
       } catch (error) {
+        if (!(error instanceof joseErrors.JOSEError))
+          onerror(error instanceof Error ? error : new Error(String(error)));
         return refused(whyRefused(error));
       }
-      const held = new Set(typeof payload['scope'] === 'string' ? payload['scope'].split(' ') : []);
+      // `scope` as RFC 9068 writes it, or `scp` as a list (as some providers issue it).
+      const scp = payload['scp'];
+      const held = new Set([
+        ...(typeof payload['scope'] === 'string' ? payload['scope'].split(' ') : []),
+        ...(Array.isArray(scp) ? scp.filter((s): s is string => typeof s === 'string') : []),
+      ]);
       const missing = required.filter((scope) => !held.has(scope));
       if (missing.length > 0) {
         return {
@@ -89,6 +127,9 @@ export function createResourceServer(settings: GatewayOAuthSettings, gatewayUrl:
         return refused(`the token's ${settings.userClaim ?? 'sub'} claim is not a user name the gateway accepts`);
       }
       const claimed = settings.workspaceClaim === undefined ? undefined : payload[settings.workspaceClaim];
+      if (settings.workspaceClaim !== undefined && typeof claimed !== 'string') {
+        return refused(`the token has no ${settings.workspaceClaim} claim naming its workspace`);
+      }
       const workspaceId = typeof claimed === 'string' ? claimed : (settings.workspace ?? 'default');
       if (!NAME.test(workspaceId)) return refused(`the token's workspace claim is not a workspace name`);
       return { ok: true, userId, workspaceId };
@@ -106,10 +147,17 @@ async function jwksUri(issuer: string): Promise<string> {
     `${base}/.well-known/openid-configuration`,
   ];
   for (const candidate of candidates) {
-    const response = await fetch(candidate, { headers: { accept: 'application/json' } }).catch(() => undefined);
-    if (response?.ok !== true) continue;
-    const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
-    if (metadata.issuer === issuer && typeof metadata.jwks_uri === 'string') return metadata.jwks_uri;
+    try {
+      const response = await fetch(candidate, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
+      });
+      if (!response.ok) continue;
+      const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+      if (metadata.issuer === issuer && typeof metadata.jwks_uri === 'string') return metadata.jwks_uri;
+    } catch {
+      // Unreachable, slow, or not JSON (a proxy's login page): the next place is tried.
+    }
   }
   throw new Error(`the authorization server ${issuer} publishes no metadata naming it and its jwks_uri`);
 }
@@ -120,5 +168,5 @@ function whyRefused(error: unknown): string {
   if (error instanceof joseErrors.JWTClaimValidationFailed) return `the token's ${error.claim} claim does not fit`;
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'the token signature does not verify';
   if (error instanceof joseErrors.JOSEError) return 'the token is not a JWT this gateway accepts';
-  return `the authorization server's keys could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  return "the authorization server's keys could not be read, so no token can be checked now";
 }

@@ -2,5 +2,5 @@
 // decisions, answers and cancels; the browser part is `@airlock/web-kit/browser`.
 export { createWebKit } from './web-kit.js';
 export type { WebKit } from './web-kit.js';
-export type { KitServer, ScopeOf } from './kit-app.js';
+export type { KitServer, ScopeOf } from './serve-kit.js';
 export type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';

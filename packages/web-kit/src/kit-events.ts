@@ -25,7 +25,10 @@ export interface KitCall {
  * with `state`; the server part sends them and the browser part reads them, so both compile against this map.
  */
 export interface KitEventMap {
-  /** What is open now: calls that have not ended, unanswered permission questions and server questions. */
+  /**
+   * What is open now (calls that have not ended, unanswered permission questions and server questions), and the calls
+   * that ended lately, so a page that reconnects can close the cards of calls that ended while it was away.
+   */
   readonly state: {
     readonly calls: readonly KitCall[];
     readonly permissions: readonly PermissionRequest[];

@@ -12,6 +12,7 @@ import { KitRefusal } from './kit-refusal.js';
 /** A user in a workspace: whose pages see a question, and who may answer it. */
 export type Tenant = Pick<Scope, 'userId' | 'workspaceId'>;
 
+/** Whether two scopes are the same user in the same workspace (conversations aside). */
 export const sameTenant = (a: Tenant, b: Tenant): boolean => a.userId === b.userId && a.workspaceId === b.workspaceId;
 
 /** What the surface tells the pages: a question opened or closed, for one tenant. */

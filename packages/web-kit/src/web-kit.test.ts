@@ -164,8 +164,12 @@ describe('the web kit, server part', () => {
     expect(state.calls.map((c) => c.invocation.state)).toEqual(['pending']);
     await post(`/permissions/${state.permissions[0]!.invocationId}`, 'ana', { decision: 'allow_once' });
     expect((await result).outcome).toBe('success');
+    // A page that comes back after the call ended learns how it ended, to close its card.
+    const back = await events('ana');
+    expect((await back.next('state')).calls.map((c) => c.invocation.state)).toEqual(['success']);
     first.close();
     reloaded.close();
+    back.close();
   });
 
   it("takes a form answer for a server's question through the host, which checks it", async () => {
@@ -208,7 +212,7 @@ describe('the web kit, server part', () => {
     ana.close();
   });
 
-  it('refuses a request with no user, a body that is not an object, a decision not of the four, a huge body', async () => {
+  it('refuses a request with no user, a body not a JSON object, a decision not of the four, a huge or non-JSON body', async () => {
     expect((await fetch(`${base}/events`)).status).toBe(401);
     const notJson = await post('/permissions/x', 'ana', 'not json');
     expect(await notJson.json()).toEqual({
@@ -221,5 +225,12 @@ describe('the web kit, server part', () => {
     );
     const huge = await post('/elicitations/x', 'ana', { answer: 'x'.repeat(300_000) });
     expect(huge.status).toBe(413);
+    // A form post from another site (text/plain needs no preflight) is not taken as a decision.
+    const form = await fetch(`${base}/permissions/x`, {
+      method: 'POST',
+      headers: { 'x-user': 'ana', 'content-type': 'text/plain' },
+      body: JSON.stringify({ decision: 'allow_always' }),
+    });
+    expect(form.status).toBe(415);
   });
 });

@@ -1,6 +1,6 @@
 import type { Host, Surface } from '@airlock/core';
-import type { KitServer, ScopeOf } from './kit-app.js';
-import { serveKit } from './kit-app.js';
+import type { KitServer, ScopeOf } from './serve-kit.js';
+import { serveKit } from './serve-kit.js';
 import { KitSurface } from './kit-surface.js';
 
 /** The kit before its host exists: the surface to create the host with, and `serve` once it does. */

@@ -50,7 +50,10 @@ interface Subscription {
   readonly tenant: string;
   readonly uri: string;
   readonly scope: Scope;
-  /** The users (in their workspaces) who follow it, by a key that cannot mix a user id with a workspace id. */
+  /**
+   * Who follows it: each conversation of a user in a workspace holds its own subscription (two sessions of one user
+   * each subscribe and unsubscribe), by a key that cannot mix the three ids.
+   */
   readonly who: Map<string, { readonly userId: string; readonly workspaceId: string }>;
   /** Lets the connection close again once nobody is subscribed (a subscribed tenant connection never idles out). */
   release?: () => void;
@@ -242,7 +245,7 @@ export class HostResources {
     const { serverId, uri } = options;
     const tenant = this.#pool(serverId).tenantOf(scope) ?? '';
     const key = `${serverId}\n${tenant}\n${uri}`;
-    const who = JSON.stringify([scope.userId, scope.workspaceId]);
+    const who = JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
     const known = this.#subscriptions.get(key);
     const sub: Subscription = known ?? { serverId, tenant, uri, scope, who: new Map() };
     const send = on ? sub.who.size === 0 : sub.who.size === 1 && sub.who.has(who);
@@ -260,7 +263,9 @@ export class HostResources {
    */
   subscribers(options: { serverId: string; tenant?: string; uri: string }): { userId: string; workspaceId: string }[] {
     const sub = this.#subscriptions.get(`${options.serverId}\n${options.tenant ?? ''}\n${options.uri}`);
-    return sub === undefined ? [] : [...sub.who.values()];
+    if (sub === undefined) return [];
+    const users = new Map([...sub.who.values()].map((u) => [JSON.stringify([u.userId, u.workspaceId]), u]));
+    return [...users.values()];
   }
 
   /** A subscription nobody holds any more, or whose connection is gone: forgotten, its connection let go. */

@@ -61,4 +61,22 @@ describe('who follows a resource', () => {
     expect(followers()).toEqual([{ userId: 'ben', workspaceId: SCOPE.workspaceId }]);
     expect(host.resources.subscribers({ serverId: 'everything', uri: 'demo://resource/dynamic/text/2' })).toEqual([]);
   });
+
+  it("keeps one user's subscription from a second conversation when the first one unsubscribes", async () => {
+    host = createHost({ servers: [{ ...EVERYTHING, isolation: 'shared' }], surface: allow });
+    await host.servers.settled();
+    const other = { ...SCOPE, conversationId: 'second' };
+    await host.resources.subscribe({ scope: SCOPE, serverId: 'everything', uri: URI });
+    await host.resources.subscribe({ scope: other, serverId: 'everything', uri: URI });
+    await host.resources.unsubscribe({ scope: SCOPE, serverId: 'everything', uri: URI });
+    expect(host.resources.subscribers({ serverId: 'everything', uri: URI })).toEqual([
+      { userId: SCOPE.userId, workspaceId: SCOPE.workspaceId },
+    ]);
+    // The server was not told to stop: it still tells updates of the URI.
+    const updated = nextEvent(host, 'resource.updated', (e) => e.uri === URI);
+    const toggle = { scope: SCOPE, caller: { kind: 'user' } as const, tool: 'everything__toggle-subscriber-updates' };
+    await host.invoke({ ...toggle, args: {} });
+    expect(await updated).toMatchObject({ serverId: 'everything', uri: URI });
+    await host.invoke({ ...toggle, args: {} });
+  });
 });

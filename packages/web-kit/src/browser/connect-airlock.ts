@@ -138,7 +138,9 @@ export function connectAirlock(options: ConnectOptions): AirlockConnection {
   let drawn!: () => void;
   const ready = new Promise<void>((resolve) => (drawn = resolve));
   on('state', (state) => {
-    for (const call of state.calls) draw(call);
+    // Open calls get a card; an ended one only updates a card this page has (its call ended while the stream was
+    // down), so a fresh page does not fill with past calls.
+    for (const call of state.calls) if (!FINAL.has(call.invocation.state) || cards.has(call.invocation.id)) draw(call);
     permissions.reset(state.permissions);
     elicitations.reset(state.elicitations);
     drawn();

@@ -18,6 +18,11 @@ const MAX_BODY_BYTES = 256 * 1024;
 const MAX_UNSENT_EVENTS = 2000;
 /** How often an idle stream says it is alive, so a connection that died quietly is noticed. */
 const HEARTBEAT_MS = 25_000;
+/**
+ * Calls that ended lately, kept for a page that reconnects: a card whose call ended while its stream was down learns
+ * the end from the next `state`. Bounded by count (each holds its screen payload, itself bounded).
+ */
+const RECENTLY_ENDED = 200;
 
 /** What `serve` gives: the routes to mount, and `invoke`, whose calls a page can cancel from their card. */
 export interface KitServer {
@@ -43,6 +48,7 @@ interface Stream {
 export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): KitServer {
   const streams = new Set<Stream>();
   const open = new Map<string, KitCall>();
+  const ended = new Map<string, KitCall>();
   const questions = new Map<string, ElicitationRequest>();
   const running = new Map<string, AbortController>();
   const tell = <E extends KitEventName>(tenant: Tenant, event: E, data: KitEventMap[E]): void => {
@@ -74,6 +80,8 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
       if (isTerminalState(invocation.state)) {
         open.delete(invocation.id);
         running.delete(invocation.id);
+        ended.set(invocation.id, call);
+        if (ended.size > RECENTLY_ENDED) ended.delete(ended.keys().next().value as string);
       } else {
         open.set(invocation.id, call);
       }
@@ -119,35 +127,45 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
     return streamSSE(c, async (sse) => {
       let written = Promise.resolve();
       let unsent = 0;
+      let overflowed = false;
       let end!: () => void;
-      const ended = new Promise<void>((resolve) => (end = resolve));
-      const write = (event: string, data: string): void => {
-        if (unsent >= MAX_UNSENT_EVENTS) return end();
+      const over = new Promise<void>((resolve) => (end = resolve));
+      const queue = (send: () => Promise<void>): void => {
+        if (overflowed) return;
+        if (unsent >= MAX_UNSENT_EVENTS) {
+          overflowed = true;
+          return end();
+        }
         unsent += 1;
         written = written
-          .then(() => sse.writeSSE({ event, data }))
+          .then(send)
           .catch(() => end())
           .finally(() => (unsent -= 1));
       };
-      const stream: Stream = { tenant, send: (event, data) => write(event, JSON.stringify(data)), end };
+      const stream: Stream = {
+        tenant,
+        send: (event, data) => queue(() => sse.writeSSE({ event, data: JSON.stringify(data) })),
+        end,
+      };
       sse.onAbort(end);
       // The snapshot and the subscription happen in one turn, so no event falls between them.
       stream.send('state', {
-        calls: [...open.values()].filter((call) => sameTenant(call.invocation.scope, tenant)),
+        calls: [...ended.values(), ...open.values()].filter((call) => sameTenant(call.invocation.scope, tenant)),
         permissions: surface.pending(tenant),
         elicitations: [...questions.values()].filter((q) => sameTenant(q.scope, tenant)),
       });
       streams.add(stream);
-      const heartbeat = setInterval(() => {
-        written = written.then(() => sse.write(': ping\n\n')).then(() => undefined, end);
-      }, HEARTBEAT_MS);
+      const heartbeat = setInterval(() => queue(() => sse.write(': ping\n\n').then(() => undefined)), HEARTBEAT_MS);
       try {
-        await ended;
-        await written;
+        await over;
       } finally {
         clearInterval(heartbeat);
         streams.delete(stream);
       }
+      // A page that stopped reading is cut off now, its queued events dropped (it reconnects to a fresh state);
+      // otherwise the last writes go out before the stream ends.
+      if (overflowed) sse.abort();
+      else await written;
     });
   });
 
@@ -180,6 +198,8 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
   return {
     app,
     invoke(options) {
+      // `onRecorded` is how the call's id meets its controller; it also makes the call take the recorded path (its
+      // record before the request goes out) rather than the deferred quick allow of a call nobody can cancel.
       const controller = new AbortController();
       const signal =
         options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal]);
@@ -201,6 +221,10 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
 
 /** The request's JSON object body; anything else is refused naming what was sent. */
 async function bodyOf(c: Context): Promise<Record<string, unknown>> {
+  // JSON only: a cross-site form cannot send it without a CORS preflight, so a cookie session cannot be ridden.
+  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+    throw new KitRefusal(415, 'unsupported_media_type', 'the body must be JSON, sent as application/json');
+  }
   let body: unknown;
   try {
     body = await c.req.json();
