@@ -215,7 +215,15 @@ export class ConsoleServerPanel extends LitElement {
         about?.instructions === undefined
           ? nothing
           : html`<dt>${t('console.servers.about_instructions')}</dt>
-              <dd><pre class="server-instructions">${about.instructions}</pre></dd>`
+              <dd>
+                <pre
+                  class="server-instructions"
+                  role="region"
+                  tabindex="0"
+                  aria-label=${t('console.servers.about_instructions')}
+                >
+${about.instructions}</pre>
+              </dd>`
       }
     </dl>`;
   }
@@ -277,7 +285,7 @@ export class ConsoleServerPanel extends LitElement {
       ${
         this.tools.length === 0
           ? html`<p class="muted">${t('console.server_panel.no_tools')}</p>`
-          : html`<ul>
+          : html`<ul class="tool-switch-list" role="list" tabindex="0" aria-label=${t('console.server_panel.tools')}>
               ${this.tools.map((entry) => {
                 const name = entry.tool.name;
                 const forWorkspace = hiddenAt(entry, 'workspace');
