@@ -10,7 +10,7 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
   const link = (hash: string, label: string, name: PageRoute) =>
     html`<a href=${hash} aria-current=${route === name ? 'page' : 'false'}>${label}</a>`;
   return html`<header class="top">
-    <h1>Airlock</h1>
+    <h1><span class="brand-name">Airlock</span></h1>
     <nav aria-label=${t('console.nav.label')}>
       ${link('#/', t('console.nav.conversation'), 'conversation')}
       ${link('#/permissions', t('console.nav.permissions'), 'permissions')}
@@ -24,14 +24,25 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
       >
       <form @submit=${actions.switchWorkspace} aria-label=${t('console.workspace')}>
         <label
-          >${t('console.workspace')} <input name="workspace" size="12" .value=${snapshot.session.workspaceId}
+          ><span class="label-text">${t('console.workspace')}</span>
+          <input name="workspace" size="12" .value=${snapshot.session.workspaceId}
         /></label>
         <wa-button type="submit" size="small" variant="brand">${t('console.workspace.switch')}</wa-button>
       </form>
       ${
         typeof Notification !== 'undefined' && Notification.permission === 'default'
-          ? html`<wa-button size="small" appearance="outlined" @click=${() => actions.enableNotifications()}>
-              ${t('console.notify.enable')}
+          ? html`<wa-button
+              class="notify"
+              size="small"
+              appearance="outlined"
+              @click=${() => actions.enableNotifications()}
+            >
+              <svg slot="start" class="bell" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+                <path
+                  d="M8 1.5a4.5 4.5 0 0 0-4.5 4.5v3L2 11.5h12L12.5 9V6A4.5 4.5 0 0 0 8 1.5zM6.5 13a1.5 1.5 0 0 0 3 0"
+                />
+              </svg>
+              <span class="notify-label">${t('console.notify.enable')}</span>
             </wa-button>`
           : nothing
       }
