@@ -3,12 +3,13 @@ import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { SignInState } from '../state.js';
+import { submitOnEnter } from '../submit-on-enter.js';
 
 /** The sign-in form: a name on a local console, a token on a shared one; a workspace either way. */
 export function signInView(signIn: SignInState, actions: Actions): TemplateResult {
   return html`<main class="signin">
     <h1>${t('console.title')}</h1>
-    <form @submit=${actions.submitSignIn}>
+    <form @submit=${actions.submitSignIn} @keydown=${submitOnEnter}>
       ${
         signIn.mode === 'token'
           ? html`<label
