@@ -209,14 +209,16 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
       const form = event.currentTarget as HTMLFormElement;
       const box = form.elements.namedItem('message') as HTMLTextAreaElement;
       const message = box.value.trim();
-      if (message === '') return;
-      store.update((s) => ({ ...s, chatError: undefined }));
+      if (message === '' || store.state.chatBusy) return;
+      // Busy at once, so a second Enter cannot send twice; the turn's reply (or error) line ends it.
+      store.update((s) => ({ ...s, chatError: undefined, chatBusy: true }));
+      store.render();
       void act(
         async () => {
           await api('POST', '/api/chat', { message, conversation: CONVERSATION });
           box.value = '';
         },
-        (state, error) => ({ ...state, chatError: error }),
+        (state, error) => ({ ...state, chatError: error, chatBusy: false }),
       );
     },
 

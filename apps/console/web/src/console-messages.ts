@@ -79,6 +79,8 @@ export const CONSOLE_MESSAGES = {
     'console.chat.model': 'Model',
     'console.chat.message': 'Message',
     'console.chat.send': 'Send',
+    'console.chat.keys': 'Enter sends; Shift+Enter starts a new line.',
+    'console.chat.busy': 'The model is answering…',
     'console.permissions.title': 'Stored decisions',
     'console.permissions.empty':
       'No stored decisions in this workspace. "Allow always" and "Deny always" are kept here.',
@@ -255,6 +257,8 @@ export const CONSOLE_MESSAGES = {
     'console.chat.model': 'Modelo',
     'console.chat.message': 'Mensagem',
     'console.chat.send': 'Enviar',
+    'console.chat.keys': 'Enter envia; Shift+Enter começa uma nova linha.',
+    'console.chat.busy': 'O modelo está respondendo…',
     'console.permissions.title': 'Decisões guardadas',
     'console.permissions.empty':
       'Nenhuma decisão guardada neste espaço de trabalho. "Permitir sempre" e "Negar sempre" ficam aqui.',

@@ -225,6 +225,15 @@ describe('reduce', () => {
     expect(state.chatLines.map((l) => l.id)).toEqual([1, 3]);
   });
 
+  it("is busy from a turn's user line until its reply or error line, and as the snapshot says on opening", () => {
+    const asked = after(opened(), { name: 'chat.line', data: line(1) });
+    expect(asked.chatBusy).toBe(true);
+    expect(after(opened(), { name: 'chat.line', data: { ...line(2), role: 'assistant' } }).chatBusy).toBe(false);
+    const failed = reduce(asked, { name: 'chat.line', data: { ...line(2), role: 'error' } });
+    expect(failed.chatBusy).toBe(false);
+    expect(after(opened({ chat: { configured: true, busy: true, lines: [] } })).chatBusy).toBe(true);
+  });
+
   it('leaves the state as it is for events that only ask the page to refetch, reconnect or sign in again', () => {
     const before = after(opened());
     const events: ConsoleEvent[] = [

@@ -17,6 +17,7 @@ function fromSnapshot(state: PageState, snapshot: Snapshot): PageState {
     questions: snapshot.elicitations,
     urlFlows: snapshot.urlFlows,
     chatLines: snapshot.chat.lines,
+    chatBusy: snapshot.chat.busy,
     ...(launcherTool === undefined ? {} : { launcherTool }),
   };
 }
@@ -110,7 +111,8 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
       return { ...state, urlFlows: state.urlFlows.filter((q) => q.id !== event.data.id) };
     case 'chat.line':
       if (event.data.conversationId !== CONVERSATION) return state;
-      return { ...state, chatLines: [...state.chatLines, event.data] };
+      // A turn opens with the user's line and ends with one reply or error line.
+      return { ...state, chatLines: [...state.chatLines, event.data], chatBusy: event.data.role === 'user' };
     // What these change is refetched or reconnected by the event stream; the state itself stays.
     case 'permissions.changed':
     case 'server.state':

@@ -68,6 +68,8 @@ export interface PageState {
   readonly serversOpen?: boolean;
   readonly launcherError?: string | undefined;
   readonly chatLines: readonly ChatLine[];
+  /** A turn of the model is running in the chat (from its first line until its reply or error). */
+  readonly chatBusy: boolean;
   readonly chatError?: string | undefined;
   readonly audit?: AuditState | undefined;
   readonly signIn?: SignInState | undefined;
@@ -104,5 +106,6 @@ export function initialState(): PageState {
     asked: new Set(),
     closedQuestions: [],
     chatLines: [],
+    chatBusy: false,
   };
 }

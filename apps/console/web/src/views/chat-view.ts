@@ -6,6 +6,16 @@ import type { PageState } from '../state.js';
 import type { Snapshot } from '../../../src/wire.js';
 import './prompt-picker.js';
 
+/**
+ * Enter in the message box sends it; Shift+Enter breaks the line (the box's own behaviour). An input method's
+ * composition (Japanese, Chinese) keeps its Enter.
+ */
+function sendOnEnter(event: KeyboardEvent): void {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  (event.currentTarget as HTMLTextAreaElement).form?.requestSubmit();
+}
+
 /** The chat box: the conversation's lines and a message box, or how to configure a model when there is none. */
 export function chatView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
   if (!snapshot.chat.configured) {
@@ -35,8 +45,20 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
     </ol>
     <form class="chat-form" @submit=${actions.sendChat}>
       <label for="chat-message">${t('console.chat.message')}</label>
-      <textarea id="chat-message" name="message" rows="2"></textarea>
-      <wa-button type="submit" variant="brand">${t('console.chat.send')}</wa-button>
+      <textarea
+        id="chat-message"
+        name="message"
+        rows="2"
+        aria-describedby="chat-keys"
+        @keydown=${sendOnEnter}
+      ></textarea>
+      <div class="chat-actions">
+        <span id="chat-keys" class="hint">${t('console.chat.keys')}</span>
+        <span class="chat-busy" role="status">
+          ${state.chatBusy ? html`<span class="spinner" aria-hidden="true"></span>${t('console.chat.busy')}` : nothing}
+        </span>
+        <wa-button type="submit" variant="brand" ?disabled=${state.chatBusy}>${t('console.chat.send')}</wa-button>
+      </div>
       ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
     </form>
     <console-prompt-picker for="chat-message"></console-prompt-picker>
