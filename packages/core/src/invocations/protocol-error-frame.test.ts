@@ -53,6 +53,8 @@ describe("a server's JSON-RPC error, as the model is given it", () => {
     const entry = await host.history.get({ scope: SCOPE, invocationId: result.invocationId });
     expect(entry?.result?.model.text).toBe(result.text);
     expect(entry?.invocation.error).toEqual({ code: -32603, message: expect.stringContaining(ATTACK) });
+    // A person reads the server's words as they are: the frames are the model's.
+    expect(entry?.result?.screen.blocks).toEqual([expect.objectContaining({ type: 'text', text: ATTACK })]);
   });
 
   it("frames the demo server's -32602 the same way", async () => {

@@ -88,7 +88,8 @@ export function settleResult(options: {
 
 /**
  * Ends a call that has no tool result (denied, cancelled, timed out, failed, or a result refused): the failure framed
- * for the model is stored as its result, and the call moves to the outcome's terminal state.
+ * for the model and the reason in words for the screen are stored as its result, and the call moves to the outcome's
+ * terminal state.
  */
 export function settleFailure(options: {
   readonly call: CallRecorder;
@@ -109,7 +110,7 @@ export function settleFailure(options: {
   const stored: ResultRecord = {
     invocationId: call.id,
     model: { content: [{ type: 'text', text: fitted.text }], text: fitted.text, isError: true },
-    screen: failureScreen(text, handle),
+    screen: failureScreen(error.message, handle),
     fullText: text,
     rawJson: JSON.stringify({ error }),
   };
@@ -144,7 +145,7 @@ export function refusedResult(options: {
     isError: true,
     content: [{ type: 'text', text: fitted.text }],
     text: fitted.text,
-    screen: failureScreen(text, handle),
+    screen: failureScreen(error.message, handle),
     handle,
     error,
   };
@@ -171,7 +172,10 @@ export function toToolResult(record: InvocationRecord, result: ResultRecord): To
   return out;
 }
 
-/** What a screen shows of a failure: its whole text, which the host wrote (the model's copy may be cut). */
+/**
+ * What a screen shows of a failure: the reason in people's words, whole (the model's copy may be cut), without the
+ * frames written for the model ("[cancelled: tool …]", "[untrusted data: …]"), which a person reads as noise.
+ */
 export function failureScreen(text: string, handle: string): ScreenPayload {
   return { blocks: [{ type: 'text', text, totalChars: text.length, truncated: false }], isError: true, handle };
 }

@@ -34,13 +34,48 @@ describe("the screen payload of a call's result", () => {
     expect(result.text.length).toBeLessThan(long.length);
   });
 
-  it("of a call refused before it was recorded is the refusal's whole text, marked as an error", async () => {
+  it("of a call refused before it was recorded is the refusal in words, without the model's frame", async () => {
     host = createHost({ store: new MemoryStore() });
 
     const result = await host.invoke({ scope: SCOPE, caller: { kind: 'user' }, tool: 'nowhere' });
 
     expect(result.outcome).toBe('tool_not_found');
     expect(result.screen).toMatchObject({ isError: true, handle: result.handle });
-    expect(result.screen.blocks).toEqual([expect.objectContaining({ type: 'text', text: result.text })]);
+    expect(result.text).toBe('[tool_not_found: tool "nowhere"] unknown tool nowhere');
+    expect(result.screen.blocks).toEqual([expect.objectContaining({ type: 'text', text: 'unknown tool nowhere' })]);
+  });
+
+  it('of a cancelled call says it was cancelled, once, in words', async () => {
+    const controller = new AbortController();
+    host = createHost({
+      store: new MemoryStore(),
+      surface: new ScriptedSurface('allow_once'),
+      tools: [
+        {
+          name: 'wait',
+          inputSchema: { type: 'object' },
+          // Running, it is cancelled by its caller.
+          run: (_args, { signal }) => {
+            const ended = new Promise<never>((_resolve, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason as Error)),
+            );
+            controller.abort();
+            return ended;
+          },
+        },
+      ],
+    });
+    const result = await host.invoke({
+      scope: SCOPE,
+      caller: { kind: 'user' },
+      tool: 'wait',
+      signal: controller.signal,
+    });
+
+    expect(result.outcome).toBe('cancelled');
+    expect(result.text).toMatch(/^\[cancelled: tool "wait" from the host\] /);
+    expect(result.screen.blocks).toEqual([
+      expect.objectContaining({ type: 'text', text: 'the call of wait was cancelled' }),
+    ]);
   });
 });
