@@ -161,10 +161,9 @@ export async function followExtensionTask(
   const report = (state: TaskSnapshot) => {
     if (state.statusMessage !== undefined) lastMessage = state.statusMessage;
     step += 1;
-    options.onProgress({
-      progress: step,
-      message: lastMessage === undefined ? state.status : `${state.status}: ${lastMessage}`,
-    });
+    // The server's own words only: the status ("working", "input_required") is the call's state, which every
+    // surface already shows in its words; "working: …" read as the protocol's, not a person's.
+    options.onProgress({ progress: step, ...(lastMessage === undefined ? {} : { message: lastMessage }) });
   };
   report(options.task);
   // The poller's answers are handed to the loop below, which runs in the call's async context (the broker ties a

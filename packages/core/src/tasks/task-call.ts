@@ -114,10 +114,9 @@ export async function followTask(options: FollowTaskOptions): Promise<CallToolRe
   const report = (state: TaskSnapshot) => {
     if (state.statusMessage !== undefined) lastMessage = state.statusMessage;
     step += 1;
-    options.onProgress({
-      progress: step,
-      message: lastMessage === undefined ? state.status : `${state.status}: ${lastMessage}`,
-    });
+    // The server's own words only: the status ("working", "input_required") is the call's state, which every
+    // surface already shows in its words; "working: …" read as the protocol's, not a person's.
+    options.onProgress({ progress: step, ...(lastMessage === undefined ? {} : { message: lastMessage }) });
   };
   report(options.task);
   let lost!: (error: unknown) => void;
