@@ -166,11 +166,11 @@ describe('<airlock-elicitation-dialog> in form mode', () => {
   it('renders both fields of a two-field schema, labelled, with the message and the server (T1)', async () => {
     const page = await openDialog(formRequest(WEATHER.form!.model.fields.slice(0, 2)));
     expect(await isOpen(page)).toBe(true);
-    expect(await text(page, 'h2')).toBe('weather__forecast (weather) asks:');
+    expect(await text(page, 'h2')).toBe('The server weather asks (tool “weather__forecast”):');
     expect(await text(page, '[part~="message"]')).toBe('Weather lookup needs your input');
-    await expect(page.getByRole('dialog', { name: 'Question from weather__forecast (weather)' }).count()).resolves.toBe(
-      1,
-    );
+    await expect(
+      page.getByRole('dialog', { name: 'Question from the server weather (tool “weather__forecast”)' }).count(),
+    ).resolves.toBe(1);
     const city = page.getByRole('textbox', { name: 'City' });
     expect(await city.getAttribute('aria-required')).toBe('true');
     expect(await city.getAttribute('aria-describedby')).toBe('field-0-desc');

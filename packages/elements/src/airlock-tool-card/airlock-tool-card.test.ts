@@ -357,6 +357,9 @@ describe('<airlock-tool-card> states', () => {
     await expect(part(page, '[part=reason] .reason-text', '#cancelled').textContent()).resolves.toBe(
       'cancelled by the user',
     );
+    // The code shows where the words do not already say it: not "cancelled by the user cancelled".
+    await expect(part(page, '[part=reason] .reason-code', '#denied').textContent()).resolves.toBe('permission_denied');
+    await expect(part(page, '[part=reason] .reason-code', '#cancelled').count()).resolves.toBe(0);
     for (const id of ['#denied', '#cancelled']) {
       await expect(part(page, '[part=reason]', id).isVisible()).resolves.toBe(true);
       await expect(part(page, '[part=retry]', id).count()).resolves.toBe(0);

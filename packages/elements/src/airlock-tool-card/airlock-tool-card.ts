@@ -212,10 +212,13 @@ export class AirlockToolCard extends LitElement {
   #renderReason(state: ShownState): TemplateResult | typeof nothing {
     const error = this.invocation?.error;
     if (!error || (state !== 'error' && state !== 'denied' && state !== 'cancelled')) return nothing;
-    const own = state === 'error' ? this.#toolMessage() : undefined;
+    const text = (state === 'error' ? this.#toolMessage() : undefined) ?? error.message;
+    // The code beside the words, unless the words already say it ("… was cancelled" and `cancelled`).
+    const code = String(error.code);
+    const said = text.toLowerCase().includes(code.replace(/_/g, ' ').toLowerCase());
     return html`<p part="reason" class="reason ${state}">
-      <span class="reason-text">${own ?? error.message}</span>
-      <code class="reason-code">${error.code}</code>
+      <span class="reason-text">${text}</span>
+      ${said ? nothing : html`<code class="reason-code">${code}</code>`}
     </p>`;
   }
 
