@@ -179,7 +179,7 @@ export class ConsoleServerPanel extends LitElement {
             </p>`
       }
       <details class="server-about" @toggle=${(event: Event) => this.#toggle(event)}>
-        <summary>${t('console.servers.about', { server: s.id })}</summary>
+        <summary id=${`about-${s.id}`}>${t('console.servers.about', { server: s.id })}</summary>
         ${this.#facts(s)} ${this.#inputsPart()} ${this.#toolSwitches(s)} ${this.admin ? this.#adminPart(s) : nothing}
         ${this.error === undefined ? nothing : html`<p class="error" role="alert">${this.error}</p>`}
       </details>`;
@@ -214,13 +214,13 @@ export class ConsoleServerPanel extends LitElement {
       ${
         about?.instructions === undefined
           ? nothing
-          : html`<dt>${t('console.servers.about_instructions')}</dt>
+          : html`<dt id=${`instructions-${s.id}`}>${t('console.servers.about_instructions')}</dt>
               <dd>
                 <pre
                   class="server-instructions"
                   role="region"
                   tabindex="0"
-                  aria-label=${t('console.servers.about_instructions')}
+                  aria-labelledby=${`about-${s.id} instructions-${s.id}`}
                 >
 ${about.instructions}</pre>
               </dd>`
