@@ -78,12 +78,12 @@ describe('<airlock-tool-card> task elapsed time', () => {
     // A task picked up again after a restart: it began 1 min 5 s before the card first saw it.
     await update(page, {
       invocation: invocation('working'),
-      progress: { progress: 1, message: 'working: Writing the report' },
+      progress: { progress: 1, message: 'Writing the report' },
       taskStartedAt: T0 - 65_000,
     });
     await expect(elapsed(page).textContent()).resolves.toBe('1:05 elapsed');
     await expect(page.locator('#card').locator('[part=progress] .note').textContent()).resolves.toBe(
-      'working: Writing the report',
+      'Writing the report',
     );
 
     await page.clock.runFor(2_000);
@@ -92,7 +92,7 @@ describe('<airlock-tool-card> task elapsed time', () => {
     // Waiting for the user's answer is still time the task takes.
     await update(page, {
       invocation: invocation('input_required'),
-      progress: { progress: 2, message: 'input_required: Which tide pools?' },
+      progress: { progress: 2, message: 'Which tide pools?' },
       taskStartedAt: T0 - 65_000,
     });
     await page.clock.runFor(60 * 60_000);

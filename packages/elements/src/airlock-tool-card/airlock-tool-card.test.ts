@@ -238,21 +238,21 @@ describe('<airlock-tool-card> states', () => {
     const badge = part(page, '[part=badge]');
     await update(page, {
       invocation: invocation({ state: 'working' }),
-      progress: { progress: 2, message: 'working: Gathering sources' },
+      progress: { progress: 2, message: 'Gathering sources' },
     });
     await expect(badge.locator('.label').textContent()).resolves.toBe('Working…');
     await expect(badge.getAttribute('data-state')).resolves.toBe('working');
     await expect(badge.locator('.dot').count()).resolves.toBe(1);
-    await expect(part(page, '[part=progress] .note').textContent()).resolves.toBe('working: Gathering sources');
+    await expect(part(page, '[part=progress] .note').textContent()).resolves.toBe('Gathering sources');
 
     await update(page, {
       invocation: invocation({ state: 'input_required' }),
-      progress: { progress: 3, message: 'input_required: Which python?' },
+      progress: { progress: 3, message: 'Which python?' },
     });
     await expect(badge.locator('.label').textContent()).resolves.toBe('Needs input');
     await expect(badge.locator('.sr-only').textContent()).resolves.toBe('Search files (files): Needs input');
     await expect(badge.locator('.dot').count()).resolves.toBe(0);
-    await expect(part(page, '[part=progress] .note').textContent()).resolves.toBe('input_required: Which python?');
+    await expect(part(page, '[part=progress] .note').textContent()).resolves.toBe('Which python?');
   });
 
   it('shows each badge in turn as a call goes pending, running, success, and opens the result', async () => {
