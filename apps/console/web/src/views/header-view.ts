@@ -37,7 +37,15 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
               appearance="outlined"
               @click=${() => actions.enableNotifications()}
             >
-              <svg slot="start" class="bell" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+              <svg
+                slot="start"
+                class="bell"
+                viewBox="0 0 16 16"
+                width="16"
+                height="16"
+                fill="currentColor"
+                aria-hidden="true"
+              >
                 <path
                   d="M8 1.5a4.5 4.5 0 0 0-4.5 4.5v3L2 11.5h12L12.5 9V6A4.5 4.5 0 0 0 8 1.5zM6.5 13a1.5 1.5 0 0 0 3 0"
                 />
