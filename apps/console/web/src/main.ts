@@ -28,10 +28,29 @@ const store = new PageStore((state) => {
     void actions.loadAudit();
   }
   render(pageView(store.state, currentRoute(), actions), root);
+  showNewCard(state);
   // Views' calls end as their cards do (the event stream brings them).
   settleViewCalls(state.cards);
   if (state.cardsDrawn !== undefined) drawOlderCardsSoon();
 });
+
+/** The cards of the last frame drawn; undefined until a first state arrives. */
+let cardsSeen: ReadonlySet<string> | undefined;
+
+/**
+ * Brings a card that just appeared into view: new cards land under the older ones, so a call that starts (asked, or
+ * allowed at once by a stored decision, where nothing else moves) would otherwise be drawn below the fold unseen. A
+ * snapshot (a reload, a reconnect: `cardsDrawn` set) scrolls nowhere.
+ */
+function showNewCard(state: PageState): void {
+  const ids = new Set(state.cards.keys());
+  const fresh =
+    cardsSeen === undefined || state.cardsDrawn !== undefined ? [] : [...ids].filter((id) => !cardsSeen!.has(id));
+  cardsSeen = ids;
+  const newest = fresh.at(-1);
+  if (newest === undefined) return;
+  root.querySelector(`li[data-invocation="${CSS.escape(newest)}"]`)?.scrollIntoView({ block: 'nearest' });
+}
 
 /** Once the frame just drawn is painted, draws the next older cards (a snapshot draws its newest first). */
 let olderCardsWanted = false;
