@@ -30,6 +30,8 @@ describe('the public entry of @airlock/core', () => {
       [
         "APP_EXTENSION_ID",
         "APP_VIEW_MIME_TYPE",
+        "CONVERSATION_CONTENTS_MAX",
+        "CONVERSATION_TITLE_MAX",
         "DEFAULT_APP_VIEW_MAX_BYTES",
         "DEFAULT_BOUND_LIMITS",
         "DEFAULT_CONNECTION_LIMITS",
@@ -148,6 +150,8 @@ describe('the public entry of @airlock/core', () => {
         "ConfigInput",
         "ConfigVariables",
         "ConnectionLimits",
+        "ConversationRecord",
+        "ConversationSummary",
         "CredentialFilter",
         "CredentialKey",
         "CredentialKind",

@@ -6,6 +6,7 @@ import type { Scope } from '../scope.js';
 import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord } from './credentials.js';
 import type { SwitchKey, SwitchRecord } from './switches.js';
 import type { KeptReadRecord } from './kept-read.js';
+import type { ConversationRecord, ConversationSummary } from './conversation-record.js';
 
 /** The tenant a permission decision belongs to: decisions are per user and workspace, not per conversation. */
 export interface DecisionTenant {
@@ -90,6 +91,10 @@ export type StoreWrite =
       readonly updatedAt: number;
       readonly audit?: AuditEventInput;
     }
+  /** Keeps a conversation whole, replacing the tenant's one with the same id (its `createdAt` is kept). */
+  | { readonly kind: 'conversation.put'; readonly record: ConversationRecord }
+  /** Forgets a tenant's conversation (an unknown id, or another tenant's, deletes nothing). */
+  | { readonly kind: 'conversation.delete'; readonly tenant: DecisionTenant; readonly id: string }
   /** Turns a switch off (a server for everyone, a tool hidden from the model), replacing the row with its key. */
   | { readonly kind: 'switch.put'; readonly record: SwitchRecord; readonly audit: AuditEventInput }
   /** Turns a switch on again: deletes the row with this key (none: nothing; the audit event is stored all the same). */
@@ -198,6 +203,10 @@ export interface HostStore {
   getCredential(key: CredentialKey): Promise<CredentialRecord | undefined>;
   /** Credentials whose key matches every field the filter gives (for `auth status`: a user's tokens). */
   listCredentials(filter: CredentialFilter): Promise<CredentialRecord[]>;
+  /** The tenant's conversation with this id, contents included, or undefined. */
+  getConversation(tenant: DecisionTenant, id: string): Promise<ConversationRecord | undefined>;
+  /** The tenant's conversations, most recently updated first, at most `limit` (default 100, at most 1000). */
+  listConversations(tenant: DecisionTenant, options?: { readonly limit?: number }): Promise<ConversationSummary[]>;
   /** Every switch that is off (servers switched off, tools hidden from the model): a host loads them at start. */
   listSwitches(): Promise<SwitchRecord[]>;
   /**

@@ -1,6 +1,7 @@
 import type { HostStoreContractOptions } from './store-contract-options.js';
 import { describeAuditContract } from './host-store-audit-contract.js';
 import { describeCredentialContract } from './host-store-credential-contract.js';
+import { describeConversationContract } from './host-store-conversation-contract.js';
 import { describeDecisionContract } from './host-store-decision-contract.js';
 import { describeGroupContract } from './host-store-group-contract.js';
 import { describeHistoryContract } from './host-store-history-contract.js';
@@ -35,4 +36,5 @@ export function describeHostStoreContract(options: HostStoreContractOptions): vo
   describeRetentionContract(options);
   describeCredentialContract(options);
   describeTaskContract(options);
+  describeConversationContract(options);
 }

@@ -20,6 +20,7 @@ import { MemoryCredentials } from './memory-credentials.js';
 import { matches } from './memory-audit-filter.js';
 import { MemoryTasks } from './memory-tasks.js';
 import { MemorySwitches } from './memory-switches.js';
+import { MemoryConversations } from './memory-conversations.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -81,6 +82,7 @@ export class MemoryStore implements HostStore {
   readonly #credentials = new MemoryCredentials();
   readonly #tasks = new MemoryTasks();
   readonly #switches = new MemorySwitches();
+  readonly #conversations = new MemoryConversations();
   readonly #stateOf = (scope: Scope, id: string) => this.#find(scope, id)?.record.state;
 
   /**
@@ -146,6 +148,10 @@ export class MemoryStore implements HostStore {
       case 'switch.delete':
         undo.push(this.#switches.apply(w));
         break;
+      case 'conversation.put':
+      case 'conversation.delete':
+        undo.push(this.#conversations.apply(w));
+        return;
       case 'task.put':
         undo.push(this.#tasks.put(w.task, this.#stateOf));
         break;
@@ -331,6 +337,9 @@ export class MemoryStore implements HostStore {
   listOpenTasks: HostStore['listOpenTasks'] = (filter) => this.#call(() => this.#tasks.listOpen(filter, this.#stateOf));
   listCredentials: HostStore['listCredentials'] = (filter) => this.#call(() => this.#credentials.list(filter));
   listSwitches: HostStore['listSwitches'] = () => this.#call(() => this.#switches.list());
+  getConversation: HostStore['getConversation'] = (tenant, id) => this.#call(() => this.#conversations.get(tenant, id));
+  listConversations: HostStore['listConversations'] = (tenant, options) =>
+    this.#call(() => this.#conversations.list(tenant, options));
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
     return this.#call(() => {

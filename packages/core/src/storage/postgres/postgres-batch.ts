@@ -18,6 +18,7 @@ import {
 } from '../store-checks.js';
 import { applyCredentialWrite } from './postgres-credentials.js';
 import { applySwitchWrite } from './postgres-switches.js';
+import { applyConversationWrite } from './postgres-conversations.js';
 import { putTask } from './postgres-tasks.js';
 import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-news.js';
 import { NewCalls, insertRows } from './postgres-new-calls.js';
@@ -105,6 +106,10 @@ export class PostgresBatch {
         case 'switch.delete':
           await applySwitchWrite(this.#client, w);
           break;
+        case 'conversation.put':
+        case 'conversation.delete':
+          await applyConversationWrite(this.#client, w);
+          continue;
         default:
           throw unknownWrite(w);
       }

@@ -256,6 +256,25 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX kept_reads_kept_at ON kept_reads (kept_at);
     `,
   },
+  {
+    version: 12,
+    name: 'conversations: a chat kept whole, listed and resumed on any instance',
+    // messages and lines are the application's JSON text (store/conversation-record.ts).
+    sql: `
+      CREATE TABLE conversations (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        title TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        messages TEXT NOT NULL,
+        lines TEXT NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, id)
+      );
+      CREATE INDEX conversations_recent ON conversations (user_id, workspace_id, updated_at DESC);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -23,6 +23,7 @@ import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../st
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { SWITCHES_CHANNEL, listSwitches } from './postgres-switches.js';
+import { getConversation, listConversations } from './postgres-conversations.js';
 import { findKeptRead, keepRead } from './postgres-kept-reads.js';
 import { withConnection } from './postgres-checkout.js';
 import { DECISIONS_CHANNEL, tenantOf } from './postgres-decision-news.js';
@@ -251,6 +252,12 @@ export class PostgresStore implements HostStore {
     this.#read('claim open tasks', () => claimOpenTasks(this.#pool, skipServers));
 
   listSwitches: HostStore['listSwitches'] = () => this.#read('list switches', () => listSwitches(this.#pool));
+
+  getConversation: HostStore['getConversation'] = (tenant, id) =>
+    this.#read('read the conversation', () => getConversation(this.#pool, tenant, id));
+
+  listConversations: HostStore['listConversations'] = (tenant, options) =>
+    this.#read('list conversations', () => listConversations(this.#pool, tenant, options));
 
   keepRead: NonNullable<HostStore['keepRead']> = (read, dropBefore) =>
     this.#read('keep the read', () => keepRead(this.#pool, read, dropBefore));

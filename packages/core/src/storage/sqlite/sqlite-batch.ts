@@ -22,6 +22,7 @@ import { scopeParams } from './sqlite-statements.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase } from './sqlite-store-config.js';
 import type { SqliteSwitches } from './sqlite-switches.js';
+import type { SqliteConversations } from './sqlite-conversations.js';
 import type { SqliteTasks } from './sqlite-tasks.js';
 import { AUDIT_COLUMNS } from '../sql/audit-rows.js';
 import {
@@ -47,6 +48,7 @@ export interface SqliteBatchParts {
   readonly credentials: SqliteCredentials;
   readonly tasks: SqliteTasks;
   readonly switches: SqliteSwitches;
+  readonly conversations: SqliteConversations;
 }
 
 /**
@@ -81,7 +83,7 @@ export class SqliteBatch {
     for (const w of batch) if (w.kind === 'create' && typeof w.record?.id === 'string') creates.push(w.record.id);
     newCalls.begin(creates);
     audit.begin();
-    const { sql, credentials, tasks, switches } = this.#parts;
+    const { sql, credentials, tasks, switches, conversations } = this.#parts;
     for (const w of batch) {
       switch (w.kind) {
         case 'create':
@@ -128,6 +130,10 @@ export class SqliteBatch {
         case 'switch.delete':
           switches.apply(w);
           break;
+        case 'conversation.put':
+        case 'conversation.delete':
+          conversations.apply(w);
+          continue;
         default:
           throw unknownWrite(w);
       }

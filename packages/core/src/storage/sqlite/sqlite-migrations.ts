@@ -170,6 +170,26 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     // NULL when the caller gave none (InvokeOptions.modelCallId): what a model's transcript calls the call.
     sql: `ALTER TABLE invocations ADD COLUMN model_call_id TEXT;`,
   },
+  {
+    version: 8,
+    name: 'conversations: a chat kept whole, listed and resumed',
+    // messages and lines are the application's JSON text (store/conversation-record.ts); the list reads a tenant's
+    // newest first.
+    sql: `
+      CREATE TABLE conversations (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        title TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        messages TEXT NOT NULL,
+        lines TEXT NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, id)
+      );
+      CREATE INDEX conversations_recent ON conversations (user_id, workspace_id, updated_at DESC);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -13,6 +13,7 @@ import { SqliteAuditQueries } from './sqlite-audit-queries.js';
 import { SqliteBatch } from './sqlite-batch.js';
 import { SqliteCredentials } from './sqlite-credentials.js';
 import { SqliteSwitches } from './sqlite-switches.js';
+import { SqliteConversations } from './sqlite-conversations.js';
 import { SqliteTasks } from './sqlite-tasks.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
@@ -62,6 +63,7 @@ export class SqliteStore implements HostStore {
   readonly #credentials: SqliteCredentials;
   readonly #tasks: SqliteTasks;
   readonly #switches: SqliteSwitches;
+  readonly #conversations: SqliteConversations;
   readonly #write: SqliteTransaction<[readonly StoreWrite[]], void>;
   #closed = false;
   readonly #idleCheckpointMs: number;
@@ -97,6 +99,7 @@ export class SqliteStore implements HostStore {
       this.#credentials = new SqliteCredentials(db);
       this.#tasks = new SqliteTasks(db);
       this.#switches = new SqliteSwitches(db);
+      this.#conversations = new SqliteConversations(db);
     } catch (error) {
       if (config.database === undefined) db.close();
       throw asStoreError('open the SQLite store', error);
@@ -107,6 +110,7 @@ export class SqliteStore implements HostStore {
       credentials: this.#credentials,
       tasks: this.#tasks,
       switches: this.#switches,
+      conversations: this.#conversations,
     });
     this.#write = db.transaction((writes: readonly StoreWrite[]) => batch.apply(writes));
   }
@@ -157,6 +161,12 @@ export class SqliteStore implements HostStore {
   getTask: HostStore['getTask'] = (scope, id) => this.#call('read the task', () => this.#tasks.get(scope, id));
 
   listSwitches: HostStore['listSwitches'] = () => this.#call('list switches', () => this.#switches.list());
+
+  getConversation: HostStore['getConversation'] = (tenant, id) =>
+    this.#call('read the conversation', () => this.#conversations.get(tenant, id));
+
+  listConversations: HostStore['listConversations'] = (tenant, options) =>
+    this.#call('list conversations', () => this.#conversations.list(tenant, options));
 
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#call('list open tasks', () => this.#tasks.listOpen(filter));

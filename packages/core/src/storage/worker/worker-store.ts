@@ -23,6 +23,8 @@ const METHODS = [
   'getTask',
   'listOpenTasks',
   'listSwitches',
+  'getConversation',
+  'listConversations',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
 
@@ -127,6 +129,8 @@ export class WorkerStore implements HostStore {
   getTask: HostStore['getTask'] = (...args) => this.#call('getTask', args);
   listOpenTasks: HostStore['listOpenTasks'] = (...args) => this.#call('listOpenTasks', args);
   listSwitches: HostStore['listSwitches'] = () => this.#call('listSwitches', []);
+  getConversation: HostStore['getConversation'] = (...args) => this.#call('getConversation', args);
+  listConversations: HostStore['listConversations'] = (...args) => this.#call('listConversations', args);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
   async close(): Promise<void> {

@@ -1,0 +1,52 @@
+import { conversationLimit, storedConversation } from '../conversation-checks.js';
+import type { ConversationRecord, ConversationSummary } from '../../store/conversation-record.js';
+import type { DecisionTenant, StoreWrite } from '../../store/host-store.js';
+import {
+  CONVERSATION_COLUMNS,
+  CONVERSATION_SUMMARY_COLUMNS,
+  conversationFromRow,
+  conversationParams,
+  conversationSummaryFromRow,
+  conversationUpsert,
+} from '../sql/conversation-rows.js';
+import type { ConversationRow } from '../sql/conversation-rows.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
+
+const BY_KEY = 'user_id = ? AND workspace_id = ? AND id = ?';
+
+/**
+ * The conversations table of a `SqliteStore` (migration 8): statements prepared once; the writes run inside the
+ * store's write transaction.
+ */
+export class SqliteConversations {
+  readonly #upsert: SqliteStatement;
+  readonly #delete: SqliteStatement;
+  readonly #get: SqliteStatement;
+  readonly #list: SqliteStatement;
+
+  constructor(database: SqliteDatabase) {
+    this.#upsert = database.prepare(conversationUpsert(Array.from({ length: 8 }, () => '?')));
+    this.#delete = database.prepare(`DELETE FROM conversations WHERE ${BY_KEY}`);
+    this.#get = database.prepare(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${BY_KEY}`);
+    this.#list = database.prepare(
+      `SELECT ${CONVERSATION_SUMMARY_COLUMNS} FROM conversations WHERE user_id = ? AND workspace_id = ? ` +
+        'ORDER BY updated_at DESC, id LIMIT ?',
+    );
+  }
+
+  /** Applies a `conversation.put` or `conversation.delete` write (inside the caller's transaction). */
+  apply(write: Extract<StoreWrite, { kind: 'conversation.put' | 'conversation.delete' }>): void {
+    if (write.kind === 'conversation.put') this.#upsert.run(...conversationParams(storedConversation(write.record)));
+    else this.#delete.run(write.tenant.userId, write.tenant.workspaceId, write.id);
+  }
+
+  get(tenant: DecisionTenant, id: string): ConversationRecord | undefined {
+    const row = this.#get.get(tenant.userId, tenant.workspaceId, id) as ConversationRow | undefined;
+    return row === undefined ? undefined : conversationFromRow(row);
+  }
+
+  list(tenant: DecisionTenant, options?: { readonly limit?: number }): ConversationSummary[] {
+    const rows = this.#list.all(tenant.userId, tenant.workspaceId, conversationLimit(options)) as ConversationRow[];
+    return rows.map(conversationSummaryFromRow);
+  }
+}
