@@ -71,7 +71,7 @@ beforeAll(async () => {
   await page.goto(running.url);
   await page.getByLabel('Your name').fill('ana');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  await page.locator('#cards-title').waitFor();
 }, 60_000);
 
 afterAll(async () => {

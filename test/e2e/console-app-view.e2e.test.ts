@@ -122,7 +122,7 @@ beforeAll(async () => {
   await page.goto(running.url);
   await page.getByLabel('Your name').fill('ana');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  await page.locator('#cards-title').waitFor();
 }, 60_000);
 
 afterAll(async () => {
@@ -185,7 +185,7 @@ describe('MCP Apps views in the console', () => {
     expect(probes.popup).toEqual({ value: 'null' });
     expect(probes.fetched).toBe('blocked');
     expect(new URL(page.url()).origin).toBe(new URL(running.url).origin);
-    await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+    await page.locator('#cards-title').waitFor();
   });
 
   it('routes a call the view makes to its own app tool through the permission sheet, as its own card', async () => {
@@ -307,7 +307,7 @@ describe('MCP Apps views in the console', () => {
 
   it('restores a view from history when the conversation is opened again', async () => {
     await page.reload();
-    await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+    await page.locator('#cards-title').waitFor();
     view = await viewFrame(dashboardId);
     await view.locator('#out', { hasText: /^Dashboard: \d+ notes\.$/ }).waitFor();
   });

@@ -88,7 +88,7 @@ describe('the chat message box', () => {
     await allowOnce.click();
     const reply = page.locator('.chat-lines li[data-role="assistant"]');
     await reply.waitFor();
-    expect(await reply.innerText()).toBe('Model: The echo tool answered.');
+    expect(await reply.locator('.text').innerText()).toBe('The echo tool answered.');
     await expect.poll(isDisabled).toBe(false);
     expect(await status.innerText()).toBe('');
     // The submit during the turn sent nothing: one message asked, the second still in the box.

@@ -66,7 +66,7 @@ async function signIn(page: Page, userId: string, pt = false): Promise<void> {
   await page.goto(running.url);
   await page.getByLabel(pt ? 'Seu nome' : 'Your name').fill(userId);
   await page.getByRole('button', { name: pt ? 'Entrar' : 'Sign in' }).click();
-  await page.getByRole('heading', { name: pt ? 'Chamadas de ferramentas' : 'Tool calls' }).waitFor();
+  await page.getByRole('button', { name: pt ? 'Novo chat' : 'New chat' }).waitFor();
 }
 
 async function launch(page: Page, tool: string, fields: Record<string, string> = {}): Promise<string> {

@@ -35,7 +35,7 @@ describe("a permission question answered on another instance's page", () => {
     await page.goto(b.url);
     await page.getByLabel('Your name').fill('ana');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+    await page.locator('#cards-title').waitFor();
 
     const onA = await ConsoleClient.signIn(a.url, { userId: 'ana' });
     const tabA = await onA.openEvents();

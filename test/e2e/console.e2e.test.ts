@@ -73,13 +73,13 @@ async function signedInPage(userId: string, init?: string): Promise<Page> {
   await page.goto(running.url);
   await page.getByLabel('Your name').fill(userId);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  await page.locator('#cards-title').waitFor();
   return page;
 }
 
 /** Calls a tool through the launcher and resolves with the id of the card that appears for it. */
 async function launch(page: Page, tool: string, fields: Record<string, string> = {}): Promise<string> {
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  await page.locator('#cards-title').waitFor();
   const known = await page.$$eval('li[data-invocation]', (items) =>
     items.map((li) => li.getAttribute('data-invocation')),
   );
@@ -292,7 +292,7 @@ describe('the console in Chromium', () => {
     await page.goto(running.url);
     await page.getByLabel('Seu nome').fill('eva');
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Chamadas de ferramentas' }).waitFor();
+    await page.locator('#cards-title').waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt-BR');
     await page.getByRole('link', { name: 'Permissões' }).waitFor();
     await page.locator('form.launcher select[name="tool"]').selectOption('demo__echo');

@@ -1,25 +1,38 @@
 import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One chat completion request as the mock received it. */
 export interface MockChatRequest {
   readonly model: string;
+  readonly stream?: boolean;
   readonly messages: readonly { role: string; content?: unknown; tool_calls?: unknown }[];
   readonly tools?: readonly { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
 }
 
-/** A scripted step: the model either calls one tool or answers with text. */
+/**
+ * A scripted step: the model either calls one tool (saying `say` first, if given) or answers with text. `hang`: the
+ * text streams, then the answer never ends (until the client goes away), as a slow model's would: what Stop is for.
+ */
 export type MockReply =
-  | { readonly toolCall: { readonly name: string; readonly arguments: Record<string, unknown> } }
-  | { readonly text: (request: MockChatRequest) => string };
+  | {
+      readonly toolCall: { readonly name: string; readonly arguments: Record<string, unknown> };
+      readonly say?: string;
+    }
+  | { readonly text: (request: MockChatRequest) => string; readonly hang?: boolean };
+
+/** The text in pieces of a word or so each, as a model streams it. */
+const pieces = (text: string) => text.match(/\S+\s*|\s+/g) ?? [''];
 
 /**
  * An OpenAI-compatible chat completions endpoint on loopback that plays a script: the model provider is the one edge
- * the console does not own, so the tests stand one in. Non-streaming `POST /v1/chat/completions` only; every request
- * is kept for assertions.
+ * the console does not own, so the tests stand one in. `POST /v1/chat/completions`, streamed (server-sent chunks,
+ * a word at a time) when the request asks, whole otherwise; every request is kept for assertions, and `aborted`
+ * counts the streams a client closed before their end.
  */
 export async function startMockOpenAI(script: readonly MockReply[]) {
   const requests: MockChatRequest[] = [];
+  const state = { aborted: 0 };
   let step = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,30 +46,36 @@ export async function startMockOpenAI(script: readonly MockReply[]) {
       const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MockChatRequest;
       requests.push(request);
       const reply = script[step++];
+      const id = `chatcmpl-${step}`;
+      const call =
+        reply !== undefined && 'toolCall' in reply
+          ? {
+              id: `call_${step}`,
+              type: 'function',
+              function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) },
+            }
+          : undefined;
+      const text =
+        reply === undefined ? 'The script has ended.' : 'text' in reply ? reply.text(request) : (reply.say ?? null);
+      if (request.stream === true) {
+        streamReply(res, { id, model: request.model, call, text, hang: reply !== undefined && 'hang' in reply });
+        res.on('close', () => {
+          if (!res.writableFinished) state.aborted += 1;
+        });
+        return;
+      }
       const message =
-        reply === undefined
-          ? { role: 'assistant', content: 'The script has ended.' }
-          : 'toolCall' in reply
-            ? {
-                role: 'assistant',
-                content: null,
-                tool_calls: [
-                  {
-                    id: `call_${step}`,
-                    type: 'function',
-                    function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) },
-                  },
-                ],
-              }
-            : { role: 'assistant', content: reply.text(request) };
+        call === undefined
+          ? { role: 'assistant', content: text }
+          : { role: 'assistant', content: null, tool_calls: [call] };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
-          id: `chatcmpl-${step}`,
+          id,
           object: 'chat.completion',
           created: 0,
           model: request.model,
-          choices: [{ index: 0, message, finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop' }],
+          choices: [{ index: 0, message, finish_reason: call === undefined ? 'stop' : 'tool_calls' }],
           usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),
       );
@@ -67,6 +86,36 @@ export async function startMockOpenAI(script: readonly MockReply[]) {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** How many streamed answers the client closed before they ended. */
+    aborted: () => state.aborted,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+}
+
+/** One answer as server-sent chunks: the text a word at a time, then the tool call if any; then its end (unless it hangs). */
+function streamReply(
+  res: ServerResponse,
+  reply: { id: string; model: string; call: object | undefined; text: string | null; hang: boolean },
+): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta: object, finish: string | null) =>
+    res.write(
+      `data: ${JSON.stringify({
+        id: reply.id,
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: reply.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      })}\n\n`,
+    );
+  if (reply.text !== null) for (const piece of pieces(reply.text)) chunk({ role: 'assistant', content: piece }, null);
+  if (reply.call !== undefined) chunk({ role: 'assistant', tool_calls: [{ index: 0, ...reply.call }] }, null);
+  if (reply.hang) return;
+  chunk({}, reply.call === undefined ? 'stop' : 'tool_calls');
+  res.write('data: [DONE]\n\n');
+  res.end();
 }

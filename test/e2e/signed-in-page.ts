@@ -31,6 +31,6 @@ export async function signedInPage(browser: Browser, url: string, options: Signe
   if (options.token === undefined) await page.getByLabel('Your name').fill(options.name ?? 'ana');
   else await page.getByLabel('Your token').fill(options.token);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Tool calls' }).waitFor();
+  await page.locator('#cards-title').waitFor();
   return page;
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Host, ServerConfig, StoredInputs } from '@airlock/core';
 import { ApiError, toApiError } from './api-error.js';
 import type { Chat } from './chat.js';
+import type { ConversationLog } from './conversation-log.js';
 import type { AuthMode } from './console-config.js';
 import type { ConsoleLogger } from './console-logger.js';
 import type { ConsoleSurface } from './console-surface.js';
@@ -47,6 +48,7 @@ export interface ApiParts {
   readonly running: RunningCalls;
   readonly pageData: PageData;
   readonly chat: Chat | undefined;
+  readonly conversations: ConversationLog;
   /** The config's servers (the inputs they declare) and the values entered for them. */
   readonly inputs: { readonly servers: readonly ServerConfig[]; readonly values: StoredInputs };
   readonly authMode: AuthMode;
@@ -113,7 +115,7 @@ export function createApi(parts: ApiParts): ApiApp {
   // Sign-in to remote servers; its callback (outside /api, where authorization servers send users back) checks the
   // session itself.
   mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions, publicUrl: parts.publicUrl });
-  mountChatRoutes({ app, chat });
+  mountChatRoutes({ app, chat, conversations: parts.conversations });
   mountAppViewRoutes({
     app,
     host,

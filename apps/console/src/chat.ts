@@ -1,10 +1,11 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { dynamicTool, generateText, jsonSchema, stepCountIs } from 'ai';
+import { dynamicTool, jsonSchema, stepCountIs, streamText } from 'ai';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { Host, InvocationRecord, Scope } from '@airlock/core';
 import type { ModelConfig } from './console-config.js';
+import type { ConversationLog, OpenConversation } from './conversation-log.js';
+import { titleOf } from './conversation-log.js';
 import type { TabHub } from './tab-hub.js';
-import type { ChatLine } from './wire.js';
 
 const SYSTEM = [
   'You are the assistant of an Airlock console. You can use the tools listed; each call is shown to the user,',
@@ -14,33 +15,35 @@ const SYSTEM = [
 
 /** At most this many model steps (tool rounds) per user message. */
 const MAX_STEPS = 8;
-/** Lines kept per conversation for the page, and conversations kept in memory (the oldest go first). */
-const MAX_LINES = 500;
-const MAX_CONVERSATIONS = 1000;
 
-const key = (scope: Scope) => `${scope.userId}\u0000${scope.workspaceId}\u0000${scope.conversationId}`;
+const key = (scope: Scope) => JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
+
+/** What the chat is told of the calls its model makes, and what views added to a conversation's context. */
+export interface ChatHooks {
+  /** Told of each call the model starts, with what cancels it (the card's "Cancel call"). */
+  readonly track?: (invocation: InvocationRecord, controller: AbortController) => void;
+  /** What MCP Apps views of the conversation added to the model's context, if any. */
+  readonly viewContext?: (scope: Scope) => string | undefined;
+}
 
 /**
- * The optional chat box: a tool-calling loop (the AI SDK's) over an OpenAI-compatible endpoint, where every tool the
+ * The chat: a tool-calling loop (the AI SDK's `streamText`) over an OpenAI-compatible endpoint, where every tool the
  * model may see is `host.tools.list({ audience: 'model' })` and every call it makes is `host.invoke` with caller
- * model, so it passes the same gate, shows the same card and is bounded the same way as any other call. A turn per
- * conversation at a time; conversations live in memory (the tool calls themselves are in history).
+ * model, so it passes the same gate, shows the same card and is bounded the same way as any other call. The reply
+ * streams into the conversation as it comes; each call the model makes is a line of its own where it was made, so
+ * the page shows its card inside the turn. One turn per conversation at a time; Stop ends the turn and the calls it
+ * started.
  */
 export class Chat {
-  readonly #messages = new Map<string, ModelMessage[]>();
-  readonly #lines = new Map<string, ChatLine[]>();
-  readonly #busy = new Set<string>();
+  readonly #turns = new Map<string, AbortController>();
   readonly #provider;
-  #next = 1;
 
   constructor(
     private readonly host: Host,
     private readonly config: ModelConfig,
     private readonly hub: TabHub,
-    /** Told of each call the model starts, with what cancels it (the card's "Cancel call"). */
-    private readonly track: (invocation: InvocationRecord, controller: AbortController) => void = () => undefined,
-    /** What MCP Apps views of the conversation added to the model's context, if any. */
-    private readonly viewContext: (scope: Scope) => string | undefined = () => undefined,
+    private readonly log: ConversationLog,
+    private readonly hooks: ChatHooks = {},
   ) {
     this.#provider = createOpenAICompatible({
       name: 'airlock-model',
@@ -49,44 +52,94 @@ export class Chat {
     });
   }
 
-  lines(scope: Scope): ChatLine[] {
-    return this.#lines.get(key(scope)) ?? [];
-  }
-
   busy(scope: Scope): boolean {
-    return this.#busy.has(key(scope));
+    return this.#turns.has(key(scope));
   }
 
-  /** Starts a turn; resolves when the model has answered (or failed, which becomes an error line). */
-  async turn(scope: Scope, text: string, signal?: AbortSignal): Promise<void> {
+  /** Stops the conversation's turn and every call it started; false when none was running. */
+  stop(scope: Scope): boolean {
+    const controller = this.#turns.get(key(scope));
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  /**
+   * Runs a turn: the user's line, then the reply as it streams (text, and a line per call), then the transcript
+   * kept. Resolves when the turn has ended (answered, failed as an error line, or stopped); the conversation is busy
+   * from the moment this is called.
+   */
+  async turn(scope: Scope, text: string): Promise<void> {
     const k = key(scope);
-    this.#busy.add(k);
-    this.#line(scope, 'user', text);
-    const history = [...(this.#messages.get(k) ?? []), { role: 'user', content: text } satisfies ModelMessage];
+    const controller = new AbortController();
+    this.#turns.set(k, controller);
+    this.#told(scope, true);
+    let conversation: OpenConversation | undefined;
     try {
-      const result = await generateText({
-        model: this.#provider.chatModel(this.config.model),
-        system: [SYSTEM, this.viewContext(scope)].filter((part) => part !== undefined).join('\n\n'),
-        messages: history,
-        tools: this.#tools(scope),
-        stopWhen: stepCountIs(MAX_STEPS),
-        maxRetries: 0,
-        ...(signal === undefined ? {} : { abortSignal: signal }),
-      });
-      this.#messages.set(k, [...history, ...result.response.messages]);
-      this.#line(scope, 'assistant', result.text);
+      conversation = await this.log.open(scope);
+      this.log.pin(conversation);
+      await this.#run(conversation, text, controller.signal);
     } catch (error) {
-      this.#line(
-        scope,
-        'error',
-        `the model could not answer: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      if (conversation !== undefined) {
+        this.log.addLine(
+          conversation,
+          controller.signal.aborted
+            ? { role: 'stopped', text: '' }
+            : { role: 'error', text: `the model could not answer: ${messageOf(error)}` },
+        );
+      }
     } finally {
-      this.#busy.delete(k);
+      this.#turns.delete(k);
+      if (conversation !== undefined) {
+        await this.log.save(conversation).catch(() => undefined);
+        this.log.unpin(conversation);
+      }
+      this.#told(scope, false);
     }
   }
 
-  #tools(scope: Scope): ToolSet {
+  async #run(conversation: OpenConversation, text: string, signal: AbortSignal): Promise<void> {
+    const { scope } = conversation;
+    const named = conversation.title === '';
+    if (named) conversation.title = titleOf(text);
+    this.log.addLine(conversation, { role: 'user', text });
+    const history: ModelMessage[] = [...conversation.messages, { role: 'user', content: text }];
+    // The question is kept before the model is asked: a restart mid-turn loses the reply, not the question.
+    conversation.messages = history;
+    await this.log.save(conversation, { listChanged: named });
+    // The line the reply's text streams into; a call ends it, so text after a call starts a line of its own.
+    const reply: { line?: number } = {};
+    const result = streamText({
+      model: this.#provider.chatModel(this.config.model),
+      system: [SYSTEM, this.hooks.viewContext?.(scope)].filter((part) => part !== undefined).join('\n\n'),
+      messages: history,
+      tools: this.#tools(conversation, reply),
+      stopWhen: stepCountIs(MAX_STEPS),
+      maxRetries: 0,
+      abortSignal: signal,
+    });
+    let failed = false;
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        if (reply.line === undefined) {
+          reply.line = this.log.addLine(conversation, { role: 'assistant', text: part.text }).id;
+        } else this.log.appendText(conversation, reply.line, part.text);
+      } else if (part.type === 'tool-call') {
+        delete reply.line;
+      } else if (part.type === 'error') {
+        failed = true;
+        this.log.addLine(conversation, { role: 'error', text: `the model could not answer: ${messageOf(part.error)}` });
+      }
+    }
+    if (signal.aborted) {
+      this.log.addLine(conversation, { role: 'stopped', text: '' });
+      return;
+    }
+    if (failed) return;
+    conversation.messages = [...history, ...(await result.response).messages];
+  }
+
+  #tools(conversation: OpenConversation, reply: { line?: number }): ToolSet {
+    const { scope } = conversation;
     const tools: ToolSet = {};
     for (const tool of this.host.tools.list({ audience: 'model', scope })) {
       tools[tool.name] = dynamicTool({
@@ -103,7 +156,11 @@ export class Chat {
             args,
             signal: controller.signal,
             modelCallId: toolCallId,
-            onRecorded: (invocation) => this.track(invocation, controller),
+            onRecorded: (invocation) => {
+              delete reply.line;
+              this.log.addLine(conversation, { role: 'call', text: '', invocationId: invocation.id });
+              this.hooks.track?.(invocation, controller);
+            },
           });
           return result.text;
         },
@@ -112,18 +169,11 @@ export class Chat {
     return tools;
   }
 
-  #line(scope: Scope, role: ChatLine['role'], text: string): void {
-    const line: ChatLine = { id: this.#next++, conversationId: scope.conversationId, role, text, at: Date.now() };
-    const k = key(scope);
-    const lines = this.#lines.get(k) ?? [];
-    lines.push(line);
-    if (lines.length > MAX_LINES) lines.splice(0, lines.length - MAX_LINES);
-    this.#lines.set(k, lines);
-    if (this.#lines.size > MAX_CONVERSATIONS) {
-      const oldest = this.#lines.keys().next().value as string;
-      this.#lines.delete(oldest);
-      this.#messages.delete(oldest);
-    }
-    this.hub.send(scope, 'chat.line', line);
+  #told(scope: Scope, busy: boolean): void {
+    this.hub.send(scope, 'chat.turn', { conversationId: scope.conversationId, busy });
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -11,7 +11,7 @@ import type {
   ServerLogLine,
   ToolProgress,
 } from '@airlock/core';
-import type { Card, ChatLine, Snapshot } from './wire.js';
+import type { Card, ChatLine, ConversationView, Snapshot } from './wire.js';
 
 /** The data of an event that only says "something changed": the page refetches what it shows. */
 export type NoData = Readonly<Record<string, never>>;
@@ -39,6 +39,12 @@ export interface ConsoleEventMap {
   /** An accepted URL flow finished (the server said so): the page stops showing it. */
   'elicitation.completed': { readonly id: string };
   'chat.line': ChatLine;
+  /** Text streamed into a line of a conversation (appended to what it holds). */
+  'chat.delta': { readonly conversationId: string; readonly id: number; readonly text: string };
+  /** A conversation's turn began or ended. */
+  'chat.turn': { readonly conversationId: string; readonly busy: boolean };
+  /** The tenant's conversations changed (one started or renamed): the list as it is now. */
+  conversations: { readonly conversations: ConversationView[] };
   /** Sent to every tenant: server states are the same for all. */
   'server.state': HostEventMap['server.state'];
   /** A line a server wrote to stderr or sent as a log notification: to administrators' tabs only. */
@@ -74,6 +80,9 @@ export const CONSOLE_EVENT_NAMES = [
   'elicitation.closed',
   'elicitation.completed',
   'chat.line',
+  'chat.delta',
+  'chat.turn',
+  'conversations',
   'server.state',
   'server.log',
   'tools.changed',

@@ -16,6 +16,7 @@ import type { WorkerStore } from '@airlock/core/worker';
 import { createApi } from './api.js';
 import { consoleInputResolver } from './console-inputs.js';
 import { Chat } from './chat.js';
+import { ConversationLog } from './conversation-log.js';
 import type { ConsoleConfig } from './console-config.js';
 import { LOOPBACK_HOSTS } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
@@ -141,17 +142,19 @@ export async function startConsole(
   const running = new RunningCalls({ host, bus: questions });
   const viewContexts = new ViewContexts();
   const relay = new HostEventRelay({ host, hub, surface });
+  const conversations = new ConversationLog({
+    store,
+    hub,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
   const chat =
     config.model === undefined
       ? undefined
-      : new Chat(
-          host,
-          config.model,
-          hub,
-          (invocation, controller) => running.track(invocation, controller),
-          (scope) => viewContexts.forModel(scope),
-        );
-  const pageData = new PageData({ host, relay, surface, chat });
+      : new Chat(host, config.model, hub, conversations, {
+          track: (invocation, controller) => running.track(invocation, controller),
+          viewContext: (scope) => viewContexts.forModel(scope),
+        });
+  const pageData = new PageData({ host, relay, surface, chat, conversations });
   const signIn = new ConsoleSignIn(host, questions);
   // A user sent back to another instance after signing in to a server: that instance hands the redirect here.
   const stopFinishingSignIns = signIn.followElsewhere();
@@ -201,6 +204,7 @@ export async function startConsole(
     running,
     pageData,
     chat,
+    conversations,
     inputs: { servers: config.servers, values: new StoredInputs({ store, vault }) },
     authMode: config.auth,
     allowedHosts: () =>

@@ -2,6 +2,7 @@ import type { Host, Scope } from '@airlock/core';
 import { sameScope } from '@airlock/core';
 import { ApiError } from './api-error.js';
 import type { Chat } from './chat.js';
+import type { ConversationLog } from './conversation-log.js';
 import type { ConsoleSurface } from './console-surface.js';
 import type { HostEventRelay } from './host-event-relay.js';
 import type { Tenant } from './tab-hub.js';
@@ -17,6 +18,8 @@ export interface PageDataConfig {
   readonly surface: ConsoleSurface;
   /** Absent when no model is configured (the chat box says so). */
   readonly chat: Chat | undefined;
+  /** The chat's kept conversations (listed, and shown again, with or without a model). */
+  readonly conversations: ConversationLog;
 }
 
 /**
@@ -28,8 +31,10 @@ export class PageData {
   readonly #relay: HostEventRelay;
   readonly #surface: ConsoleSurface;
   readonly #chat: Chat | undefined;
+  readonly #conversations: ConversationLog;
 
-  constructor({ host, relay, surface, chat }: PageDataConfig) {
+  constructor({ host, relay, surface, chat, conversations }: PageDataConfig) {
+    this.#conversations = conversations;
     this.#host = host;
     this.#relay = relay;
     this.#surface = surface;
@@ -144,7 +149,8 @@ export class PageData {
       chat: {
         configured: this.#chat !== undefined,
         busy: this.#chat?.busy(scope) ?? false,
-        lines: this.#chat?.lines(scope) ?? [],
+        lines: (await this.#conversations.open(scope)).lines,
+        conversations: await this.#conversations.list(tenant),
       },
     };
   }

@@ -49,13 +49,26 @@ export interface ToolEntry {
   readonly decision?: StoredDecision;
 }
 
-/** One line of a conversation as the page shows it. */
+/**
+ * One line of a conversation as the page shows it: the user's message, the model's reply (markdown, streamed into
+ * it), a call the model made (`invocationId`: the page shows its card there), an error, or where the user stopped
+ * the turn.
+ */
 export interface ChatLine {
+  /** Its place in the conversation, from 1. */
   readonly id: number;
   readonly conversationId: string;
-  readonly role: 'user' | 'assistant' | 'error';
+  readonly role: 'user' | 'assistant' | 'call' | 'error' | 'stopped';
   readonly text: string;
+  readonly invocationId?: string;
   readonly at: number;
+}
+
+/** A conversation as the list shows it. */
+export interface ConversationView {
+  readonly id: string;
+  readonly title: string;
+  readonly updatedAt: number;
 }
 
 /** The first event of every tab's stream: everything the page draws, and every question waiting for its tenant. */
@@ -72,7 +85,13 @@ export interface Snapshot {
   readonly elicitations: ElicitationRequest[];
   /** URL flows the user opened that still wait for the server (or for "done, retry"). */
   readonly urlFlows: ElicitationRequest[];
-  readonly chat: { readonly configured: boolean; readonly busy: boolean; readonly lines: ChatLine[] };
+  readonly chat: {
+    readonly configured: boolean;
+    readonly busy: boolean;
+    readonly lines: ChatLine[];
+    /** The tenant's kept conversations, most recently updated first. */
+    readonly conversations: ConversationView[];
+  };
 }
 
 /** One of a server's inputs as the panel shows it: what it is, whether it has a value, and whose value it is. */

@@ -1,26 +1,31 @@
+import { CONVERSATION_TITLE_MAX } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { Chat } from '../chat.js';
+import { checkName } from '../check-name.js';
+import type { ConversationLog } from '../conversation-log.js';
 import type { ApiApp } from './api-app.js';
 import { bodyConversation, readBody, scopeOf } from './request-input.js';
 
 /** What the chat routes work with. */
 export interface ChatRoutesOptions {
   readonly app: ApiApp;
-  /** Absent when no model is configured: the chat answers 409 with how to configure one. */
+  /** Absent when no model is configured: a message answers 409 with how to configure one. */
   readonly chat: Chat | undefined;
+  readonly conversations: ConversationLog;
 }
 
 /**
- * The chat box: a conversation's lines and whether the model is answering, and a message that starts a turn (one
- * turn per conversation at a time; the lines arrive on the event stream).
+ * The chat: a conversation's lines and whether the model is answering, a message that starts a turn (one turn per
+ * conversation at a time; the lines arrive on the event stream), Stop, and the tenant's conversations (listed,
+ * renamed). A new conversation needs no route: a message to an id not used before starts it.
  */
-export function mountChatRoutes({ app, chat }: ChatRoutesOptions): void {
-  app.get('/api/chat', (c) => {
+export function mountChatRoutes({ app, chat, conversations }: ChatRoutesOptions): void {
+  app.get('/api/chat', async (c) => {
     const scope = scopeOf(c);
     return c.json({
       configured: chat !== undefined,
       busy: chat?.busy(scope) ?? false,
-      lines: chat?.lines(scope) ?? [],
+      lines: (await conversations.open(scope)).lines,
     });
   });
   app.post('/api/chat', async (c) => {
@@ -39,5 +44,21 @@ export function mountChatRoutes({ app, chat }: ChatRoutesOptions): void {
     if (chat.busy(scope)) throw new ApiError(409, 'busy', 'the model is still answering in this conversation');
     void chat.turn(scope, text);
     return c.json({ ok: true }, 202);
+  });
+  app.post('/api/chat/stop', async (c) => {
+    const scope = scopeOf(c, bodyConversation(await readBody(c)));
+    return c.json({ stopped: chat?.stop(scope) ?? false });
+  });
+  app.get('/api/conversations', async (c) => c.json({ conversations: await conversations.list(scopeOf(c)) }));
+  app.patch('/api/conversations/:id', async (c) => {
+    const scope = scopeOf(c, checkName(c.req.param('id'), 'conversation'));
+    const title = (await readBody(c))['title'];
+    if (typeof title !== 'string' || title.trim() === '' || title.length > CONVERSATION_TITLE_MAX) {
+      throw new ApiError(400, 'invalid_request', `title must be text of 1 to ${CONVERSATION_TITLE_MAX} characters`);
+    }
+    if (!(await conversations.rename(scope, title.trim()))) {
+      throw new ApiError(404, 'not_found', `no conversation ${scope.conversationId} is kept for you`);
+    }
+    return c.json({ ok: true });
   });
 }

@@ -7,11 +7,14 @@ import type {
   StoredDecision,
 } from '@airlock/core';
 import { api, ApiFailure } from './api-client.js';
+import { createChatActions } from './chat-actions.js';
+import type { ChatActions } from './chat-actions.js';
 import { launcherFields, readLauncherArgs } from './launcher-form.js';
 import type { PageStore } from './page-store.js';
 import { retryKey } from './reduce.js';
 import { signInToServer, signOutOfServer } from './server-sign-in.js';
-import { CONVERSATION, initialState } from './state.js';
+import { initialState } from './state.js';
+import { currentConversation } from './conversation.js';
 import type { PageState, Verification } from './state.js';
 import type { Card, ServerView, ToolEntry } from '../../src/wire.js';
 
@@ -46,7 +49,8 @@ export interface Actions {
   /** Hides the notice of a question that went away unanswered. */
   readonly dismissClosedQuestion: (id: string) => void;
   readonly cancel: (invocationId: string) => void;
-  readonly sendChat: (event: SubmitEvent) => void;
+  /** The chat: send, stop, and the conversations. */
+  readonly chat: ChatActions;
   readonly switchWorkspace: (event: SubmitEvent) => void;
   readonly revokeDecision: (decisionId: string) => void;
   /** Signs the user in to a remote server in a popup, or out of it. */
@@ -89,6 +93,8 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
   }
 
   const actions: Actions = {
+    chat: createChatActions(store),
+
     decide(event, request) {
       store.update((s) => ({ ...s, permissionRequests: s.permissionRequests.filter((r) => r !== request) }));
       void act(
@@ -137,7 +143,7 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
       void act(
         async () => {
           const args = readLauncherArgs(form, launcherFields(entry.tool.inputSchema));
-          await api('POST', '/api/invocations', { tool: entry.tool.name, args, conversation: CONVERSATION });
+          await api('POST', '/api/invocations', { tool: entry.tool.name, args, conversation: currentConversation() });
         },
         (state, message) => ({ ...state, launcherError: message }),
       );
@@ -152,7 +158,7 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
           const { invocationId } = await api<{ invocationId: string }>('POST', '/api/invocations', {
             tool: invocation.tool,
             args: invocation.args,
-            conversation: CONVERSATION,
+            conversation: currentConversation(),
           });
           // The stream may have shown the new call already (and matched it); if not, it joins the card now.
           store.update((s) =>
@@ -199,26 +205,8 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
 
     cancel(invocationId) {
       void act(
-        () => api('POST', `/api/invocations/${invocationId}/cancel?conversation=${CONVERSATION}`, {}),
+        () => api('POST', `/api/invocations/${invocationId}/cancel?conversation=${currentConversation()}`, {}),
         withNotice,
-      );
-    },
-
-    sendChat(event) {
-      event.preventDefault();
-      const form = event.currentTarget as HTMLFormElement;
-      const box = form.elements.namedItem('message') as HTMLTextAreaElement;
-      const message = box.value.trim();
-      if (message === '' || store.state.chatBusy) return;
-      // Busy at once, so a second Enter cannot send twice; the turn's reply (or error) line ends it.
-      store.update((s) => ({ ...s, chatError: undefined, chatBusy: true }));
-      store.render();
-      void act(
-        async () => {
-          await api('POST', '/api/chat', { message, conversation: CONVERSATION });
-          box.value = '';
-        },
-        (state, error) => ({ ...state, chatError: error, chatBusy: false }),
       );
     },
 
@@ -347,7 +335,7 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
           return { ...s, fullTexts: texts };
         });
       fullTexts((texts) => texts.set(id, ''));
-      api<{ text: string }>('GET', `/api/invocations/${id}/full?conversation=${CONVERSATION}`).then(
+      api<{ text: string }>('GET', `/api/invocations/${id}/full?conversation=${currentConversation()}`).then(
         ({ text }) => {
           fullTexts((texts) => texts.set(id, text));
           store.render();

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ElicitationRequest, InvocationRecord, PermissionRequest } from '@airlock/core';
 import { cardSlots } from './card-slots.js';
 import { reduce, retryKey } from './reduce.js';
-import { CONVERSATION, initialState } from './state.js';
+import { initialState } from './state.js';
+import { DEFAULT_CONVERSATION } from './conversation.js';
 import type { PageState } from './state.js';
 import type { ConsoleEvent } from '../../src/console-events.js';
-import type { Card } from '../../src/wire.js';
+import type { Card, Snapshot } from '../../src/wire.js';
 
-const scope = { userId: 'ana', workspaceId: 'default', conversationId: CONVERSATION };
+const scope = { userId: 'ana', workspaceId: 'default', conversationId: DEFAULT_CONVERSATION };
 
 function card(id: string, fields: Partial<InvocationRecord> = {}): Card {
   return {
@@ -31,16 +32,15 @@ function card(id: string, fields: Partial<InvocationRecord> = {}): Card {
   };
 }
 
+/** A page showing the default conversation (events of a call arrive after the stream's snapshot). */
+const shown = (): PageState => ({ ...initialState(), snapshot: { conversationId: DEFAULT_CONVERSATION } as Snapshot });
+
 const run = (state: PageState, ...events: ConsoleEvent[]) => events.reduce(reduce, state);
 const invocationEvent = (data: Card): ConsoleEvent => ({ name: 'invocation', data });
 
 describe('retries in the same card', () => {
   it('shows a retry it asked for in the card of the call it retries, as attempt 2, even before the request answers', () => {
-    let state = run(
-      initialState(),
-      invocationEvent(card('first')),
-      invocationEvent(card('other', { tool: 'demo__x' })),
-    );
+    let state = run(shown(), invocationEvent(card('first')), invocationEvent(card('other', { tool: 'demo__x' })));
     state = { ...state, retrying: [{ slot: 'first', tool: 'demo__echo', args: retryKey({ text: 'hi' }) }] };
     state = run(state, invocationEvent(card('second', { state: 'pending', outcome: null, error: null })));
     expect(state.retries.get('second')).toBe('first');
@@ -53,7 +53,7 @@ describe('retries in the same card', () => {
   });
 
   it('does not take a call with other arguments for the retry', () => {
-    let state = run(initialState(), invocationEvent(card('first')));
+    let state = run(shown(), invocationEvent(card('first')));
     state = { ...state, retrying: [{ slot: 'first', tool: 'demo__echo', args: retryKey({ text: 'hi' }) }] };
     state = run(state, invocationEvent(card('unrelated', { args: { text: 'else' } })));
     expect(state.retries.size).toBe(0);
@@ -62,7 +62,7 @@ describe('retries in the same card', () => {
 
   it('notes which calls the permission sheet asked about', () => {
     const request = { invocationId: 'second', scope } as unknown as PermissionRequest;
-    const state = run(initialState(), { name: 'permission.requested', data: request });
+    const state = run(shown(), { name: 'permission.requested', data: request });
     expect(state.asked.has('second')).toBe(true);
   });
 });
@@ -81,7 +81,7 @@ describe('questions that go away unanswered', () => {
       expect(state.closedQuestions).toEqual([{ id: 'q1', serverId: 'demo', tool: 'demo__ask', end }]);
     }
     const answered = run(
-      initialState(),
+      shown(),
       { name: 'elicitation.requested', data: question },
       { name: 'elicitation.closed', data: { id: 'q1', action: 'accept', end: 'answered' } },
     );

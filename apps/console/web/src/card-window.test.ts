@@ -3,12 +3,13 @@ import type { InvocationRecord } from '@airlock/core';
 import { cardSlots } from './card-slots.js';
 import { CARDS_PER_FRAME, drawnSlots, drawOlderCards } from './card-window.js';
 import { reduce } from './reduce.js';
-import { CONVERSATION, initialState } from './state.js';
+import { initialState } from './state.js';
+import { DEFAULT_CONVERSATION } from './conversation.js';
 import type { PageState } from './state.js';
 import type { ConsoleEvent } from '../../src/console-events.js';
 import type { Card, Snapshot } from '../../src/wire.js';
 
-const scope = { userId: 'ana', workspaceId: 'default', conversationId: CONVERSATION };
+const scope = { userId: 'ana', workspaceId: 'default', conversationId: DEFAULT_CONVERSATION };
 
 function card(n: number): Card {
   const invocation: InvocationRecord = {
@@ -34,7 +35,7 @@ function card(n: number): Card {
 function opened(count: number): ConsoleEvent {
   const data: Snapshot = {
     session: { userId: 'ana', workspaceId: 'default', admin: true },
-    conversationId: CONVERSATION,
+    conversationId: DEFAULT_CONVERSATION,
     servers: [],
     modelTools: [],
     userTools: [],
@@ -43,7 +44,7 @@ function opened(count: number): ConsoleEvent {
     permissionRequests: [],
     elicitations: [],
     urlFlows: [],
-    chat: { configured: false, busy: false, lines: [] },
+    chat: { configured: false, busy: false, lines: [], conversations: [] },
   };
   return { name: 'state', data };
 }

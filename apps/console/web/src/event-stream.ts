@@ -4,7 +4,7 @@ import { api } from './api-client.js';
 import { t } from './i18n.js';
 import type { PageStore } from './page-store.js';
 import { reduce } from './reduce.js';
-import { CONVERSATION } from './state.js';
+import { currentConversation } from './conversation.js';
 import { RESOURCE_UPDATED_EVENT } from './views/resource-preview.js';
 import { SERVER_LOG_EVENT } from './views/server-panel.js';
 import type { PageState } from './state.js';
@@ -37,7 +37,7 @@ export class ConsoleEventStream {
   /** Opens the stream (closing any open one); its first event is the page's whole state. */
   connect(): void {
     this.#source?.close();
-    const source = new EventSource(`/api/events?conversation=${CONVERSATION}`);
+    const source = new EventSource(`/api/events?conversation=${currentConversation()}`);
     this.#source = source;
     for (const name of CONSOLE_EVENT_NAMES) {
       source.addEventListener(name, (message) => {

@@ -10,6 +10,7 @@ import { drawOlderCards } from './card-window.js';
 import { ConsoleEventStream } from './event-stream.js';
 import { t } from './i18n.js';
 import { PageStore } from './page-store.js';
+import { currentConversation } from './conversation.js';
 import { currentRoute } from './route.js';
 import type { PageState } from './state.js';
 import { pageView } from './views/page-view.js';
@@ -85,6 +86,12 @@ document.addEventListener('airlock-tool-resource-open', (event) => {
 });
 
 window.addEventListener('hashchange', () => {
+  // Another conversation: its own stream (its lines, its cards) replaces this one's.
+  const shown = store.state.snapshot?.conversationId;
+  if (currentRoute() === 'conversation' && shown !== undefined && currentConversation() !== shown) {
+    stream.connect();
+    return;
+  }
   if (currentRoute() === 'audit') store.update((s) => ({ ...s, audit: undefined }));
   if (currentRoute() === 'permissions') void actions.refresh();
   store.render();

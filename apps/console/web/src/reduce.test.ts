@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ElicitationRequest, InvocationRecord, PermissionRequest, ToolProgress } from '@airlock/core';
 import { reduce } from './reduce.js';
-import { CONVERSATION, initialState } from './state.js';
+import { initialState } from './state.js';
+import { DEFAULT_CONVERSATION } from './conversation.js';
 import type { PageState } from './state.js';
 import type { ConsoleEvent } from '../../src/console-events.js';
 import type { Card, ChatLine, Snapshot } from '../../src/wire.js';
 
-const scope = (conversationId = CONVERSATION) => ({ userId: 'ana', workspaceId: 'default', conversationId });
+const scope = (conversationId = DEFAULT_CONVERSATION) => ({ userId: 'ana', workspaceId: 'default', conversationId });
 
 function invocation(id: string, fields: Partial<InvocationRecord> = {}): InvocationRecord {
   return {
@@ -54,7 +55,7 @@ function question(id: string, fields: Partial<ElicitationRequest> = {}): Elicita
   };
 }
 
-const line = (id: number, conversationId = CONVERSATION): ChatLine => ({
+const line = (id: number, conversationId = DEFAULT_CONVERSATION): ChatLine => ({
   id,
   conversationId,
   role: 'user',
@@ -65,7 +66,7 @@ const line = (id: number, conversationId = CONVERSATION): ChatLine => ({
 function snapshot(fields: Partial<Snapshot> = {}): Snapshot {
   return {
     session: { userId: 'ana', workspaceId: 'default', admin: true },
-    conversationId: CONVERSATION,
+    conversationId: DEFAULT_CONVERSATION,
     servers: [],
     modelTools: [],
     userTools: [],
@@ -74,7 +75,7 @@ function snapshot(fields: Partial<Snapshot> = {}): Snapshot {
     permissionRequests: [],
     elicitations: [],
     urlFlows: [],
-    chat: { configured: false, busy: false, lines: [] },
+    chat: { configured: false, busy: false, lines: [], conversations: [] },
     ...fields,
   };
 }
@@ -225,13 +226,36 @@ describe('reduce', () => {
     expect(state.chatLines.map((l) => l.id)).toEqual([1, 3]);
   });
 
-  it("is busy from a turn's user line until its reply or error line, and as the snapshot says on opening", () => {
-    const asked = after(opened(), { name: 'chat.line', data: line(1) });
-    expect(asked.chatBusy).toBe(true);
-    expect(after(opened(), { name: 'chat.line', data: { ...line(2), role: 'assistant' } }).chatBusy).toBe(false);
-    const failed = reduce(asked, { name: 'chat.line', data: { ...line(2), role: 'error' } });
-    expect(failed.chatBusy).toBe(false);
-    expect(after(opened({ chat: { configured: true, busy: true, lines: [] } })).chatBusy).toBe(true);
+  it('adds a line once, even when the stream repeats it after a reconnect', () => {
+    const state = after(opened(), { name: 'chat.line', data: line(1) }, { name: 'chat.line', data: line(1) });
+    expect(state.chatLines.map((l) => l.id)).toEqual([1]);
+  });
+
+  it("appends streamed text to its line of this page's conversation, and to no other", () => {
+    const state = after(
+      opened(),
+      { name: 'chat.line', data: { ...line(1), role: 'assistant', text: 'Hel' } },
+      { name: 'chat.line', data: { ...line(2), role: 'call', text: '', invocationId: 'c1' } },
+      { name: 'chat.delta', data: { conversationId: DEFAULT_CONVERSATION, id: 1, text: 'lo' } },
+      { name: 'chat.delta', data: { conversationId: 'side', id: 1, text: ' there' } },
+      { name: 'chat.delta', data: { conversationId: DEFAULT_CONVERSATION, id: 9, text: 'nowhere' } },
+    );
+    expect(state.chatLines.map((l) => l.text)).toEqual(['Hello', '']);
+  });
+
+  it("is busy while this conversation's turn runs, as the snapshot says on opening, and lists conversations", () => {
+    const turning = after(opened(), {
+      name: 'chat.turn',
+      data: { conversationId: DEFAULT_CONVERSATION, busy: true },
+    });
+    expect(turning.chatBusy).toBe(true);
+    expect(reduce(turning, { name: 'chat.turn', data: { conversationId: 'side', busy: false } }).chatBusy).toBe(true);
+    expect(
+      reduce(turning, { name: 'chat.turn', data: { conversationId: DEFAULT_CONVERSATION, busy: false } }).chatBusy,
+    ).toBe(false);
+    expect(after(opened({ chat: { configured: true, busy: true, lines: [], conversations: [] } })).chatBusy).toBe(true);
+    const listed = [{ id: 'side', title: 'Another chat', updatedAt: 5 }];
+    expect(reduce(turning, { name: 'conversations', data: { conversations: listed } }).conversations).toEqual(listed);
   });
 
   it('leaves the state as it is for events that only ask the page to refetch, reconnect or sign in again', () => {

@@ -2,7 +2,7 @@ import { isAcceptedUrlFlow } from '../../src/accepted-url-flow.js';
 import type { InvocationRecord } from '@airlock/core';
 import type { ConsoleEvent } from '../../src/console-events.js';
 import type { Snapshot } from '../../src/wire.js';
-import { CONVERSATION, initialState } from './state.js';
+import { initialState } from './state.js';
 import type { PageState } from './state.js';
 
 /** A new state from a snapshot: everything is rebuilt, so nothing of another session or workspace survives it. */
@@ -18,6 +18,7 @@ function fromSnapshot(state: PageState, snapshot: Snapshot): PageState {
     urlFlows: snapshot.urlFlows,
     chatLines: snapshot.chat.lines,
     chatBusy: snapshot.chat.busy,
+    conversations: snapshot.chat.conversations,
     ...(launcherTool === undefined ? {} : { launcherTool }),
   };
 }
@@ -57,7 +58,7 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
       const known = state.cards.get(id);
       // Events can cross: an older state of a card never replaces a newer one.
       if (known !== undefined && known.invocation.updatedAt > card.invocation.updatedAt) return state;
-      if (card.invocation.scope.conversationId !== CONVERSATION) return state;
+      if (card.invocation.scope.conversationId !== state.snapshot?.conversationId) return state;
       // A task's start: as the card knew it, else the moment its call became a task (its move to working).
       const { state: to } = card.invocation;
       const taskStartedAt =
@@ -110,9 +111,24 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
     case 'elicitation.completed':
       return { ...state, urlFlows: state.urlFlows.filter((q) => q.id !== event.data.id) };
     case 'chat.line':
-      if (event.data.conversationId !== CONVERSATION) return state;
-      // A turn opens with the user's line and ends with one reply or error line.
-      return { ...state, chatLines: [...state.chatLines, event.data], chatBusy: event.data.role === 'user' };
+      if (event.data.conversationId !== state.snapshot?.conversationId) return state;
+      if (state.chatLines.some((line) => line.id === event.data.id)) return state;
+      return { ...state, chatLines: [...state.chatLines, event.data] };
+    case 'chat.delta': {
+      const { conversationId, id, text } = event.data;
+      if (conversationId !== state.snapshot?.conversationId) return state;
+      const index = state.chatLines.findLastIndex((line) => line.id === id);
+      const line = state.chatLines[index];
+      if (line === undefined) return state;
+      const chatLines = [...state.chatLines];
+      chatLines[index] = { ...line, text: line.text + text };
+      return { ...state, chatLines };
+    }
+    case 'chat.turn':
+      if (event.data.conversationId !== state.snapshot?.conversationId) return state;
+      return { ...state, chatBusy: event.data.busy };
+    case 'conversations':
+      return { ...state, conversations: event.data.conversations };
     // What these change is refetched or reconnected by the event stream; the state itself stays.
     case 'permissions.changed':
     case 'server.state':

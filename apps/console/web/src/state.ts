@@ -1,10 +1,7 @@
 import type { AuditEvent, ElicitationEnd, ElicitationRequest, PermissionRequest } from '@airlock/core';
 import { CARDS_PER_FRAME } from './card-window.js';
 import type { ConsoleMessageKey } from './console-messages.js';
-import type { Card, ChatLine, Snapshot } from '../../src/wire.js';
-
-/** The conversation this page shows (the console has one per tab for now). */
-export const CONVERSATION = 'main';
+import type { Card, ChatLine, ConversationView, Snapshot } from '../../src/wire.js';
 
 /** What the console says of the audit chain (no counts: the chain is shared by every tenant). */
 export type Verification = { ok: true } | { ok: false; seq: number; problem: string };
@@ -67,9 +64,12 @@ export interface PageState {
   readonly toolsOpen?: boolean;
   readonly serversOpen?: boolean;
   readonly launcherError?: string | undefined;
+  /** The shown conversation's lines, the reply streaming into the last one while a turn runs. */
   readonly chatLines: readonly ChatLine[];
-  /** A turn of the model is running in the chat (from its first line until its reply or error). */
+  /** A turn of the model is running in the shown conversation (from the message sent until the turn ends). */
   readonly chatBusy: boolean;
+  /** The tenant's kept conversations, most recently updated first. */
+  readonly conversations: readonly ConversationView[];
   readonly chatError?: string | undefined;
   readonly audit?: AuditState | undefined;
   readonly signIn?: SignInState | undefined;
@@ -107,5 +107,6 @@ export function initialState(): PageState {
     closedQuestions: [],
     chatLines: [],
     chatBusy: false,
+    conversations: [],
   };
 }

@@ -14,7 +14,7 @@ import type {
 } from '@airlock/elements';
 import type { AppView, InvocationRecord, ScreenPayload } from '@airlock/core';
 import { api } from '../api-client.js';
-import { CONVERSATION } from '../state.js';
+import { currentConversation } from '../conversation.js';
 import { callFromView } from '../view-calls.js';
 
 /** A view as the console's API sends it: the host's view and the sandbox proxy URL this page frames it behind. */
@@ -74,7 +74,7 @@ function routeCall(event: AppCallEvent): void {
       serverId,
       name,
       args,
-      conversation: CONVERSATION,
+      conversation: currentConversation(),
     }).then((answer) => answer.invocationId);
   event.detail.respondWith(
     callFromView(event.currentTarget ?? event.target ?? routeCall, accept).then((card): AppCallResult =>
@@ -96,7 +96,7 @@ function inspectLink(event: AppOpenLinkEvent): void {
 /** A link the user consented to open: recorded in the audit. */
 function recordLink(event: AppLinkOpenedEvent): void {
   const { tool, url } = event.detail;
-  void api('POST', '/api/app-links', { tool, url, conversation: CONVERSATION }).catch(() => undefined);
+  void api('POST', '/api/app-links', { tool, url, conversation: currentConversation() }).catch(() => undefined);
 }
 
 /** What a view adds to the model's context: kept by the console for this conversation (bounded). */
@@ -108,7 +108,7 @@ function keepContext(event: AppModelContextEvent): void {
       tool,
       content,
       ...(structuredContent === undefined ? {} : { structuredContent }),
-      conversation: CONVERSATION,
+      conversation: currentConversation(),
     }),
   );
 }
@@ -117,8 +117,8 @@ function keepContext(event: AppModelContextEvent): void {
 function sendMessage(event: AppMessageEvent): void {
   const { tool, text } = event.detail;
   event.detail.respondWith(
-    api('POST', '/api/app-messages', { tool, text, conversation: CONVERSATION }).then(() =>
-      api('POST', '/api/chat', { message: text, conversation: CONVERSATION }),
+    api('POST', '/api/app-messages', { tool, text, conversation: currentConversation() }).then(() =>
+      api('POST', '/api/chat', { message: text, conversation: currentConversation() }),
     ),
   );
 }

@@ -1,9 +1,11 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { markdownToSafeHtml } from '@airlock/elements';
 import type { Actions } from '../actions.js';
 import { t } from '../i18n.js';
 import type { PageState } from '../state.js';
-import type { Snapshot } from '../../../src/wire.js';
+import type { ChatLine, Snapshot } from '../../../src/wire.js';
 import './prompt-picker.js';
 
 /**
@@ -16,34 +18,41 @@ function sendOnEnter(event: KeyboardEvent): void {
   (event.currentTarget as HTMLTextAreaElement).form?.requestSubmit();
 }
 
-/** The chat box: the conversation's lines and a message box, or how to configure a model when there is none. */
+/**
+ * One line of the chat. The model's reply is markdown, rendered through the same sanitiser as a server's text (it
+ * may repeat what a tool returned); the user's message shows as typed.
+ */
+export function chatLineView(line: ChatLine): TemplateResult {
+  switch (line.role) {
+    case 'user':
+      return html`<li data-role="user">
+        <strong>${t('console.chat.you')}:</strong> <span class="text">${line.text}</span>
+      </li>`;
+    case 'assistant':
+      return html`<li data-role="assistant">
+        <strong>${t('console.chat.model')}:</strong>
+        <div class="text markdown">${unsafeHTML(markdownToSafeHtml(line.text))}</div>
+      </li>`;
+    case 'stopped':
+      return html`<li data-role="stopped" class="note">${t('console.chat.stopped')}</li>`;
+    default:
+      return html`<li data-role="error" class="error"><span class="text">${line.text}</span></li>`;
+  }
+}
+
+/** The message box under the conversation, or how to configure a model when there is none. */
 export function chatView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
   if (!snapshot.chat.configured) {
     // Without a model the chat is one line (how to set one up, folded), so the launcher stays near the top.
-    return html`<details class="panel chat-setup">
+    return html`<details class="chat-setup">
       <summary>
-        <h2 id="chat-title">${t('console.chat.title')}</h2>
         <span class="count">${t('console.chat.not_configured_short')}</span>
       </summary>
       <p class="hint">${t('console.chat.not_configured')}</p>
       <console-prompt-picker></console-prompt-picker>
     </details>`;
   }
-  return html`<section class="panel" aria-labelledby="chat-title">
-    <h2 id="chat-title">${t('console.chat.title')}</h2>
-    <ol class="chat-lines" aria-live="polite">
-      ${state.chatLines.map(
-        (line) =>
-          html`<li data-role=${line.role} class=${line.role === 'error' ? 'error' : ''}>
-            ${
-              line.role === 'error'
-                ? nothing
-                : html`<strong>${t(line.role === 'user' ? 'console.chat.you' : 'console.chat.model')}:</strong> `
-            }<span class="text">${line.text}</span>
-          </li>`,
-      )}
-    </ol>
-    <form class="chat-form" @submit=${actions.sendChat}>
+  return html`<form class="chat-form" @submit=${actions.chat.send}>
       <label for="chat-message">${t('console.chat.message')}</label>
       <textarea
         id="chat-message"
@@ -57,10 +66,16 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
         <span class="chat-busy" role="status">
           ${state.chatBusy ? html`<span class="spinner" aria-hidden="true"></span>${t('console.chat.busy')}` : nothing}
         </span>
+        ${
+          state.chatBusy
+            ? html`<wa-button variant="danger" appearance="outlined" data-stop @click=${actions.chat.stop}
+                >${t('console.chat.stop')}</wa-button
+              >`
+            : nothing
+        }
         <wa-button type="submit" variant="brand" ?disabled=${state.chatBusy}>${t('console.chat.send')}</wa-button>
       </div>
       ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
     </form>
-    <console-prompt-picker for="chat-message"></console-prompt-picker>
-  </section>`;
+    <console-prompt-picker for="chat-message"></console-prompt-picker>`;
 }

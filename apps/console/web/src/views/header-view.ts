@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Actions } from '../actions.js';
+import { conversationHash } from '../conversation.js';
 import { t } from '../i18n.js';
 import type { PageRoute } from '../route.js';
 import type { Snapshot } from '../../../src/wire.js';
@@ -12,7 +13,7 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
   return html`<header class="top">
     <h1><span class="brand-name">Airlock</span></h1>
     <nav aria-label=${t('console.nav.label')}>
-      ${link('#/', t('console.nav.conversation'), 'conversation')}
+      ${link(conversationHash(snapshot.conversationId), t('console.nav.conversation'), 'conversation')}
       ${link('#/permissions', t('console.nav.permissions'), 'permissions')}
       ${link('#/audit', t('console.nav.audit'), 'audit')}
       ${link('#/resources', t('console.nav.resources'), 'resources')}
