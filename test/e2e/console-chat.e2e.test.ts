@@ -37,6 +37,7 @@ async function start(): Promise<RunningConsole> {
   );
   const started = await startConsole({
     ...config,
+    modelChoices: [{ label: 'Small and quick', model: 'mock-small', baseURL: mock.baseURL }],
     servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
   });
   await started.host.servers.settled();
@@ -73,6 +74,8 @@ beforeAll(async () => {
     // The new conversation's first turn, and after the restart its second.
     { text: () => 'Noted: the sky is green here.' },
     { text: (request) => `You said before: ${request.messages.length} messages` },
+    // A message to the other model.
+    { text: (request) => `Answered by ${request.model}.` },
   ]);
   running = await start();
   browser = await launchChromium();
@@ -183,5 +186,17 @@ describe('the console chat', () => {
     await page.locator('.conversation-pick select').selectOption({ label: 'Echo "inline please".' });
     await page.locator('.chat-lines li[data-role="assistant"]', { hasText: 'Let me echo that' }).waitFor();
     expect((await entries(page)).slice(0, 4)).toEqual(['user', 'assistant', 'card:success', 'assistant']);
+  });
+
+  it('sends a message to the model chosen in the page, and remembers the choice', async () => {
+    const picker = page.locator('.chat-form select[name="model"]');
+    expect(await picker.locator('option').allInnerTexts()).toEqual(['mock-model', 'Small and quick']);
+    await picker.selectOption({ label: 'Small and quick' });
+    await send(page, 'Which model are you?');
+    await page.locator('.chat-lines li[data-role="assistant"]', { hasText: 'Answered by mock-small.' }).waitFor();
+    expect(mock.requests.slice(0, -1).every((request) => request.model === 'mock-model')).toBe(true);
+    await page.reload();
+    await page.locator('#cards-title').waitFor();
+    expect(await picker.evaluate((select) => (select as HTMLSelectElement).value)).toBe('1');
   });
 });

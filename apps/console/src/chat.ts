@@ -2,7 +2,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { dynamicTool, jsonSchema, stepCountIs, streamText } from 'ai';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { Host, InvocationRecord, Scope } from '@airlock/core';
-import type { ModelConfig } from './console-config.js';
+import type { ModelChoice, ModelConfig } from './model-config.js';
 import type { ConversationLog, OpenConversation } from './conversation-log.js';
 import { titleOf } from './conversation-log.js';
 import type { TabHub } from './tab-hub.js';
@@ -17,6 +17,12 @@ const SYSTEM = [
 const MAX_STEPS = 8;
 
 const key = (scope: Scope) => JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
+
+/** A model the page may choose, by its id (its place in the list: "0" is the default). */
+export interface ChatModelView {
+  readonly id: string;
+  readonly label: string;
+}
 
 /** What the chat is told of the calls its model makes, and what views added to a conversation's context. */
 export interface ChatHooks {
@@ -36,20 +42,26 @@ export interface ChatHooks {
  */
 export class Chat {
   readonly #turns = new Map<string, AbortController>();
-  readonly #provider;
+  readonly #models: readonly ModelChoice[];
 
   constructor(
     private readonly host: Host,
-    private readonly config: ModelConfig,
+    models: { readonly model: ModelConfig; readonly modelChoices?: readonly ModelChoice[] },
     private readonly hub: TabHub,
     private readonly log: ConversationLog,
     private readonly hooks: ChatHooks = {},
   ) {
-    this.#provider = createOpenAICompatible({
-      name: 'airlock-model',
-      baseURL: config.baseURL,
-      ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
-    });
+    this.#models = [{ ...models.model, label: models.model.model }, ...(models.modelChoices ?? [])];
+  }
+
+  /** The models the page may choose from, the default first. */
+  models(): ChatModelView[] {
+    return this.#models.map((model, index) => ({ id: String(index), label: model.label }));
+  }
+
+  /** Whether `id` names one of `models()`. */
+  hasModel(id: string): boolean {
+    return /^\d+$/.test(id) && Number(id) < this.#models.length;
   }
 
   busy(scope: Scope): boolean {
@@ -68,7 +80,7 @@ export class Chat {
    * kept. Resolves when the turn has ended (answered, failed as an error line, or stopped); the conversation is busy
    * from the moment this is called.
    */
-  async turn(scope: Scope, text: string): Promise<void> {
+  async turn(scope: Scope, text: string, modelId = '0'): Promise<void> {
     const k = key(scope);
     const controller = new AbortController();
     this.#turns.set(k, controller);
@@ -77,7 +89,7 @@ export class Chat {
     try {
       conversation = await this.log.open(scope);
       this.log.pin(conversation);
-      await this.#run(conversation, text, controller.signal);
+      await this.#run(conversation, text, this.#models[Number(modelId)] ?? this.#models[0]!, controller.signal);
     } catch (error) {
       if (conversation !== undefined) {
         this.log.addLine(
@@ -97,7 +109,7 @@ export class Chat {
     }
   }
 
-  async #run(conversation: OpenConversation, text: string, signal: AbortSignal): Promise<void> {
+  async #run(conversation: OpenConversation, text: string, model: ModelConfig, signal: AbortSignal): Promise<void> {
     const { scope } = conversation;
     const named = conversation.title === '';
     if (named) conversation.title = titleOf(text);
@@ -109,7 +121,11 @@ export class Chat {
     // The line the reply's text streams into; a call ends it, so text after a call starts a line of its own.
     const reply: { line?: number } = {};
     const result = streamText({
-      model: this.#provider.chatModel(this.config.model),
+      model: createOpenAICompatible({
+        name: 'airlock-model',
+        baseURL: model.baseURL,
+        ...(model.apiKey === undefined ? {} : { apiKey: model.apiKey }),
+      }).chatModel(model.model),
       system: [SYSTEM, this.hooks.viewContext?.(scope)].filter((part) => part !== undefined).join('\n\n'),
       messages: history,
       tools: this.#tools(conversation, reply),

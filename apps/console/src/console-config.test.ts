@@ -326,6 +326,47 @@ describe('loadConsoleConfig', () => {
     expect(loadConsoleConfig({ config: await withKeys({}), store: ':memory:' }, {}).model).toBeUndefined();
   });
 
+  it('reads model.choices: each takes the default endpoint and key unless it names its own', async () => {
+    const path = await withKeys({
+      model: {
+        baseURL: 'https://api.example.com/v1',
+        model: 'big',
+        apiKeyEnv: 'MAIN_KEY',
+        choices: [
+          { label: 'Small', model: 'small' },
+          { model: 'llama3.2', baseURL: 'http://127.0.0.1:11434/v1' },
+          { label: 'Other', model: 'other', baseURL: 'https://other.example/v1', apiKeyEnv: 'OTHER_KEY' },
+        ],
+      },
+    });
+    const config = loadConsoleConfig({ config: path, store: ':memory:' }, { MAIN_KEY: 'sk-main', OTHER_KEY: 'sk-o' });
+    expect(config.model).toEqual({ baseURL: 'https://api.example.com/v1', model: 'big', apiKey: 'sk-main' });
+    expect(config.modelChoices).toEqual([
+      { label: 'Small', baseURL: 'https://api.example.com/v1', model: 'small', apiKey: 'sk-main' },
+      { label: 'llama3.2', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2' },
+      { label: 'Other', baseURL: 'https://other.example/v1', model: 'other', apiKey: 'sk-o' },
+    ]);
+  });
+
+  it('names the choice at fault in model.choices', async () => {
+    const model = { baseURL: 'https://api.example.com/v1', model: 'big' };
+    const refused = async (choices: unknown, env: NodeJS.ProcessEnv = {}) =>
+      loadError(await withKeys({ model: { ...model, choices } }), env).message;
+    expect(await refused({})).toContain('model.choices must be a list');
+    expect(await refused([{ label: 'x' }])).toContain('model.choices[0].model must name a model');
+    expect(await refused([{ model: 'm', baseURL: 'ftp://x' }])).toContain(
+      'model.choices[0].baseURL must be an http(s) URL',
+    );
+    expect(await refused([{ model: 'big' }])).toContain('model.choices[0].label repeats "big"');
+    expect(await refused([{ model: 'm', apiKey: 'sk-secret' }])).toContain(
+      'model.choices[0].apiKey is not read from the file',
+    );
+    expect(await refused([{ model: 'm', apiKey: 'sk-secret' }])).not.toContain('sk-secret');
+    expect(loadError(await withKeys({ model: { choices: [] } })).message).toContain(
+      'model.choices needs model.baseURL and model.model first',
+    );
+  });
+
   it('names model.baseURL and model.model when one is missing or wrong', async () => {
     const empty = await withKeys({});
     expect(loadError(empty, { AIRLOCK_MODEL: 'llama3' }).message).toContain('model.baseURL must be an http(s) URL');

@@ -11,7 +11,6 @@ import type {
   ServerConfig,
 } from '@airlock/core';
 import {
-  HostError,
   RETENTION_DEFAULTS,
   defaultStorePath,
   findConfigFile,
@@ -21,6 +20,9 @@ import {
 import { readGatewaySettings } from '@airlock/gateway';
 import type { GatewaySettings } from '@airlock/gateway';
 import { NAME } from './check-name.js';
+import { fail, objectAt } from './config-fields.js';
+import { readModels } from './model-config.js';
+import type { ModelChoice, ModelConfig } from './model-config.js';
 
 /** The file the console reads when none is given, in the current directory. */
 export const DEFAULT_CONFIG_FILE = 'airlock.config.json';
@@ -46,14 +48,6 @@ export interface ConsoleUser {
   readonly workspaces?: readonly string[];
 }
 
-/** An OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio) that drives the chat box. */
-export interface ModelConfig {
-  readonly baseURL: string;
-  readonly model: string;
-  /** Read from the environment variable named in the config (never from the file itself). */
-  readonly apiKey?: string;
-}
-
 /** Everything the console runs on, checked. */
 export interface ConsoleConfig {
   readonly source: string;
@@ -73,7 +67,10 @@ export interface ConsoleConfig {
   readonly allowedHosts?: readonly string[];
   /** The address users reach the console by, when it is not where it listens (a proxy): sign-in comes back there. */
   readonly publicUrl?: string;
+  /** The chat's default model; absent, the console has no chat. */
   readonly model?: ModelConfig;
+  /** Further models the page offers beside the default (`model.choices`). */
+  readonly modelChoices?: readonly ModelChoice[];
   /**
    * What the console's host keeps and for how long: the config's `retention`, else `RETENTION_DEFAULTS` (whole
    * results 7 days, history 90, audit events 400). The console owns its data directory, so unlike a bare `createHost`
@@ -126,17 +123,6 @@ const LIMIT_KEYS = new Set([
   'tools',
 ]);
 
-function fail(source: string, field: string, message: string): never {
-  throw new HostError('config_invalid', `${source}: ${field} ${message}`);
-}
-
-function objectAt(json: Readonly<Record<string, unknown>>, key: string, source: string): Record<string, unknown> {
-  const value = json[key];
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(source, key, 'must be an object');
-  return value as Record<string, unknown>;
-}
-
 function readLimits(json: Readonly<Record<string, unknown>>, source: string): HostLimits {
   const limits = objectAt(json, 'limits', source);
   for (const [key, value] of Object.entries(limits)) {
@@ -158,32 +144,6 @@ function readLimits(json: Readonly<Record<string, unknown>>, source: string): Ho
     }
   }
   return limits;
-}
-
-function readModel(
-  json: Readonly<Record<string, unknown>>,
-  source: string,
-  env: NodeJS.ProcessEnv,
-): ModelConfig | undefined {
-  const model = objectAt(json, 'model', source);
-  // Refused before anything else, so a key in the file is refused even when no model is configured.
-  if ('apiKey' in model)
-    fail(
-      source,
-      'model.apiKey',
-      'is not read from the file: put the key in an environment variable and name it in model.apiKeyEnv',
-    );
-  const baseURL = env['AIRLOCK_MODEL_BASE_URL'] ?? model['baseURL'];
-  const name = env['AIRLOCK_MODEL'] ?? model['model'];
-  if (baseURL === undefined && name === undefined) return undefined;
-  if (typeof baseURL !== 'string' || !/^https?:\/\//.test(baseURL)) {
-    fail(source, 'model.baseURL', 'must be an http(s) URL (or set AIRLOCK_MODEL_BASE_URL)');
-  }
-  if (typeof name !== 'string' || name === '') fail(source, 'model.model', 'must name a model (or set AIRLOCK_MODEL)');
-  const keyEnv = model['apiKeyEnv'] ?? 'AIRLOCK_MODEL_API_KEY';
-  if (typeof keyEnv !== 'string') fail(source, 'model.apiKeyEnv', 'must name an environment variable');
-  const apiKey = env[keyEnv];
-  return { baseURL, model: name, ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }) };
 }
 
 function readConsole(
@@ -388,7 +348,7 @@ export function loadConsoleConfig(
   const storePath = storeUrl !== undefined ? '' : (chosen ?? defaultStorePath(env));
   if (storeUrl === undefined && storePath !== ':memory:') mkdirSync(dirname(resolve(storePath)), { recursive: true });
   const consoleSection = readConsole(json, source, options.host);
-  const model = readModel(json, source, env);
+  const models = readModels(json, source, env);
   const gateway = file === undefined ? undefined : readGatewaySettings(file);
   if (gateway?.enabled === true && gateway.users.length === 0 && gateway.oauth === undefined) {
     fail(
@@ -407,7 +367,7 @@ export function loadConsoleConfig(
     ...(storeUrl === undefined ? {} : { storeUrl }),
     ...consoleSection,
     port: options.port ?? consoleSection.port,
-    ...(model === undefined ? {} : { model }),
+    ...models,
     retention: file?.retention ?? { ...RETENTION_DEFAULTS },
     ...(file?.audit === undefined ? {} : { audit: file.audit }),
     ...(gateway === undefined ? {} : { gateway }),

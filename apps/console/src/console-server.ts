@@ -150,10 +150,16 @@ export async function startConsole(
   const chat =
     config.model === undefined
       ? undefined
-      : new Chat(host, config.model, hub, conversations, {
-          track: (invocation, controller) => running.track(invocation, controller),
-          viewContext: (scope) => viewContexts.forModel(scope),
-        });
+      : new Chat(
+          host,
+          { model: config.model, ...(config.modelChoices === undefined ? {} : { modelChoices: config.modelChoices }) },
+          hub,
+          conversations,
+          {
+            track: (invocation, controller) => running.track(invocation, controller),
+            viewContext: (scope) => viewContexts.forModel(scope),
+          },
+        );
   const pageData = new PageData({ host, relay, surface, chat, conversations });
   const signIn = new ConsoleSignIn(host, questions);
   // A user sent back to another instance after signing in to a server: that instance hands the redirect here.

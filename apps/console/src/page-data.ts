@@ -151,6 +151,7 @@ export class PageData {
         busy: this.#chat?.busy(scope) ?? false,
         lines: (await this.#conversations.open(scope)).lines,
         conversations: await this.#conversations.list(tenant),
+        models: this.#chat?.models() ?? [],
       },
     };
   }

@@ -91,6 +91,8 @@ export interface Snapshot {
     readonly lines: ChatLine[];
     /** The tenant's kept conversations, most recently updated first. */
     readonly conversations: ConversationView[];
+    /** The models the page may choose from, the default first (none without a chat). */
+    readonly models: readonly { readonly id: string; readonly label: string }[];
   };
 }
 

@@ -41,8 +41,13 @@ export function mountChatRoutes({ app, chat, conversations }: ChatRoutesOptions)
     if (typeof text !== 'string' || text.trim() === '')
       throw new ApiError(400, 'invalid_request', 'message must be text');
     const scope = scopeOf(c, bodyConversation(body));
+    const model = body['model'] ?? '0';
+    if (typeof model !== 'string' || !chat.hasModel(model)) {
+      const known = chat.models().map((m) => `${m.id} (${m.label})`);
+      throw new ApiError(400, 'invalid_request', `model must be one of ${known.join(', ')}`);
+    }
     if (chat.busy(scope)) throw new ApiError(409, 'busy', 'the model is still answering in this conversation');
-    void chat.turn(scope, text);
+    void chat.turn(scope, text, model);
     return c.json({ ok: true }, 202);
   });
   app.post('/api/chat/stop', async (c) => {

@@ -44,7 +44,7 @@ function opened(count: number): ConsoleEvent {
     permissionRequests: [],
     elicitations: [],
     urlFlows: [],
-    chat: { configured: false, busy: false, lines: [], conversations: [] },
+    chat: { configured: false, busy: false, lines: [], conversations: [], models: [] },
   };
   return { name: 'state', data };
 }

@@ -33,7 +33,12 @@ export function createChatActions(store: PageStore): ChatActions {
       // Busy at once, so a second Enter cannot send twice; the turn's end (chat.turn) clears it.
       store.update((s) => ({ ...s, chatError: undefined, chatBusy: true }));
       store.render();
-      api('POST', '/api/chat', { message, conversation: currentConversation() }).then(() => {
+      const model = (form.elements.namedItem('model') as HTMLSelectElement | null)?.value;
+      api('POST', '/api/chat', {
+        message,
+        conversation: currentConversation(),
+        ...(model === undefined ? {} : { model }),
+      }).then(() => {
         box.value = '';
       }, failed);
     },

@@ -75,7 +75,7 @@ function snapshot(fields: Partial<Snapshot> = {}): Snapshot {
     permissionRequests: [],
     elicitations: [],
     urlFlows: [],
-    chat: { configured: false, busy: false, lines: [], conversations: [] },
+    chat: { configured: false, busy: false, lines: [], conversations: [], models: [] },
     ...fields,
   };
 }
@@ -253,7 +253,9 @@ describe('reduce', () => {
     expect(
       reduce(turning, { name: 'chat.turn', data: { conversationId: DEFAULT_CONVERSATION, busy: false } }).chatBusy,
     ).toBe(false);
-    expect(after(opened({ chat: { configured: true, busy: true, lines: [], conversations: [] } })).chatBusy).toBe(true);
+    expect(
+      after(opened({ chat: { configured: true, busy: true, lines: [], conversations: [], models: [] } })).chatBusy,
+    ).toBe(true);
     const listed = [{ id: 'side', title: 'Another chat', updatedAt: 5 }];
     expect(reduce(turning, { name: 'conversations', data: { conversations: listed } }).conversations).toEqual(listed);
   });

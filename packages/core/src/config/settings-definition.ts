@@ -167,6 +167,29 @@ export const MODEL_KEYS: Readonly<Record<string, KeySchema>> = {
     minLength: 1,
     description: 'The environment variable holding the API key (default AIRLOCK_MODEL_API_KEY); never the key itself.',
   },
+  choices: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        label: { type: 'string', minLength: 1, description: 'What the page calls it (default: the model name).' },
+        model: { type: 'string', minLength: 1, description: 'The model name.' },
+        baseURL: {
+          type: 'string',
+          pattern: '^https?://',
+          description: "Another OpenAI-compatible endpoint (default: the model's own).",
+        },
+        apiKeyEnv: {
+          type: 'string',
+          minLength: 1,
+          description: "The variable holding this endpoint's key (default: the model's, on the same endpoint).",
+        },
+      },
+      required: ['model'],
+      additionalProperties: false,
+    },
+    description: 'Further models the chat offers in the page beside the default one, each sent its own messages.',
+  },
 };
 
 const days = (what: string, fallback: string): KeySchema => ({

@@ -40,6 +40,26 @@ export function chatLineView(line: ChatLine): TemplateResult {
   }
 }
 
+/** Where the page remembers the model the user chose last, across conversations and reloads. */
+const MODEL_KEY = 'airlock.chat.model';
+
+/** The model each message goes to, when the console offers more than one: the last one chosen stays chosen. */
+function modelPicker(snapshot: Snapshot): TemplateResult | typeof nothing {
+  const { models } = snapshot.chat;
+  if (models.length < 2) return nothing;
+  const remembered = localStorage.getItem(MODEL_KEY);
+  const chosen = models.some((m) => m.id === remembered) ? remembered : models[0]!.id;
+  return html`<label class="chat-model"
+    ><span class="label-text">${t('console.chat.model_choice')}</span>
+    <select
+      name="model"
+      @change=${(event: Event) => localStorage.setItem(MODEL_KEY, (event.currentTarget as HTMLSelectElement).value)}
+    >
+      ${models.map((m) => html`<option value=${m.id} ?selected=${m.id === chosen}>${m.label}</option>`)}
+    </select></label
+  >`;
+}
+
 /** The message box under the conversation, or how to configure a model when there is none. */
 export function chatView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
   if (!snapshot.chat.configured) {
@@ -63,6 +83,7 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
       ></textarea>
       <div class="chat-actions">
         <span id="chat-keys" class="hint">${t('console.chat.keys')}</span>
+        ${modelPicker(snapshot)}
         <span class="chat-busy" role="status">
           ${state.chatBusy ? html`<span class="spinner" aria-hidden="true"></span>${t('console.chat.busy')}` : nothing}
         </span>
