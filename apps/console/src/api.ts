@@ -121,7 +121,7 @@ export function createApi(parts: ApiParts): ApiApp {
     host,
     running,
     viewProxy: parts.viewProxy,
-    contexts: parts.viewContexts ?? new ViewContexts(),
+    contexts: parts.viewContexts ?? new ViewContexts(parts.conversations),
   });
   return app;
 }

@@ -29,7 +29,7 @@ export interface ChatHooks {
   /** Told of each call the model starts, with what cancels it (the card's "Cancel call"). */
   readonly track?: (invocation: InvocationRecord, controller: AbortController) => void;
   /** What MCP Apps views of the conversation added to the model's context, if any. */
-  readonly viewContext?: (scope: Scope) => string | undefined;
+  readonly viewContext?: (conversation: OpenConversation) => string | undefined;
 }
 
 /**
@@ -110,7 +110,6 @@ export class Chat {
   }
 
   async #run(conversation: OpenConversation, text: string, model: ModelConfig, signal: AbortSignal): Promise<void> {
-    const { scope } = conversation;
     const named = conversation.title === '';
     if (named) conversation.title = titleOf(text);
     this.log.addLine(conversation, { role: 'user', text });
@@ -126,7 +125,7 @@ export class Chat {
         baseURL: model.baseURL,
         ...(model.apiKey === undefined ? {} : { apiKey: model.apiKey }),
       }).chatModel(model.model),
-      system: [SYSTEM, this.hooks.viewContext?.(scope)].filter((part) => part !== undefined).join('\n\n'),
+      system: [SYSTEM, this.hooks.viewContext?.(conversation)].filter((part) => part !== undefined).join('\n\n'),
       messages: history,
       tools: this.#tools(conversation, reply),
       stopWhen: stepCountIs(MAX_STEPS),

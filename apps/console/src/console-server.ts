@@ -140,13 +140,13 @@ export async function startConsole(
   // there), then the relay of the host's events, the chat, and what pages read.
   logHostEvents(host, logger);
   const running = new RunningCalls({ host, bus: questions });
-  const viewContexts = new ViewContexts();
   const relay = new HostEventRelay({ host, hub, surface });
   const conversations = new ConversationLog({
     store,
     hub,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
+  const viewContexts = new ViewContexts(conversations);
   const chat =
     config.model === undefined
       ? undefined
@@ -157,7 +157,7 @@ export async function startConsole(
           conversations,
           {
             track: (invocation, controller) => running.track(invocation, controller),
-            viewContext: (scope) => viewContexts.forModel(scope),
+            viewContext: (conversation) => viewContexts.forModel(conversation),
           },
         );
   const pageData = new PageData({ host, relay, surface, chat, conversations });

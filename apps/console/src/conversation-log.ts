@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { systemClock } from '@airlock/core';
 import type { Clock, ConversationRecord, HostStore, Scope } from '@airlock/core';
 import type { TabHub } from './tab-hub.js';
-import type { ChatLine, ConversationView } from './wire.js';
+import type { ChatLine, ConversationView, ViewContext } from './wire.js';
 
 /** Lines a conversation keeps for the page (the oldest go first). */
 const MAX_LINES = 500;
@@ -24,6 +24,8 @@ export interface OpenConversation {
   updatedAt: number;
   messages: ModelMessage[];
   lines: ChatLine[];
+  /** What MCP Apps views of it added to the model's context, oldest update first. */
+  views: ViewContext[];
   /** Whether the store holds it (a conversation with no message yet is not kept). */
   stored: boolean;
 }
@@ -75,7 +77,7 @@ export class ConversationLog {
     const now = this.#clock.now();
     const opened: OpenConversation =
       record === undefined
-        ? { scope, title: '', createdAt: now, updatedAt: now, messages: [], lines: [], stored: false }
+        ? { scope, title: '', createdAt: now, updatedAt: now, messages: [], lines: [], views: [], stored: false }
         : {
             scope,
             title: record.title,
@@ -83,11 +85,17 @@ export class ConversationLog {
             updatedAt: record.updatedAt,
             messages: parseList<ModelMessage>(record.messages),
             lines: parseList<ChatLine>(record.lines),
+            views: parseViews(record.context),
             stored: true,
           };
     this.#open.set(key, opened);
     this.#dropOldest();
     return opened;
+  }
+
+  /** The conversation when it is in memory (a turn holds the one it answers), else undefined. */
+  held(scope: Scope): OpenConversation | undefined {
+    return this.#open.get(keyOf(scope));
   }
 
   /** Keeps the conversation in memory until `unpin` (a turn writes to it). */
@@ -150,6 +158,7 @@ export class ConversationLog {
       updatedAt: conversation.updatedAt,
       messages,
       lines,
+      context: JSON.stringify({ views: conversation.views }),
     };
     const announce = listChanged || !conversation.stored;
     await this.#store.write([{ kind: 'conversation.put', record }]);
@@ -172,7 +181,8 @@ export class ConversationLog {
       { userId: tenant.userId, workspaceId: tenant.workspaceId },
       { limit: 100 },
     );
-    return summaries.map(({ id, title, updatedAt }) => ({ id, title, updatedAt }));
+    // One kept before its first message (a view's context) has no name yet, and nothing to resume in a list.
+    return summaries.filter((c) => c.title !== '').map(({ id, title, updatedAt }) => ({ id, title, updatedAt }));
   }
 
   #dropOldest(): void {
@@ -188,6 +198,16 @@ function parseList<T>(text: string): T[] {
   try {
     const value: unknown = JSON.parse(text);
     return Array.isArray(value) ? (value as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The views' contexts kept in a record's `context` ({ views: [...] }); anything else reads as none. */
+function parseViews(text: string): ViewContext[] {
+  try {
+    const value = JSON.parse(text) as { views?: unknown };
+    return Array.isArray(value.views) ? (value.views as ViewContext[]) : [];
   } catch {
     return [];
   }

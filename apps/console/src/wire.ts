@@ -64,6 +64,14 @@ export interface ChatLine {
   readonly at: number;
 }
 
+/** One MCP Apps view's share of the model's context: what its last `ui/update-model-context` said, as text. */
+export interface ViewContext {
+  readonly serverId: string;
+  readonly tool: string;
+  readonly text: string;
+  readonly truncated: boolean;
+}
+
 /** A conversation as the list shows it. */
 export interface ConversationView {
   readonly id: string;

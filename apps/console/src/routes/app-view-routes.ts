@@ -67,7 +67,7 @@ export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: 
     const known = host.tools.list({ audience: 'user', serverId, scope }).find((t) => t.name === tool);
     if (known?.resourceUri === undefined) throw new ApiError(404, 'not_found', `tool ${tool} has no view`);
     return c.json(
-      contexts.set(scope, {
+      await contexts.set(scope, {
         serverId,
         tool,
         content: body['content'],

@@ -19,16 +19,17 @@ function invalid(message: string, field: string): HostError {
  */
 export function storedConversation(record: ConversationRecord): ConversationRecord {
   const r = record;
-  for (const field of ['userId', 'workspaceId', 'id', 'title', 'messages', 'lines'] as const) {
+  for (const field of ['userId', 'workspaceId', 'id', 'title', 'messages', 'lines', 'context'] as const) {
     if (typeof r[field] !== 'string') throw invalid(`conversation ${field} must be a string`, field);
   }
   if (r.id === '' || r.id.length > 256) throw invalid('a conversation id must have 1 to 256 characters', 'id');
   if (r.title.length > CONVERSATION_TITLE_MAX) {
     throw invalid(`a conversation title has at most ${CONVERSATION_TITLE_MAX} characters`, 'title');
   }
-  if (r.messages.length + r.lines.length > CONVERSATION_CONTENTS_MAX) {
+  const size = r.messages.length + r.lines.length + r.context.length;
+  if (size > CONVERSATION_CONTENTS_MAX) {
     throw invalid(
-      `a conversation's contents hold at most ${CONVERSATION_CONTENTS_MAX} characters (${r.messages.length + r.lines.length} given)`,
+      `a conversation's contents hold at most ${CONVERSATION_CONTENTS_MAX} characters (${size} given)`,
       'messages',
     );
   }
@@ -46,6 +47,7 @@ export function storedConversation(record: ConversationRecord): ConversationReco
     updatedAt: r.updatedAt,
     messages: r.messages,
     lines: r.lines,
+    context: r.context,
   };
 }
 

@@ -17,16 +17,21 @@ export interface ConversationRecord {
   readonly messages: string;
   /** What a page shows of it, as JSON text. */
   readonly lines: string;
+  /**
+   * What else the application gives the model with it, as JSON text (the console: what MCP Apps views added to the
+   * model's context), so it too resumes on any instance.
+   */
+  readonly context: string;
 }
 
 /** A conversation as a list shows it: everything but its contents. */
-export type ConversationSummary = Omit<ConversationRecord, 'messages' | 'lines'>;
+export type ConversationSummary = Omit<ConversationRecord, 'messages' | 'lines' | 'context'>;
 
 /** The longest title a conversation may have, in characters. */
 export const CONVERSATION_TITLE_MAX = 200;
 
 /**
- * The most a conversation's contents may hold (messages and lines together), in characters of JSON: 8 MiB. A chat
+ * The most a conversation's contents may hold (messages, lines and context together), in characters of JSON: 8 MiB. A chat
  * that grows past it drops its oldest turns before it is kept (the application's choice); the store refuses more.
  */
 export const CONVERSATION_CONTENTS_MAX = 8 * 1024 * 1024;

@@ -16,6 +16,7 @@ function conversation(overrides: Partial<ConversationRecord> = {}): Conversation
     updatedAt: 1_000,
     messages: '[{"role":"user","content":"Which files changed?"}]',
     lines: '[{"id":1,"role":"user","text":"Which files changed?"}]',
+    context: '{"views":[]}',
     ...overrides,
   };
 }
@@ -48,12 +49,26 @@ export function describeConversationContract(options: HostStoreContractOptions):
       await store.write([
         {
           kind: 'conversation.put',
-          record: conversation({ title: 'Renamed', createdAt: 9_000, updatedAt: 2_000, messages: '[]', lines: '[]' }),
+          record: conversation({
+            title: 'Renamed',
+            createdAt: 9_000,
+            updatedAt: 2_000,
+            messages: '[]',
+            lines: '[]',
+            context: '{}',
+          }),
         },
       ]);
 
       expect(await store.getConversation(TENANT, 'conversation-a')).toEqual(
-        conversation({ title: 'Renamed', createdAt: 1_000, updatedAt: 2_000, messages: '[]', lines: '[]' }),
+        conversation({
+          title: 'Renamed',
+          createdAt: 1_000,
+          updatedAt: 2_000,
+          messages: '[]',
+          lines: '[]',
+          context: '{}',
+        }),
       );
     });
 

@@ -40,6 +40,6 @@ export class MemoryConversations {
       .filter((r) => r.userId === tenant.userId && r.workspaceId === tenant.workspaceId)
       .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limit)
-      .map(({ messages: _m, lines: _l, ...summary }) => summary);
+      .map(({ messages: _m, lines: _l, context: _c, ...summary }) => summary);
   }
 }

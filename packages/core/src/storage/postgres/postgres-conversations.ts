@@ -24,7 +24,7 @@ export async function applyConversationWrite(
   if (write.kind === 'conversation.put') {
     await client.query({
       name: 'airlock_conversation_put',
-      text: conversationUpsert(Array.from({ length: 8 }, (_, i) => `$${i + 1}`)),
+      text: conversationUpsert(Array.from({ length: 9 }, (_, i) => `$${i + 1}`)),
       values: conversationParams(storedConversation(write.record)),
     });
     return;

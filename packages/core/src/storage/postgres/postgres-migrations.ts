@@ -259,7 +259,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 12,
     name: 'conversations: a chat kept whole, listed and resumed on any instance',
-    // messages and lines are the application's JSON text (store/conversation-record.ts).
+    // messages, lines and context are the application's JSON text (store/conversation-record.ts).
     sql: `
       CREATE TABLE conversations (
         user_id TEXT NOT NULL,
@@ -270,6 +270,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         updated_at BIGINT NOT NULL,
         messages TEXT NOT NULL,
         lines TEXT NOT NULL,
+        context TEXT NOT NULL,
         PRIMARY KEY (user_id, workspace_id, id)
       );
       CREATE INDEX conversations_recent ON conversations (user_id, workspace_id, updated_at DESC);

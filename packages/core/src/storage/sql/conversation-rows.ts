@@ -3,14 +3,15 @@ import type { ConversationRecord, ConversationSummary } from '../../store/conver
 // The conversations table, the same columns in SQLite (migration 8) and PostgreSQL (migration 12).
 
 export const CONVERSATION_SUMMARY_COLUMNS = 'user_id, workspace_id, id, title, created_at, updated_at';
-export const CONVERSATION_COLUMNS = `${CONVERSATION_SUMMARY_COLUMNS}, messages, lines`;
+export const CONVERSATION_COLUMNS = `${CONVERSATION_SUMMARY_COLUMNS}, messages, lines, context`;
 
 /** An upsert that keeps the first `created_at`; `$n` placeholders for PostgreSQL, `?` for SQLite. */
 export function conversationUpsert(placeholders: readonly string[]): string {
   return (
     `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (${placeholders.join(', ')}) ` +
     'ON CONFLICT (user_id, workspace_id, id) DO UPDATE SET title = excluded.title, ' +
-    'updated_at = excluded.updated_at, messages = excluded.messages, lines = excluded.lines'
+    'updated_at = excluded.updated_at, messages = excluded.messages, lines = excluded.lines, ' +
+    'context = excluded.context'
   );
 }
 
@@ -24,6 +25,7 @@ export interface ConversationRow {
   readonly updated_at: number | string;
   readonly messages?: string;
   readonly lines?: string;
+  readonly context?: string;
 }
 
 export function conversationSummaryFromRow(row: ConversationRow): ConversationSummary {
@@ -38,12 +40,17 @@ export function conversationSummaryFromRow(row: ConversationRow): ConversationSu
 }
 
 export function conversationFromRow(row: ConversationRow): ConversationRecord {
-  return { ...conversationSummaryFromRow(row), messages: row.messages ?? '', lines: row.lines ?? '' };
+  return {
+    ...conversationSummaryFromRow(row),
+    messages: row.messages ?? '',
+    lines: row.lines ?? '',
+    context: row.context ?? '',
+  };
 }
 
 /** The parameters of an upsert, in `CONVERSATION_COLUMNS` order. */
 export function conversationParams(
   r: ConversationRecord,
-): [string, string, string, string, number, number, string, string] {
-  return [r.userId, r.workspaceId, r.id, r.title, r.createdAt, r.updatedAt, r.messages, r.lines];
+): [string, string, string, string, number, number, string, string, string] {
+  return [r.userId, r.workspaceId, r.id, r.title, r.createdAt, r.updatedAt, r.messages, r.lines, r.context];
 }

@@ -25,7 +25,7 @@ export class SqliteConversations {
   readonly #list: SqliteStatement;
 
   constructor(database: SqliteDatabase) {
-    this.#upsert = database.prepare(conversationUpsert(Array.from({ length: 8 }, () => '?')));
+    this.#upsert = database.prepare(conversationUpsert(Array.from({ length: 9 }, () => '?')));
     this.#delete = database.prepare(`DELETE FROM conversations WHERE ${BY_KEY}`);
     this.#get = database.prepare(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${BY_KEY}`);
     this.#list = database.prepare(

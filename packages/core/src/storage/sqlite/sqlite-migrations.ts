@@ -173,7 +173,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 8,
     name: 'conversations: a chat kept whole, listed and resumed',
-    // messages and lines are the application's JSON text (store/conversation-record.ts); the list reads a tenant's
+    // messages, lines and context are the application's JSON text (store/conversation-record.ts); the list reads a tenant's
     // newest first.
     sql: `
       CREATE TABLE conversations (
@@ -185,6 +185,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
         updated_at INTEGER NOT NULL,
         messages TEXT NOT NULL,
         lines TEXT NOT NULL,
+        context TEXT NOT NULL,
         PRIMARY KEY (user_id, workspace_id, id)
       );
       CREATE INDEX conversations_recent ON conversations (user_id, workspace_id, updated_at DESC);
