@@ -32,6 +32,7 @@ export const MESSAGES = {
     'mcp.permission.denied_model': 'The user denied {tool}; it was not run.',
     'mcp.permission.trusted': 'trusted',
     'mcp.permission.untrusted': 'untrusted',
+    'mcp.permission.caller.app': "The {server} server's app view asks for this call, not the model.",
     'mcp.permission.reason.first_time': 'You have not decided about this tool before.',
     'mcp.permission.reason.definition_changed':
       'This tool changed since you last decided (its description, inputs or annotations).',
@@ -181,6 +182,7 @@ export const MESSAGES = {
     'mcp.permission.denied_model': 'O usuário negou {tool}; ela não foi executada.',
     'mcp.permission.trusted': 'confiável',
     'mcp.permission.untrusted': 'não confiável',
+    'mcp.permission.caller.app': 'A tela de app do servidor {server} pede esta chamada, não o modelo.',
     'mcp.permission.reason.first_time': 'Você ainda não decidiu sobre esta ferramenta.',
     'mcp.permission.reason.definition_changed':
       'Esta ferramenta mudou desde a sua última decisão (descrição, entradas ou anotações).',

@@ -89,6 +89,8 @@ export class AirlockAppView extends LitElement {
   readonly #features = new ViewPermissions();
   /** Bumped on each start: a start overtaken by a newer one (or a disconnect) stops where it is. */
   #generation = 0;
+  /** The consent shown at the last update, so a new one is brought into view once. */
+  #consentShown: Element | null = null;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -101,6 +103,10 @@ export class AirlockAppView extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    // A consent the view asked for is drawn above its frame, which the user may have scrolled past: bring it in.
+    const consent = this.shadowRoot?.querySelector('.consent') ?? null;
+    if (consent !== null && consent !== this.#consentShown) consent.scrollIntoView({ block: 'nearest' });
+    this.#consentShown = consent;
     if (changed.has('view') || changed.has('proxyUrl')) {
       void this.#start();
       return;

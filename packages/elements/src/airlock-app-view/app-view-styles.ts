@@ -1,6 +1,9 @@
 import { css } from 'lit';
 
-/** The view element's own styles: the frame, the model's context under it, and the error shown instead of it. */
+/**
+ * The view element's own styles: the frame, its controls, the model's context under it, and the error shown instead
+ * of it.
+ */
 export const appViewStyles = css`
   :host {
     display: block;
@@ -25,6 +28,23 @@ export const appViewStyles = css`
     white-space: pre-wrap;
     max-height: 8em;
     overflow: auto;
+  }
+  /* The view's own controls (full size, and each consent's answers) look like the host's, not bare native buttons. */
+  .consent-actions button,
+  .bar button {
+    min-height: 32px;
+    min-width: 32px;
+    padding: 0 calc(var(--_space) * 1.5);
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    background: var(--_surface);
+    color: inherit;
+  }
+  /* The consent's last action is the one that lets the view's ask through. */
+  .consent-actions button:last-child {
+    border-color: var(--_primary);
+    background: var(--_primary);
+    color: var(--_on-primary);
   }
   .error {
     color: var(--_danger, inherit);

@@ -24,10 +24,6 @@ export const displayModeStyles = css`
     justify-content: flex-end;
     margin-block-end: 0.25rem;
   }
-  .bar button {
-    min-height: 24px;
-    min-width: 24px;
-  }
   :host([display-mode='fullscreen']) {
     position: fixed;
     inset: 1rem;

@@ -48,8 +48,4 @@ export const linkConsentStyles = css`
     gap: 0.5rem;
     justify-content: flex-end;
   }
-  .consent-actions button {
-    min-height: 24px;
-    min-width: 24px;
-  }
 `;

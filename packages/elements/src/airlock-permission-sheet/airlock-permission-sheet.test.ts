@@ -379,6 +379,21 @@ describe('<airlock-permission-sheet>', () => {
     expect(await text(unknown, '[part~="tool-name"]')).toBe('Search issues');
   });
 
+  it("says a view's own call is asked by that server's app view, not the model, in either language", async () => {
+    const page = await openSheet({ ...SEARCH, caller: { kind: 'app', serverId: 'tracker' } });
+    expect(await text(page, '[part~="caller"]')).toBe(
+      "The tracker server's app view asks for this call, not the model.",
+    );
+    await settled(page);
+    expect(await axeViolations(page)).toEqual([]);
+    const pt = await openSheet({ ...SEARCH, caller: { kind: 'app', serverId: 'tracker' } }, { lang: 'pt-BR' });
+    expect(await text(pt, '[part~="caller"]')).toBe(
+      'A tela de app do servidor tracker pede esta chamada, não o modelo.',
+    );
+    const model = await openSheet(SEARCH);
+    expect(await model.locator('airlock-permission-sheet [part~="caller"]').count()).toBe(0);
+  });
+
   it('renders server text as text, never as markup', async () => {
     const evil = '<img src=x onerror="window.__xss++">';
     const page = await openSheet({

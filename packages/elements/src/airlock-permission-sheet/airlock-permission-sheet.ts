@@ -45,6 +45,7 @@ const ACTIONS = [
  *
  * @csspart dialog - the native `<dialog>`.
  * @csspart header - tool, server and risk, with the close button.
+ * @csspart caller - the line saying an app view, not the model, asks for the call (a view's own call).
  * @csspart reason - the line under the title saying why the user is asked (first time, the tool or its server
  *   changed, a decision expired, ...), when the request gives a reason.
  * @csspart icon - the tool's icon (inline raster icons only) or a generic glyph.
@@ -196,6 +197,14 @@ export class AirlockPermissionSheet extends LitElement {
       <div>
         <p class="eyebrow">${msg(this, 'mcp.permission.title')}</p>
         ${reason === undefined ? nothing : html`<p class="reason" id="reason" part="reason">${msg(this, reason)}</p>`}
+        ${
+          // A view's own call: the person must know the model did not ask for it (the view's server did).
+          request.caller.kind === 'app'
+            ? html`<p class="reason" part="caller" data-caller="app">
+                ${msg(this, 'mcp.permission.caller.app', { server: request.caller.serverId })}
+              </p>`
+            : nothing
+        }
         <div class="tool">
           <span class="icon" part="icon" aria-hidden="true"
             >${icon === undefined ? WRENCH : html`<img src=${icon} alt="" />`}</span
