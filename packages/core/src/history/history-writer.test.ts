@@ -255,6 +255,27 @@ describe('HistoryWriter under durability strict', () => {
     expect(await store.getInvocation(SCOPE, id)).toMatchObject({ state: 'success' });
   });
 
+  it('lets the calls that end while a batch is with the store share the next commit', async () => {
+    const store = new HeldStore();
+    const writes = new HistoryWriter({ store, durability: 'strict', commitIntervalMs: 600_000 });
+    call(writes);
+    const first = writes.acknowledge(Promise.resolve('first'));
+    expect(await settled(first)).toBe(false);
+    const ids = [call(writes), call(writes)];
+    const later = [writes.acknowledge(Promise.resolve('second')), writes.acknowledge(Promise.resolve('third'))];
+    expect(await settled(later[1]!)).toBe(false);
+    expect(store.held.map((h) => h.batch.length)).toEqual([3]);
+
+    store.held[0]!.answer();
+    await expect(first).resolves.toBe('first');
+    expect(await settled(later[0]!)).toBe(false);
+    expect(store.held.map((h) => h.batch.length)).toEqual([3, 6]);
+
+    store.held[1]!.answer();
+    await expect(Promise.all(later)).resolves.toEqual(['second', 'third']);
+    for (const id of ids) expect(await store.getInvocation(SCOPE, id)).toMatchObject({ state: 'success' });
+  });
+
   it('rejects the result with store_error when the commit it waited for fails', async () => {
     const store = new HeldStore();
     const writes = new HistoryWriter({ store, durability: 'strict' });
