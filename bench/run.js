@@ -60,7 +60,8 @@ for (const store of ['sqlite', 'sqlite_worker']) {
 // server-everything directly (gateway-hop.js). Issue 38, target 2: an agent loop's tail while the SQLite store
 // checkpoints mid-burst on the writer's thread or on its own (checkpoint-stalls.js), and calls offered on a fixed
 // schedule at half of bare's rate, host against bare (open-loop.js). Target 5: what a commit of its own costs a strict
-// call on SQLite, WAL frames and CPU, beside appending the call's batch to a file (strict-commit-floor.js).
+// call on SQLite, WAL frames and CPU, beside appending the call's batch to a file (strict-commit-floor.js). How many
+// calls share a commit with 64 callers on a worker store, under each durability (concurrent-batches.js).
 for (const file of [
   './invoke-targets.js',
   './host-cpu.js',
@@ -69,6 +70,7 @@ for (const file of [
   './checkpoint-stalls.js',
   './open-loop.js',
   './strict-commit-floor.js',
+  './concurrent-batches.js',
 ]) {
   const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], {
     encoding: 'utf8',
