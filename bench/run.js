@@ -59,7 +59,9 @@ for (const store of ['sqlite', 'sqlite_worker']) {
 // Issue 32: the gateway hop (airlock gateway over stdio in front of server-everything) against the same client calling
 // server-everything directly (gateway-hop.js). Issue 38, target 2: an agent loop's tail while the SQLite store
 // checkpoints mid-burst on the writer's thread or on its own (checkpoint-stalls.js), and calls offered on a fixed
-// schedule at half of bare's rate, host against bare (open-loop.js).
+// schedule at half of bare's rate, host against bare (open-loop.js). Target 5: what a commit of its own costs a strict
+// call on SQLite, WAL frames and CPU, beside appending the call's batch to a file (strict-commit-floor.js). How many
+// calls share a commit with 64 callers on a worker store, under each durability (concurrent-batches.js).
 for (const file of [
   './invoke-targets.js',
   './host-cpu.js',
@@ -67,6 +69,8 @@ for (const file of [
   './gateway-hop.js',
   './checkpoint-stalls.js',
   './open-loop.js',
+  './strict-commit-floor.js',
+  './concurrent-batches.js',
 ]) {
   const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], {
     encoding: 'utf8',

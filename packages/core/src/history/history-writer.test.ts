@@ -206,6 +206,37 @@ describe('HistoryWriter, for a caller that never yields to the event loop', () =
     store.held[0]!.answer();
     await expect(held).resolves.toBe('past');
   });
+
+  it('lets the calls held back while a batch is with the store share the next commit, not one each', async () => {
+    const store = new HeldStore();
+    let now = 0;
+    const writes = new HistoryWriter({ store, commitIntervalMs: 5, now: () => now });
+    call(writes);
+    now = 10;
+    call(writes);
+    // A call that ended 25 ms before is not known committed: the next callers are held back.
+    now = 25;
+    call(writes);
+    const c = writes.acknowledge(Promise.resolve('c'));
+    expect(await settled(c)).toBe(false);
+    now = 26;
+    call(writes);
+    const d = writes.acknowledge(Promise.resolve('d'));
+    now = 27;
+    call(writes);
+    const e = writes.acknowledge(Promise.resolve('e'));
+    expect(await settled(e)).toBe(false);
+    expect(store.held.map((h) => h.batch.length)).toEqual([6, 3]);
+
+    store.held[0]!.answer();
+    await expect(Promise.all([c, d, e])).resolves.toEqual(['c', 'd', 'e']);
+    store.held[1]!.answer();
+    const drained = writes.drain();
+    await settled(drained);
+    store.held[2]!.answer();
+    await drained;
+    expect(store.held.map((h) => h.batch.length)).toEqual([6, 3, 6]);
+  });
 });
 
 describe('HistoryWriter under durability strict', () => {
@@ -222,6 +253,27 @@ describe('HistoryWriter under durability strict', () => {
     store.held[0]!.answer();
     await expect(result).resolves.toBe('result');
     expect(await store.getInvocation(SCOPE, id)).toMatchObject({ state: 'success' });
+  });
+
+  it('lets the calls that end while a batch is with the store share the next commit', async () => {
+    const store = new HeldStore();
+    const writes = new HistoryWriter({ store, durability: 'strict', commitIntervalMs: 600_000 });
+    call(writes);
+    const first = writes.acknowledge(Promise.resolve('first'));
+    expect(await settled(first)).toBe(false);
+    const ids = [call(writes), call(writes)];
+    const later = [writes.acknowledge(Promise.resolve('second')), writes.acknowledge(Promise.resolve('third'))];
+    expect(await settled(later[1]!)).toBe(false);
+    expect(store.held.map((h) => h.batch.length)).toEqual([3]);
+
+    store.held[0]!.answer();
+    await expect(first).resolves.toBe('first');
+    expect(await settled(later[0]!)).toBe(false);
+    expect(store.held.map((h) => h.batch.length)).toEqual([3, 6]);
+
+    store.held[1]!.answer();
+    await expect(Promise.all(later)).resolves.toEqual(['second', 'third']);
+    for (const id of ids) expect(await store.getInvocation(SCOPE, id)).toMatchObject({ state: 'success' });
   });
 
   it('rejects the result with store_error when the commit it waited for fails', async () => {

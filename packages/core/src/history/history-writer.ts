@@ -7,8 +7,8 @@ import type { HostStore, StoreWrite } from '../store/host-store.js';
  * - `'grouped'` (the default): at once; the call's rows are committed with others in a group soon after, and a crash
  *   can take back at most `HISTORY_LOSS_BOUND` of what callers were given.
  * - `'strict'`: only once the call's final row and its audit events are committed (the store's write of the batch
- *   holding them resolved), so a crash takes back no call its caller saw end. Calls that end together still share
- *   one commit; a lone caller pays one commit per call (see `npm run bench`).
+ *   holding them resolved), so a crash takes back no call its caller saw end. Calls that end together, or while a
+ *   batch is with the store, share one commit; a lone caller pays one commit per call (see `npm run bench`).
  */
 export type Durability = 'grouped' | 'strict';
 
@@ -95,6 +95,8 @@ export class HistoryWriter implements RecordingQueue {
   #deferredRoom = 256;
   /** True from when the timer's turn is scheduled until it ends (see `#flush`). */
   #flushing = false;
+  /** Strict callers' wait for the batch that goes once the one in the air lands (see `#afterCommit`). */
+  #nextCommit: Promise<void> | undefined;
   #failure: HostError | undefined;
   /** Ends the wait before the next batch (set while one is waiting). */
   #wake: (() => void) | undefined;
@@ -266,8 +268,10 @@ export class HistoryWriter implements RecordingQueue {
   /** `'grouped'`: the result at once while within the bound; else once the store has caught up. */
   readonly #withinBound = (result: unknown): unknown => {
     if (this.#isWithinBound()) return result;
-    // What is queued goes now: what the caller waits for is the store, not the timer.
-    if (this.#pending.length > 0 && this.#failure === undefined) this.#send();
+    // The caller waits for the batches in the air: once they land, what is queued is within the bound by itself (under
+    // 32 calls, ended within two commit intervals), so it goes with the timer or the 32nd call and the calls held
+    // back share a commit. Sending each held-back call's end as a batch of its own gave a store that is behind one
+    // commit per call and kept it behind (64 callers on a worker store: 1.1 calls a batch, against 32 now).
     if (this.#room === undefined) {
       let resolve!: () => void;
       const promise = new Promise<void>((done) => (resolve = done));
@@ -281,16 +285,31 @@ export class HistoryWriter implements RecordingQueue {
 
   /** `'strict'`: the result once everything queued so far (the call's last writes with it) is committed. */
   readonly #afterCommit = (result: unknown): unknown => {
-    if (this.#pending.length > 0 && this.#failure === undefined) this.#send();
-    const last = this.#flights.at(-1);
-    if (last === undefined) {
+    const inAir = this.#flights.at(-1);
+    let committed: Promise<void> | undefined;
+    if (inAir !== undefined && this.#pending.length > 0 && this.#failure === undefined) {
+      // A batch is with the store: what is queued goes once it lands, with the ends of every call acknowledged
+      // meanwhile, so calls that end while the store works share one commit instead of paying one each.
+      committed = this.#nextCommit ??= inAir.done.then(this.#sendNext);
+    } else {
+      if (this.#pending.length > 0 && this.#failure === undefined) this.#send();
+      committed = this.#flights.at(-1)?.done;
+    }
+    if (committed === undefined) {
       this.assertHealthy();
       return result;
     }
-    return last.done.then(() => {
+    return committed.then(() => {
       this.assertHealthy();
       return result;
     });
+  };
+
+  /** Sends what strict callers wait for once the batch in the air landed; resolves once every batch has landed. */
+  readonly #sendNext = (): Promise<void> | undefined => {
+    this.#nextCommit = undefined;
+    if (this.#pending.length > 0 && this.#failure === undefined) this.#send();
+    return this.#flights.at(-1)?.done;
   };
 
   /** Waits out the rest of the commit interval (recording steps put off meanwhile still run on time). */
