@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams, Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, '../dist/bin.js');
+const DEMO = resolve(here, '../../demo-server/dist/bin.js');
+const TOKEN = 'gateway-2026-token-0123456789abcdef';
+
+const dirs: string[] = [];
+const clients: Client[] = [];
+const gateways: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  for (const gateway of gateways.splice(0)) {
+    if (gateway.exitCode !== null) continue;
+    gateway.kill('SIGTERM');
+    await once(gateway, 'exit');
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A config with the demo server (logging every call that reaches it), a rule denying delete_note, and a store. */
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-2026-'));
+  dirs.push(dir);
+  const calls = join(dir, 'calls.ndjson');
+  const config = join(dir, 'airlock.config.json');
+  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
+  const rules = [
+    { effect: 'deny', server: 'demo', tool: 'delete_note' },
+    { effect: 'allow', server: 'demo', tool: 'ask_user' },
+  ];
+  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules } }));
+  return {
+    args: ['gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'],
+    /** The tools/call requests that reached the demo server, in order. */
+    reached: (): string[] =>
+      existsSync(calls)
+        ? readFileSync(calls, 'utf8')
+            .trim()
+            .split('\n')
+            .map((line) => (JSON.parse(line) as { tool: string }).tool)
+        : [],
+  };
+}
+
+/** Starts the HTTP gateway and answers its `/mcp` URL once it listens. */
+async function httpGateway(args: string[]): Promise<URL> {
+  const gateway = spawn(process.execPath, [BIN, ...args, '--http', '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: TOKEN },
+  });
+  gateways.push(gateway);
+  let stderr = '';
+  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  while (!/listening on (\S+)/.test(stderr)) await once(gateway.stderr, 'data');
+  return new URL(/listening on (\S+)/.exec(stderr)![1]!);
+}
+
+/** A v2 client that negotiates the era (it probes `server/discover`) and answers each question with `answer`. */
+function modernClient(answer: (params: ElicitRequestFormParams) => Record<string, unknown>) {
+  const asked: ElicitRequestFormParams[] = [];
+  const client = new Client(
+    { name: 'modern', version: '1' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  client.setRequestHandler('elicitation/create', (request) => {
+    const params = request.params as ElicitRequestFormParams;
+    asked.push(params);
+    return Promise.resolve({ action: 'accept' as const, content: answer(params) as Record<string, string> });
+  });
+  clients.push(client);
+  return { client, asked };
+}
+
+function textOf(result: unknown): string {
+  const { content } = result as { content: { type: string; text?: string }[] };
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+const transports: Record<string, (w: ReturnType<typeof workspace>) => Promise<Transport>> = {
+  stdio: (w) => Promise.resolve(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] })),
+  HTTP: async (w) =>
+    new StreamableHTTPClientTransport(await httpGateway(w.args), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+};
+
+describe.each(Object.keys(transports))('airlock gateway to a 2026-07-28 client over %s', (name) => {
+  it('is found by server/discover, asks before a first call and runs it once, and keeps a denied call from the server', async () => {
+    const w = workspace();
+    const { client, asked } = modernClient(() => ({ decision: 'allow_once' }));
+    await client.connect(await transports[name]!(w));
+
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    expect(client.getServerVersion()?.name).toBe('airlock-gateway');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['demo__echo', 'demo__delete_note']));
+
+    const echo = await client.callTool({ name: 'demo__echo', arguments: { text: 'a modern hello' } });
+    expect(echo.isError).toBeUndefined();
+    expect(textOf(echo)).toContain('a modern hello');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.message).toMatch(/demo__echo[\s\S]*server "demo"[\s\S]*"text": "a modern hello"/);
+    expect(asked[0]!.requestedSchema.properties['decision']).toMatchObject({
+      oneOf: expect.arrayContaining([{ const: 'allow_once', title: 'Allow once' }]) as unknown,
+    });
+
+    const denied = await client.callTool({ name: 'demo__delete_note', arguments: { id: '1' } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toMatch(/permission_denied[\s\S]*delete_note/);
+    expect(asked).toHaveLength(1);
+    expect(w.reached()).toEqual(['echo']);
+  });
+
+  it("passes a server's question during a call on, and the server gets the answer", async () => {
+    const w = workspace();
+    const { client, asked } = modernClient(() => ({ name: 'Ada', age: 36 }));
+    await client.connect(await transports[name]!(w));
+
+    const result = await client.callTool({ name: 'demo__ask_user', arguments: {} });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.message).toMatch(/^Server "demo" asks \(during demo__ask_user\):\nTell the demo server who/);
+    expect(textOf(result)).toMatch(/action "accept"[\s\S]*Ada/);
+    expect(w.reached()).toEqual(['ask_user']);
+  });
+
+  it('runs nothing when the person declines', async () => {
+    const w = workspace();
+    const { client, asked } = modernClient(() => ({}));
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params as ElicitRequestFormParams);
+      return Promise.resolve({ action: 'decline' as const });
+    });
+    await client.connect(await transports[name]!(w));
+
+    const result = await client.callTool({ name: 'demo__search_notes', arguments: { query: 'x' } });
+    expect(result.isError).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(w.reached()).toEqual([]);
+  });
+});
