@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,7 @@ afterEach(async () => {
 });
 
 /** A config with the demo server (logging every call that reaches it), a rule denying delete_note, and a store. */
-function workspace() {
+function workspace(gateway?: object) {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-2026-'));
   dirs.push(dir);
   const calls = join(dir, 'calls.ndjson');
@@ -39,7 +40,7 @@ function workspace() {
     { effect: 'deny', server: 'demo', tool: 'delete_note' },
     { effect: 'allow', server: 'demo', tool: 'ask_user' },
   ];
-  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules } }));
+  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules }, gateway }));
   return {
     args: ['gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'],
     /** The tools/call requests that reached the demo server, in order. */
@@ -147,5 +148,67 @@ describe.each(Object.keys(transports))('airlock gateway to a 2026-07-28 client o
     expect(result.isError).toBe(true);
     expect(asked).toHaveLength(1);
     expect(w.reached()).toEqual([]);
+  });
+});
+
+describe('airlock gateway: a 2026-07-28 call asked about, on the wire', () => {
+  const GRACE = 'grace-2026-token-0123456789abcdef';
+  const HOPPER = 'hopper-2026-token-0123456789abcdef';
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  };
+
+  /** One `tools/call` of demo__echo as a 2026-07-28 client sends it, with the retry's fields when given. */
+  async function call(url: URL, token: string, retry: object = {}) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'demo__echo',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'demo__echo', arguments: { text: 'once' }, ...retry, _meta: META },
+      }),
+    });
+    return (await response.json()) as {
+      result?: { resultType?: string; requestState?: string; inputRequests?: object; content?: unknown };
+      error?: { code: number; message: string };
+    };
+  }
+
+  it('continues a call only for the user who started it, and only once, and runs it once', async () => {
+    const w = workspace({ users: { grace: { tokenSha256: sha256(GRACE) }, hopper: { tokenSha256: sha256(HOPPER) } } });
+    const url = await httpGateway(w.args);
+
+    const first = await call(url, GRACE);
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { q1: { method: 'elicitation/create' } },
+    });
+    const requestState = first.result!.requestState!;
+    const answer = { inputResponses: { q1: { action: 'accept', content: { decision: 'allow_once' } } } };
+
+    const stolen = await call(url, HOPPER, { ...answer, requestState });
+    expect(stolen.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    const forged = await call(url, GRACE, { ...answer, requestState: 'not-a-call' });
+    expect(forged.error).toMatchObject({ code: -32602 });
+    expect(w.reached()).toEqual([]);
+
+    const done = await call(url, GRACE, { ...answer, requestState });
+    expect(done.result).toMatchObject({ resultType: 'complete' });
+    expect(textOf(done.result)).toContain('once');
+    const again = await call(url, GRACE, { ...answer, requestState });
+    expect(again.error).toMatchObject({ code: -32602 });
+    expect(w.reached()).toEqual(['echo']);
   });
 });
