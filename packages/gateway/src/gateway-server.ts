@@ -1,5 +1,6 @@
 import type { Caller, Host, Scope, Tool } from '@airlock/core';
-import { CLIENT_CAPABILITIES_META_KEY, Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -10,6 +11,8 @@ import type {
 import { serveCatalog } from './catalog-handlers.js';
 import type { ClientAsker, GatewaySurface } from './gateway-surface.js';
 import type { RoundTrips } from './round-trips.js';
+import { TASKS_CAPABILITY, TaskCalls } from './task-calls.js';
+import { TaskResultServer } from './task-result-server.js';
 
 /** The gateway's `serverInfo.name`, as clients show it. */
 export const GATEWAY_NAME = 'airlock-gateway';
@@ -54,7 +57,7 @@ export interface GatewayServerOptions {
 export function createGatewayServer(options: GatewayServerOptions): Server {
   const { host, surface, scope } = options;
   const modern = options.era === 'modern';
-  const server = new Server(
+  const server = new TaskResultServer(
     { name: GATEWAY_NAME, version: GATEWAY_VERSION, title: 'Airlock gateway' },
     {
       capabilities: {
@@ -62,6 +65,8 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
         resources: { listChanged: true, subscribe: true },
         prompts: { listChanged: true },
         completions: {},
+        // 2025-11-25 tasks; the 2026-07-28 revision has an extension of its own instead, not served yet.
+        ...(modern ? {} : { tasks: TASKS_CAPABILITY }),
       },
       instructions:
         'Airlock governs these tools: each call may be asked of the user first, is kept in an audit log, and its ' +
@@ -95,14 +100,24 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     }),
   ];
   const endSubscriptions = serveCatalog(server, host, scope);
+  const tasks = modern ? undefined : new TaskCalls({ host, surface, scope, sessionAsker });
+  tasks?.serve(server);
   server.onclose = () => {
     for (const stop of stops.splice(0)) stop();
+    tasks?.close();
     void endSubscriptions();
   };
 
-  server.setRequestHandler('tools/list', () => ({
-    tools: host.tools.list({ audience: 'model', scope }).map(listedTool),
-  }));
+  server.setRequestHandler('tools/list', () => {
+    // A client that makes task-augmented calls learns which tools may run as tasks; others call them plainly.
+    const asked = modern
+      ? undefined
+      : (server.getClientCapabilities()?.tasks?.requests as { tools?: { call?: object } });
+    const taskCalls = asked?.tools?.call;
+    return {
+      tools: host.tools.list({ audience: 'model', scope }).map((tool) => listedTool(tool, taskCalls !== undefined)),
+    };
+  });
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     if (modern) return roundTripCall(options, request.params, ctx);
@@ -112,6 +127,19 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
       modes: () => elicitationModes(server),
       elicit: (params, signal) => ctx.mcpReq.elicitInput(params, { signal, timeout: QUESTION_TIMEOUT_MS }),
     };
+    if (tasks !== undefined && request.params.task !== undefined) {
+      // The spec's answer to a task-augmented call of a tool that cannot run as one.
+      if (!tasks.canRunAsTask(name)) {
+        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} does not run as a task: call it plainly`);
+      }
+      // The SDK types a tools/call result as a tool's result; a task-augmented call's is the task.
+      return tasks.start({
+        name,
+        args: args ?? {},
+        callAsker,
+        signal: ctx.mcpReq.signal,
+      }) as unknown as Promise<CallToolResult>;
+    }
     let recorded: string | undefined;
     let detach: (() => void) | undefined;
     try {
@@ -142,7 +170,9 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
  * gets the model's bounded text, never structured content, and a client that knows a schema refuses a result
  * without it.
  */
-function listedTool(tool: Tool): McpTool {
+function listedTool(tool: Tool, tasks: boolean): McpTool {
+  // The gateway can answer either way (a task, or waiting for it), so a task tool is optional here.
+  const asTask = tasks && (tool.taskSupport === 'required' || tool.taskSupport === 'optional');
   return {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -150,6 +180,7 @@ function listedTool(tool: Tool): McpTool {
     inputSchema: tool.inputSchema as McpTool['inputSchema'],
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
     ...(tool.icons === undefined ? {} : { icons: [...tool.icons] }),
+    ...(asTask ? { execution: { taskSupport: 'optional' as const } } : {}),
   };
 }
 
