@@ -57,8 +57,12 @@ function client(options: { tasks: boolean }) {
     },
   );
   made.setRequestHandler('elicitation/create', (request) => {
-    asked.push(request.params as ElicitRequestFormParams);
-    return Promise.resolve({ action: 'accept' as const, content: { decision: 'allow_once' } });
+    const params = request.params as ElicitRequestFormParams;
+    asked.push(params);
+    // The gateway's consent form has a decision; the research tool's own question, an interpretation to pick.
+    const choice = params.requestedSchema.properties['interpretation'] as { oneOf?: { const: string }[] } | undefined;
+    const content = choice === undefined ? { decision: 'allow_once' } : { interpretation: choice.oneOf![0]!.const };
+    return Promise.resolve({ action: 'accept' as const, content });
   });
   clients.push(made);
   return { client: made, asked };
@@ -102,6 +106,36 @@ describe('airlock gateway: tasks passed through as tasks', () => {
     expect(asked).toHaveLength(1);
 
     await expect(callAsTask(c, 'everything__echo', { message: 'x' })).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it("passes the task's own question to the client after the call was answered with the task", async () => {
+    const { client: c, asked } = client({ tasks: true });
+    const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+
+    const { task } = await callAsTask(c, RESEARCH, { topic: 'python', ambiguous: true });
+    expect(asked).toHaveLength(0);
+    const result = await taskResult(c, task.taskId);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.message).toMatch(/^Server "everything" asks \(during everything__simulate-research-query\)/);
+    const picked = (asked[0]!.requestedSchema.properties['interpretation'] as { oneOf: { const: string }[] }).oneOf[0]!;
+    expect(textOf(result)).toContain(`**Clarification**: ${picked.const}`);
+  });
+
+  it("keeps a task's id across a restart of the gateway: a new session of its user still reads its end", async () => {
+    const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
+    const before = client({ tasks: true }).client;
+    await before.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    const { task } = await callAsTask(before, RESEARCH, { topic: 'restarts' });
+    await before.close();
+
+    const after = client({ tasks: true }).client;
+    await after.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    // The restarted host follows the task again; server-everything restarted with it and forgot it, so it is lost.
+    const result = await taskResult(after, task.taskId);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/server "everything" no longer knows the task/);
+    expect(await getTask(after, task.taskId)).toMatchObject({ taskId: task.taskId, status: 'failed' });
   });
 
   it('waits for the task and answers the call for a client that does not speak tasks', async () => {
