@@ -61,7 +61,8 @@ function client(options: { tasks: boolean }) {
     asked.push(params);
     // The gateway's consent form has a decision; the research tool's own question, an interpretation to pick.
     const choice = params.requestedSchema.properties['interpretation'] as { oneOf?: { const: string }[] } | undefined;
-    const content = choice === undefined ? { decision: 'allow_once' } : { interpretation: choice.oneOf![0]!.const };
+    const content: Record<string, string> =
+      choice === undefined ? { decision: 'allow_once' } : { interpretation: choice.oneOf![0]!.const };
     return Promise.resolve({ action: 'accept' as const, content });
   });
   clients.push(made);
