@@ -39,6 +39,7 @@ function workspace(gateway?: object) {
   const rules = [
     { effect: 'deny', server: 'demo', tool: 'delete_note' },
     { effect: 'allow', server: 'demo', tool: 'ask_user' },
+    { effect: 'allow', server: 'demo', tool: 'change_definition' },
   ];
   writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules }, gateway }));
   return {
@@ -133,6 +134,27 @@ describe.each(Object.keys(transports))('airlock gateway to a 2026-07-28 client o
     expect(asked[0]!.message).toMatch(/^Server "demo" asks \(during demo__ask_user\):\nTell the demo server who/);
     expect(textOf(result)).toMatch(/action "accept"[\s\S]*Ada/);
     expect(w.reached()).toEqual(['ask_user']);
+  });
+
+  it("tells the client when a server's tool list changed", async () => {
+    const w = workspace();
+    let changed!: (tools: { name: string; description?: string }[]) => void;
+    const heard = new Promise<{ name: string; description?: string }[]>((resolve) => (changed = resolve));
+    const client = new Client(
+      { name: 'modern', version: '1' },
+      {
+        versionNegotiation: { mode: 'auto' },
+        listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => tools !== null && changed(tools) } },
+      },
+    );
+    clients.push(client);
+    await client.connect(await transports[name]!(w));
+    const before = (await client.listTools()).tools.find((tool) => tool.name === 'demo__shape_shifter');
+
+    await client.callTool({ name: 'demo__change_definition', arguments: {} });
+    const after = (await heard).find((tool) => tool.name === 'demo__shape_shifter');
+    expect(after?.description).toBeDefined();
+    expect(after?.description).not.toBe(before?.description);
   });
 
   it('runs nothing when the person declines', async () => {
