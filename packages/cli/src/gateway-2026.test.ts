@@ -40,6 +40,7 @@ function workspace(gateway?: object) {
     { effect: 'deny', server: 'demo', tool: 'delete_note' },
     { effect: 'allow', server: 'demo', tool: 'ask_user' },
     { effect: 'allow', server: 'demo', tool: 'change_definition' },
+    { effect: 'allow', server: 'demo', tool: 'connect_account' },
   ];
   writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules }, gateway }));
   return {
@@ -155,6 +156,44 @@ describe.each(Object.keys(transports))('airlock gateway to a 2026-07-28 client o
     const after = (await heard).find((tool) => tool.name === 'demo__shape_shifter');
     expect(after?.description).toBeDefined();
     expect(after?.description).not.toBe(before?.description);
+  });
+
+  it('relays the progress of a call asked about to the retry that waits for it', async () => {
+    const w = workspace();
+    const { client, asked } = modernClient(() => ({ decision: 'allow_once' }));
+    await client.connect(await transports[name]!(w));
+
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = await client.callTool(
+      { name: 'demo__slow_task', arguments: { steps: 3, stepMs: 20 } },
+      { onprogress: (value) => progress.push(value) },
+    );
+    expect(asked).toHaveLength(1);
+    expect(textOf(result)).not.toMatch(/permission_denied/);
+    // The client's own progress says when it answers a round; the server's steps come after, on the retry.
+    const steps = progress.filter((value) => value.message?.startsWith('step'));
+    expect(steps.map((value) => value.progress)).toEqual([1, 2, 3]);
+    expect(steps[2]).toMatchObject({ total: 3, message: 'step 3 of 3' });
+  });
+
+  it("passes a server's URL question on in URL mode, and the server hears the client accepted", async () => {
+    const w = workspace();
+    const asked: { mode?: string; url?: string; message: string }[] = [];
+    const client = new Client(
+      { name: 'modern', version: '1' },
+      { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: 'auto' } },
+    );
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params);
+      return Promise.resolve({ action: 'accept' as const });
+    });
+    clients.push(client);
+    await client.connect(await transports[name]!(w));
+
+    const result = await client.callTool({ name: 'demo__connect_account', arguments: {} });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ mode: 'url', url: expect.stringMatching(/^https:\/\/example\.com\/connect/) });
+    expect(textOf(result)).toContain(`Account connected: the user accepted and opened ${asked[0]!.url}`);
   });
 
   it('runs nothing when the person declines', async () => {
