@@ -126,6 +126,10 @@ export class RoundTripCall {
    * result carrying the questions not yet sent. The request's cancellation cancels the call.
    */
   async leg(leg: CallLeg): Promise<CallToolResult | InputRequiredResult> {
+    // One request at a time waits for a call: a second retry while one waits would never be woken.
+    if (this.#wake !== undefined) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Another request is already waiting for this call');
+    }
     this.#modes = leg.modes;
     const cancel = () => this.#abort.abort(leg.signal.reason);
     if (leg.signal.aborted) cancel();
