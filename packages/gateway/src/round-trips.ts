@@ -63,6 +63,11 @@ export class RoundTripCall {
     return owner === this.#owner && tool === this.#tool;
   }
 
+  /** Whether a request waits for the call now. */
+  get waiting(): boolean {
+    return this.#wake !== undefined;
+  }
+
   /** Aborts when a request of the call is cancelled: the call's own signal. */
   get signal(): AbortSignal {
     return this.#abort.signal;
@@ -127,7 +132,7 @@ export class RoundTripCall {
    */
   async leg(leg: CallLeg): Promise<CallToolResult | InputRequiredResult> {
     // One request at a time waits for a call: a second retry while one waits would never be woken.
-    if (this.#wake !== undefined) {
+    if (this.waiting) {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Another request is already waiting for this call');
     }
     this.#modes = leg.modes;
@@ -185,6 +190,9 @@ export class RoundTrips {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
         reason: 'invalid_request_state',
       });
+    }
+    if (call.waiting) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Another request is already waiting for this call');
     }
     return call;
   }
