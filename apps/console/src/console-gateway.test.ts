@@ -162,6 +162,30 @@ describe('the console with gateway.enabled', () => {
     expect(result.isError).toBeFalsy();
   });
 
+  it("serves a 2026-07-28 client at /mcp: its question goes to the user's tab, then the call runs", async () => {
+    const { url } = await open({ enabled: true, users: [GRACE] });
+    const page = await ConsoleClient.signIn(url, { token: GRACE_PAGE });
+    const tab: ConsoleEventStream = await page.openEvents();
+    closers.push(() => tab.close());
+    const client = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', url), {
+        requestInit: { headers: { authorization: `Bearer ${GRACE_MCP}` } },
+      }),
+    );
+    closers.push(() => client.close());
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+
+    const call = client.callTool({ name: 'demo__search_notes', arguments: { query: 'modern' } });
+    const asked = await tab.waitFor((e) => e.event === 'permission.requested', 'the question of the 2026 call');
+    const question = asked.data as { invocationId: string; scope: { userId: string } };
+    expect(question.scope.userId).toBe('grace');
+    await page.post(`/api/permission-requests/${question.invocationId}`, { decision: 'allow_once' });
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain('modern');
+  });
+
   it('answers /mcp as no endpoint when gateway.enabled is not set', async () => {
     const { url } = await open({ enabled: false, users: [GRACE] });
     const response = await fetch(new URL('/mcp', url), {

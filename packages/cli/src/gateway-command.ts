@@ -137,6 +137,7 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
         scope,
         stdin: options.stdin as NodeJS.ReadStream,
         stdout: options.stdout as NodeJS.WriteStream,
+        onerror: (error) => stderr.write(`airlock gateway: ${error.message}\n`),
       });
       await Promise.race([session.closed, stopSignal()]);
       await session.close();

@@ -2,17 +2,23 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Host } from '@airlock/core';
 import { sha256Hex } from '@airlock/core';
 import {
+  createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   hostHeaderValidationResponse,
   isInitializeRequest,
+  isLegacyRequest,
   originValidationResponse,
   readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { Server } from '@modelcontextprotocol/server';
+import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
 import type { ResourceServer } from './oauth-resource-server.js';
+import { RoundTrips } from './round-trips.js';
+
+/** The conversation a user's 2026-07-28 requests run under: that revision has no sessions to tell them apart. */
+const STATELESS_CONVERSATION = 'gateway-2026';
 
 /** Someone allowed to use the HTTP gateway: the sha-256 (hex) of their bearer token, and whose calls they make. */
 export interface GatewayUser {
@@ -75,13 +81,39 @@ interface Session {
  * HTTP server and the console both serve it. Checks, in order: the Host and Origin headers (403), the bearer token
  * (401 with `WWW-Authenticate: Bearer` when missing or unknown, naming the protected-resource metadata when the
  * gateway is a resource server; 403 for a token without the scopes it needs), the body size (413). Each MCP session
- * is one conversation of the token's user, and only that user's requests reach it.
+ * is one conversation of the token's user, and only that user's requests reach it. A 2026-07-28 request (it carries
+ * the per-request envelope) is served statelessly by a server of its own, under one conversation per user; a call
+ * asked about continues across the client's retries, which only the user who started it can make.
  */
 export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandler {
   const maxBody = config.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const onerror = config.onerror ?? (() => undefined);
   const allowed = config.allowedHostnames === 'any' ? undefined : [...config.allowedHostnames];
   const sessions = new Map<string, Session>();
+  // 2026-07-28 requests: one server instance per request, for the user the request's token named (passed through
+  // `authInfo`); a call's questions wait in `roundTrips` between the client's retries.
+  const roundTrips = new RoundTrips();
+  const modern = createMcpHandler(
+    ({ authInfo }) => {
+      const user = (authInfo?.extra as { caller?: Caller } | undefined)?.caller;
+      if (user === undefined) throw new Error('a 2026-07-28 request reached the gateway without its checked user');
+      const scope = { userId: user.userId, workspaceId: user.workspaceId, conversationId: STATELESS_CONVERSATION };
+      return createGatewayServer({
+        host: config.host,
+        surface: config.surface,
+        scope,
+        era: 'modern',
+        roundTrips,
+        relayListChanges: false,
+      });
+    },
+    { legacy: 'reject', onerror, maxRequestBodySize: maxBody },
+  );
+  const stopRelays = [
+    config.host.on('tools.changed', () => modern.notify.toolsChanged()),
+    config.host.on('resources.changed', () => modern.notify.resourcesChanged()),
+    config.host.on('prompts.changed', () => modern.notify.promptsChanged()),
+  ];
 
   async function handle(request: Request): Promise<Response> {
     const foreign =
@@ -115,6 +147,10 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
       }
     }
     const sessionId = request.headers.get('mcp-session-id');
+    if (request.method === 'POST' && sessionId === null && !(await isLegacyRequest(request, parsedBody))) {
+      const authInfo: AuthInfo = { token: token ?? '', clientId: user.userId, scopes: [], extra: { caller: user } };
+      return modern.fetch(request, { parsedBody, authInfo });
+    }
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
       // Another user's session is as unknown as a closed one: 404, which tells a client to start a new session.
@@ -159,7 +195,9 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     },
     sessions: () => sessions.size,
     close: async () => {
+      for (const stop of stopRelays.splice(0)) stop();
       await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()));
+      await modern.close();
     },
   };
 }

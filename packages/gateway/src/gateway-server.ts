@@ -1,8 +1,18 @@
 import type { Caller, Host, Scope, Tool } from '@airlock/core';
-import { Server } from '@modelcontextprotocol/server';
-import type { CallToolResult, ServerContext, Tool as McpTool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  InputRequiredResult,
+  ServerContext,
+  Tool as McpTool,
+} from '@modelcontextprotocol/server';
 import { serveCatalog } from './catalog-handlers.js';
 import type { ClientAsker, GatewaySurface } from './gateway-surface.js';
+import type { RoundTrips } from './round-trips.js';
+import { TASKS_CAPABILITY, TaskCalls } from './task-calls.js';
+import { TaskResultServer } from './task-result-server.js';
 
 /** The gateway's `serverInfo.name`, as clients show it. */
 export const GATEWAY_NAME = 'airlock-gateway';
@@ -22,17 +32,32 @@ export interface GatewayServerOptions {
   readonly surface: GatewaySurface;
   /** The tenant and conversation every request of this session runs under. */
   readonly scope: Scope;
+  /**
+   * The protocol era the server serves (the serving entry says which): `legacy` (2025-11-25, the default) asks the
+   * client with `elicitation/create` requests; `modern` (2026-07-28) has none, so a call's questions end its request
+   * with an input-required result and the client's retry continues the call, held in `roundTrips`.
+   */
+  readonly era?: 'legacy' | 'modern';
+  /** Where a modern-era call waits between the client's retries; needed for `era: 'modern'`. */
+  readonly roundTrips?: RoundTrips;
+  /**
+   * Whether the server tells the client its lists changed itself (default true). An HTTP entry serving the modern era
+   * with one instance per request publishes those on its own bus instead.
+   */
+  readonly relayListChanges?: boolean;
 }
 
 /**
- * Builds the MCP server of one gateway session (2025-11-25, sessionful): the model's tools from the host, each
- * `tools/call` through `host.invoke` with the model as caller (rules, the gate, history, audit, bounds), and the
+ * Builds the MCP server of one gateway session (2025-11-25) or request (2026-07-28): the model's tools from the host,
+ * each `tools/call` through `host.invoke` with the model as caller (rules, the gate, history, audit, bounds), and the
  * servers' resources, templates, prompts and completions. A denial or a tool's failure is an `isError` result, never
  * a protocol error; the client gets the model's share of each result, and the host keeps the whole behind its handle.
  * The host's list changes are relayed as `notifications/*\/list_changed`.
  */
-export function createGatewayServer({ host, surface, scope }: GatewayServerOptions): Server {
-  const server = new Server(
+export function createGatewayServer(options: GatewayServerOptions): Server {
+  const { host, surface, scope } = options;
+  const modern = options.era === 'modern';
+  const server = new TaskResultServer(
     { name: GATEWAY_NAME, version: GATEWAY_VERSION, title: 'Airlock gateway' },
     {
       capabilities: {
@@ -40,6 +65,8 @@ export function createGatewayServer({ host, surface, scope }: GatewayServerOptio
         resources: { listChanged: true, subscribe: true },
         prompts: { listChanged: true },
         completions: {},
+        // 2025-11-25 tasks; the 2026-07-28 revision has an extension of its own instead, not served yet.
+        ...(modern ? {} : { tasks: TASKS_CAPABILITY }),
       },
       instructions:
         'Airlock governs these tools: each call may be asked of the user first, is kept in an audit log, and its ' +
@@ -52,36 +79,67 @@ export function createGatewayServer({ host, surface, scope }: GatewayServerOptio
     elicit: (params, signal) => server.elicitInput(params, { signal, timeout: QUESTION_TIMEOUT_MS }),
   };
   const progress = new Map<string, (value: { progress: number; total?: number; message?: string }) => void>();
+  const relay = options.relayListChanges ?? true;
   const stops = [
-    surface.attachConversation(scope, sessionAsker),
-    host.on('tools.changed', () => void server.sendToolListChanged().catch(() => undefined)),
-    host.on('resources.changed', () => void server.sendResourceListChanged().catch(() => undefined)),
-    host.on('prompts.changed', () => void server.sendPromptListChanged().catch(() => undefined)),
+    // A modern-era client cannot be asked outside a call: a question with no call behind it finds no client here.
+    modern ? () => undefined : surface.attachConversation(scope, sessionAsker),
+    ...(relay
+      ? [
+          host.on('tools.changed', () => void server.sendToolListChanged().catch(() => undefined)),
+          host.on('resources.changed', () => void server.sendResourceListChanged().catch(() => undefined)),
+          host.on('prompts.changed', () => void server.sendPromptListChanged().catch(() => undefined)),
+        ]
+      : []),
     host.on('invocation.progress', ({ invocation, progress: value }) => progress.get(invocation.id)?.(value)),
     host.on('elicitation.completed', ({ scope: whose, elicitationId }) => {
-      if (whose.conversationId !== scope.conversationId || whose.userId !== scope.userId) return;
+      // A 2026-07-28 client learns a URL question's outcome by retrying: it has no completion notification.
+      if (modern || whose.conversationId !== scope.conversationId || whose.userId !== scope.userId) return;
       void server
         .createElicitationCompletionNotifier(elicitationId)()
         .catch(() => undefined);
     }),
   ];
   const endSubscriptions = serveCatalog(server, host, scope);
+  const tasks = modern ? undefined : new TaskCalls({ host, surface, scope, sessionAsker });
+  tasks?.serve(server);
   server.onclose = () => {
     for (const stop of stops.splice(0)) stop();
+    tasks?.close();
     void endSubscriptions();
   };
 
-  server.setRequestHandler('tools/list', () => ({
-    tools: host.tools.list({ audience: 'model', scope }).map(listedTool),
-  }));
+  server.setRequestHandler('tools/list', () => {
+    // A client that makes task-augmented calls learns which tools may run as tasks; others call them plainly.
+    const asked = modern
+      ? undefined
+      : (server.getClientCapabilities()?.tasks?.requests as { tools?: { call?: object } });
+    const taskCalls = asked?.tools?.call;
+    return {
+      tools: host.tools.list({ audience: 'model', scope }).map((tool) => listedTool(tool, taskCalls !== undefined)),
+    };
+  });
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    if (modern) return roundTripCall(options, request.params, ctx);
     const { name, arguments: args, _meta } = request.params;
     const progressToken = _meta?.progressToken;
     const callAsker: ClientAsker = {
       modes: () => elicitationModes(server),
       elicit: (params, signal) => ctx.mcpReq.elicitInput(params, { signal, timeout: QUESTION_TIMEOUT_MS }),
     };
+    if (tasks !== undefined && request.params.task !== undefined) {
+      // The spec's answer to a task-augmented call of a tool that cannot run as one.
+      if (!tasks.canRunAsTask(name)) {
+        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} does not run as a task: call it plainly`);
+      }
+      // The SDK types a tools/call result as a tool's result; a task-augmented call's is the task.
+      return tasks.start({
+        name,
+        args: args ?? {},
+        callAsker,
+        signal: ctx.mcpReq.signal,
+      }) as unknown as Promise<CallToolResult>;
+    }
     let recorded: string | undefined;
     let detach: (() => void) | undefined;
     try {
@@ -112,7 +170,9 @@ export function createGatewayServer({ host, surface, scope }: GatewayServerOptio
  * gets the model's bounded text, never structured content, and a client that knows a schema refuses a result
  * without it.
  */
-function listedTool(tool: Tool): McpTool {
+function listedTool(tool: Tool, tasks: boolean): McpTool {
+  // The gateway can answer either way (a task, or waiting for it), so a task tool is optional here.
+  const asTask = tasks && (tool.taskSupport === 'required' || tool.taskSupport === 'optional');
   return {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -120,12 +180,73 @@ function listedTool(tool: Tool): McpTool {
     inputSchema: tool.inputSchema as McpTool['inputSchema'],
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
     ...(tool.icons === undefined ? {} : { icons: [...tool.icons] }),
+    ...(asTask ? { execution: { taskSupport: 'optional' as const } } : {}),
   };
+}
+
+/**
+ * A 2026-07-28 client's `tools/call`, or its retry: the call runs through `host.invoke` across the client's retries
+ * (see {@link RoundTrips}), and this request answers with its result or the questions it waits on.
+ */
+async function roundTripCall(
+  { host, surface, scope, roundTrips }: GatewayServerOptions,
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
+  ctx: ServerContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  if (roundTrips === undefined) throw new Error('a modern-era gateway server needs roundTrips');
+  const owner = JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
+  // The SDK types the envelope as `{}`; its client-capabilities key holds what this request's client declares.
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+  const modes = modesOf(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined);
+  const state = ctx.mcpReq.requestState();
+  const progressToken = params._meta?.progressToken;
+  const relay = progressToken === undefined ? undefined : relayProgress(ctx, progressToken);
+  let call;
+  if (typeof state === 'string') {
+    call = roundTrips.resume(state, owner, params.name);
+    call.answer(ctx.mcpReq.inputResponses);
+  } else {
+    call = roundTrips.start(owner, params.name, modes);
+    const started = call;
+    started.run(async (signal) => {
+      let stopProgress: (() => void) | undefined;
+      let detach: (() => void) | undefined;
+      try {
+        const result = await host.invoke({
+          scope,
+          caller: MODEL,
+          tool: params.name,
+          args: params.arguments ?? {},
+          signal,
+          onRecorded: (invocation) => {
+            detach = surface.attachCall(invocation.id, started.asker);
+            stopProgress = host.on('invocation.progress', ({ invocation: of, progress }) => {
+              if (of.id === invocation.id) started.progress?.(progress);
+            });
+          },
+        });
+        return { content: [...result.content], ...(result.isError ? { isError: true } : {}) };
+      } finally {
+        detach?.();
+        stopProgress?.();
+      }
+    });
+  }
+  call.progress = relay;
+  try {
+    return await call.leg({ signal: ctx.mcpReq.signal, modes });
+  } finally {
+    if (call.progress === relay) call.progress = undefined;
+  }
 }
 
 /** The elicitation modes the client declared: an empty `elicitation` object means form only, as the spec says. */
 function elicitationModes(server: Server): { form: boolean; url: boolean } {
-  const declared = server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+  return modesOf(server.getClientCapabilities());
+}
+
+function modesOf(capabilities: ClientCapabilities | undefined): { form: boolean; url: boolean } {
+  const declared = capabilities?.elicitation as { form?: object; url?: object } | undefined;
   if (declared === undefined) return { form: false, url: false };
   const url = declared.url !== undefined;
   return { form: declared.form !== undefined || !url, url };

@@ -1,8 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Host, Scope } from '@airlock/core';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
+import { RoundTrips } from './round-trips.js';
 
 /** How to serve one gateway session over stdio. */
 export interface GatewayStdioOptions {
@@ -14,6 +15,8 @@ export interface GatewayStdioOptions {
   /** Default: this process's stdin and stdout (logs belong on stderr). */
   readonly stdin?: Readable;
   readonly stdout?: Writable;
+  /** Reports errors that change nothing on the wire. */
+  readonly onerror?: (error: Error) => void;
 }
 
 /** A gateway session on stdio: `closed` settles when the client closes its end (stdin reaches its end). */
@@ -24,18 +27,24 @@ export interface GatewayStdio {
 
 /**
  * Serves one gateway session over stdio, as a client that starts `airlock gateway` expects: one client, one
- * conversation, for as long as the client keeps stdin open.
+ * conversation, for as long as the client keeps stdin open. The client's opening picks the era: `initialize` is a
+ * 2025-11-25 session; a `server/discover` probe or a request with the 2026-07-28 envelope is served statelessly, each
+ * question of a call coming back as an input-required result.
  */
-export async function serveGatewayStdio(options: GatewayStdioOptions): Promise<GatewayStdio> {
-  const server = createGatewayServer(options);
-  const transport = new StdioServerTransport(options.stdin, options.stdout);
-  const closed = new Promise<void>((resolve) => {
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      resolve();
-    };
+export function serveGatewayStdio(options: GatewayStdioOptions): Promise<GatewayStdio> {
+  const roundTrips = new RoundTrips();
+  let ended!: () => void;
+  const closed = new Promise<void>((resolve) => (ended = resolve));
+  /** The client's end closing (stdin ends) closes this transport: the session is over, whichever era it was. */
+  class SessionTransport extends StdioServerTransport {
+    override async close(): Promise<void> {
+      await super.close();
+      ended();
+    }
+  }
+  const handle = serveStdio(({ era }) => createGatewayServer({ ...options, era, roundTrips }), {
+    transport: new SessionTransport(options.stdin, options.stdout),
+    ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
-  await server.connect(transport);
-  return { closed, close: () => server.close() };
+  return Promise.resolve({ closed, close: () => handle.close() });
 }

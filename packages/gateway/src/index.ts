@@ -1,6 +1,7 @@
 // @airlock/gateway: Airlock as an MCP server in front of any MCP client. Every public export is named here.
 export { createGatewayServer, GATEWAY_NAME, GATEWAY_VERSION } from './gateway-server.js';
 export type { GatewayServerOptions } from './gateway-server.js';
+export { RoundTrips } from './round-trips.js';
 export { GatewaySurface } from './gateway-surface.js';
 export type { ClientAsker } from './gateway-surface.js';
 export { serveGatewayStdio } from './gateway-stdio.js';

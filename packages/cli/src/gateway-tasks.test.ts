@@ -1,0 +1,193 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// Tasks (2025-11-25) through `airlock gateway`, with server-everything behind it: its simulate-research-query tool
+// runs only as a task (four stages of a second each).
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, '../dist/bin.js');
+const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const RESEARCH = 'everything__simulate-research-query';
+const GRACE = 'grace-tasks-token-0123456789abcdef';
+const HOPPER = 'hopper-tasks-token-0123456789abcdef';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const dirs: string[] = [];
+const clients: Client[] = [];
+const gateways: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  for (const gateway of gateways.splice(0)) {
+    if (gateway.exitCode !== null) continue;
+    gateway.kill('SIGTERM');
+    await once(gateway, 'exit');
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A config with server-everything and the given rules and gateway section; the gateway's arguments. */
+function workspace(rules: object[] = [], gateway?: object): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-tasks-'));
+  dirs.push(dir);
+  const config = join(dir, 'airlock.config.json');
+  const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+  writeFileSync(config, JSON.stringify({ mcpServers: { everything }, permissions: { rules }, gateway }));
+  return ['gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
+}
+
+/** A client that makes task-augmented calls (and answers questions with allow once), or a plain one. */
+function client(options: { tasks: boolean }) {
+  const asked: ElicitRequestFormParams[] = [];
+  const made = new Client(
+    { name: 'tasks', version: '1' },
+    {
+      capabilities: {
+        elicitation: { form: {} },
+        ...(options.tasks ? { tasks: { requests: { tools: { call: {} } } } } : {}),
+      },
+    },
+  );
+  made.setRequestHandler('elicitation/create', (request) => {
+    const params = request.params as ElicitRequestFormParams;
+    asked.push(params);
+    // The gateway's consent form has a decision; the research tool's own question, an interpretation to pick.
+    const choice = params.requestedSchema.properties['interpretation'] as { oneOf?: { const: string }[] } | undefined;
+    const content: Record<string, string> =
+      choice === undefined ? { decision: 'allow_once' } : { interpretation: choice.oneOf![0]!.const };
+    return Promise.resolve({ action: 'accept' as const, content });
+  });
+  clients.push(made);
+  return { client: made, asked };
+}
+
+const callAsTask = (c: Client, name: string, args: object) =>
+  c.request(
+    { method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } },
+    specTypeSchemas.CreateTaskResult,
+  );
+const getTask = (c: Client, taskId: string) =>
+  c.request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult);
+const taskResult = (c: Client, taskId: string) =>
+  c.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult);
+const listTasks = (c: Client) => c.request({ method: 'tasks/list', params: {} }, specTypeSchemas.ListTasksResult);
+
+function textOf(result: { content: { type: string; text?: string }[] }): string {
+  return result.content.map((block) => block.text ?? '').join('\n');
+}
+
+describe('airlock gateway: tasks passed through as tasks', () => {
+  it('answers a task-augmented call with the task once asked, then serves its status and result', async () => {
+    const { client: c, asked } = client({ tasks: true });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...workspace()] }));
+    expect(c.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    const { tools } = await c.listTools();
+    expect(tools.find((tool) => tool.name === RESEARCH)?.execution).toEqual({ taskSupport: 'optional' });
+    expect(tools.find((tool) => tool.name === 'everything__echo')?.execution).toBeUndefined();
+
+    const { task } = await callAsTask(c, RESEARCH, { topic: 'gateways' });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.message).toContain(RESEARCH);
+    expect(task.status).toBe('working');
+    expect((await getTask(c, task.taskId)).status).toMatch(/^(working|completed)$/);
+    expect((await listTasks(c)).tasks.map((listed) => listed.taskId)).toContain(task.taskId);
+
+    const result = await taskResult(c, task.taskId);
+    expect(textOf(result)).toContain('Research Report: gateways');
+    expect(result._meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId: task.taskId } });
+    expect(await getTask(c, task.taskId)).toMatchObject({ taskId: task.taskId, status: 'completed' });
+    expect(asked).toHaveLength(1);
+
+    await expect(callAsTask(c, 'everything__echo', { message: 'x' })).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it("passes the task's own question to the client after the call was answered with the task", async () => {
+    const { client: c, asked } = client({ tasks: true });
+    const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+
+    const { task } = await callAsTask(c, RESEARCH, { topic: 'python', ambiguous: true });
+    expect(asked).toHaveLength(0);
+    const result = await taskResult(c, task.taskId);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.message).toMatch(/^Server "everything" asks \(during everything__simulate-research-query\)/);
+    const picked = (asked[0]!.requestedSchema.properties['interpretation'] as { oneOf: { const: string }[] }).oneOf[0]!;
+    expect(textOf(result)).toContain(`**Clarification**: ${picked.const}`);
+  });
+
+  it("keeps a task's id across a restart of the gateway: a new session of its user still reads its end", async () => {
+    const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
+    const before = client({ tasks: true }).client;
+    await before.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    const { task } = await callAsTask(before, RESEARCH, { topic: 'restarts' });
+    await before.close();
+
+    const after = client({ tasks: true }).client;
+    await after.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    // The restarted host follows the task again; server-everything restarted with it and forgot it, so it is lost.
+    const result = await taskResult(after, task.taskId);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/server "everything" no longer knows the task/);
+    expect(await getTask(after, task.taskId)).toMatchObject({ taskId: task.taskId, status: 'failed' });
+  });
+
+  it('waits for the task and answers the call for a client that does not speak tasks', async () => {
+    const { client: c } = client({ tasks: false });
+    const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    const { tools } = await c.listTools();
+    expect(tools.find((tool) => tool.name === RESEARCH)?.execution).toBeUndefined();
+
+    const result = await c.callTool({ name: RESEARCH, arguments: { topic: 'waiting' } });
+    expect(textOf(result as { content: { type: string; text?: string }[] })).toContain('Research Report: waiting');
+  });
+
+  it("serves a task to its tenant's other sessions only, and cancels it there", async () => {
+    const users = { grace: { tokenSha256: sha256(GRACE) }, hopper: { tokenSha256: sha256(HOPPER) } };
+    const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }], { users });
+    const gateway = spawn(process.execPath, [BIN, ...args, '--http', '--port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    gateways.push(gateway);
+    let stderr = '';
+    gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    while (!/listening on (\S+)/.test(stderr)) await once(gateway.stderr, 'data');
+    const url = new URL(/listening on (\S+)/.exec(stderr)![1]!);
+    const session = async (token: string) => {
+      const { client: c } = client({ tasks: true });
+      await c.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
+      return c;
+    };
+
+    const first = await session(GRACE);
+    const { task } = await callAsTask(first, RESEARCH, { topic: 'tenants' });
+
+    const hopper = await session(HOPPER);
+    await expect(getTask(hopper, task.taskId)).rejects.toMatchObject({ code: -32602 });
+    expect((await listTasks(hopper)).tasks).toEqual([]);
+
+    const second = await session(GRACE);
+    expect(await getTask(second, task.taskId)).toMatchObject({ taskId: task.taskId, status: 'working' });
+    await expect(
+      hopper.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, specTypeSchemas.CancelTaskResult),
+    ).rejects.toMatchObject({ code: -32602 });
+    const cancelled = await second.request(
+      { method: 'tasks/cancel', params: { taskId: task.taskId } },
+      specTypeSchemas.CancelTaskResult,
+    );
+    expect(cancelled.status).toBe('cancelled');
+    const result = await taskResult(first, task.taskId);
+    expect(result.isError).toBe(true);
+    expect(await getTask(first, task.taskId)).toMatchObject({ status: 'cancelled' });
+  });
+});
