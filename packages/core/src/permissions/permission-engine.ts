@@ -177,7 +177,8 @@ export class PermissionEngine {
     const refuse = (reason: string) =>
       tell({ decision: 'deny', origin: 'store_unreadable', data: { ...data, reason } });
     // A stored allow is confirmed by a shared store first (in `hook`); a deny, or a rule, needs no confirming.
-    const held = resolution.kind === 'stored' && decision === 'allow_always' ? resolution.decision : undefined;
+    const held =
+      resolution.kind === 'stored' && resolution.decision.effect === 'allow' ? resolution.decision : undefined;
     const check = held === undefined || this.#check === undefined ? undefined : { held, by: this.#check };
     return { kind: 'quick', verdict, record, refuse, check };
   }
@@ -224,10 +225,14 @@ export class PermissionEngine {
     // changed it. Refused allow always runs the call once, audited as allow_once with allowAlwaysRefused.
     const refused = decision === 'allow_always' && !allowAlwaysOffer(toolTarget(tool).serverId, risk).offered;
     if (refused) decision = 'allow_once';
-    // A native tool is asked each time: nothing is stored for it, so deny always denies this call, audited deny_once.
-    if (decision === 'deny_always' && toolTarget(tool).serverId === null) decision = 'deny_once';
+    // A native tool is asked each time: nothing is stored for it, so deny always denies this call, audited deny_once,
+    // and allow for this conversation allows this call, audited allow_once.
+    if (toolTarget(tool).serverId === null) {
+      if (decision === 'deny_always') decision = 'deny_once';
+      if (decision === 'allow_conversation') decision = 'allow_once';
+    }
     const data = { decision, origin: resolution.origin, ...(refused ? { allowAlwaysRefused: true } : {}) };
-    if (decision === 'allow_always' || decision === 'deny_always') {
+    if (decision === 'allow_always' || decision === 'deny_always' || decision === 'allow_conversation') {
       await this.#store(scope, tool, null, decision, risk.tier, audit(data));
     } else {
       this.deps.writes.write({ kind: 'audit', audit: audit(data) });
@@ -249,8 +254,9 @@ export class PermissionEngine {
   }
 
   /**
-   * Records a decision without a call (a settings page, a CLI). Unknown decisions, and allow always for an
-   * effectively destructive tool, are refused with a clear error.
+   * Records a decision without a call (a settings page, a CLI); allow for this conversation holds in
+   * `scope.conversationId`. Unknown decisions, and allow always for an effectively destructive tool, are refused with
+   * a clear error.
    */
   async decide(options: {
     scope: Scope;
@@ -259,9 +265,9 @@ export class PermissionEngine {
     argsHash?: string | null;
   }): Promise<StoredDecision> {
     const { scope, tool } = options;
-    const decision = decisionToStore({ decision: options.decision, tool, risk: () => this.risk(tool) });
-    const risk = this.risk(tool);
     const argsHash = options.argsHash ?? null;
+    const decision = decisionToStore({ decision: options.decision, tool, risk: () => this.risk(tool), argsHash });
+    const risk = this.risk(tool);
     return this.#store(
       scope,
       tool,
@@ -330,7 +336,7 @@ export class PermissionEngine {
     return next;
   }
 
-  /** The audit event of a change to a stored decision: the decision's tenant, no conversation and no call. */
+  /** The audit event of a change to a stored decision: the decision's tenant (and its conversation), no call. */
   #decisionAudit(d: StoredDecision, data: Record<string, unknown>): AuditEventInput {
     return auditEvent({
       type: 'permission.decision',
@@ -366,7 +372,7 @@ export class PermissionEngine {
     scope: Scope,
     tool: Tool,
     argsHash: string | null,
-    decision: 'allow_always' | 'deny_always',
+    decision: 'allow_always' | 'deny_always' | 'allow_conversation',
     tier: RiskTier,
     audit: AuditEventInput,
   ): Promise<StoredDecision> {
@@ -374,7 +380,7 @@ export class PermissionEngine {
     const server = this.deps.server(tool.origin.serverId);
     if (server === undefined) throw new HostError('server_not_found', `no server "${tool.origin.serverId}"`);
     const now = this.deps.clock.now();
-    const effect = decision === 'allow_always' ? 'allow' : 'deny';
+    const effect = decision === 'deny_always' ? 'deny' : 'allow';
     const stored: StoredDecision = {
       id: randomUUID(),
       userId: scope.userId,
@@ -383,10 +389,15 @@ export class PermissionEngine {
       serverIdentity: server.identity,
       tool: tool.origin.originalName,
       argsHash,
+      // The conversation grain is a row like allow always's, with the conversation in its key: every store keeps it,
+      // and instances sharing a store learn of it (and of its revoke) as of any other decision.
+      ...(decision === 'allow_conversation' ? { conversationId: scope.conversationId } : {}),
       definitionHash: tool.definitionHash,
       effect,
       riskTier: tier,
       grantedAt: now,
+      // An allow for a conversation runs out with an allow always of its tier: a long-lived conversation (a gateway's
+      // session) is not allowed longer than the standing grant would be.
       expiresAt: decisionExpiresAt({ effect, tier, grantedAt: now, expiryDays: this.#expiry }),
       grantedBy: scope.userId,
     };
