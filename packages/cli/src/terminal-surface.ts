@@ -71,8 +71,12 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale,
     ...(request.reason === undefined ? [] : [`  ${t(`mcp.permission.reason.${request.reason}`)}`]),
     `  ${style.strong(request.tool.displayName)} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${style.risk(t(`mcp.permission.risk.${request.risk.tier}`), request.risk.tier)}`,
   ];
-  if (hints.length === 0) lines.push(`  ${t('mcp.permission.no_annotations')}`);
-  else {
+  if (hints.length === 0) {
+    // Without annotations a tool is the worst case, unless the host's policy rates a trusted server's tools lower.
+    lines.push(
+      `  ${t(request.risk.destructive ? 'mcp.permission.no_annotations' : 'mcp.permission.no_annotations_policy')}`,
+    );
+  } else {
     lines.push(
       `  ${t('mcp.permission.annotations')}${request.risk.unverified ? ` (${t('mcp.permission.unverified')})` : ''}`,
     );

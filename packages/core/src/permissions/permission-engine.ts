@@ -15,7 +15,7 @@ import { toolTarget } from '../tools/tool.js';
 import { DecisionCache, followStoreDecisions } from './decision-cache.js';
 import type { PermissionExplanation } from './explain-permission.js';
 import type { ExpiryDays, PermissionConfig } from './permission-config.js';
-import { DEFAULT_EXPIRY_DAYS } from './permission-config.js';
+import { checkedUnannotatedRisk, DEFAULT_EXPIRY_DAYS } from './permission-config.js';
 import { explainPermission } from './explain-permission.js';
 import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
 import type { PermissionRule, RuleTarget } from './permission-rules.js';
@@ -59,6 +59,7 @@ export class PermissionEngine {
   readonly #expiry: ExpiryDays;
   readonly #promptTimeoutMs: number;
   readonly #rules: readonly PermissionRule[];
+  readonly #unannotatedRisk: RiskTier | undefined;
   /** Per tool, what depends on its definition only: worked out once per Tool object, not once per call. */
   readonly #tools = new WeakMap<Tool, { readonly risk: RiskAssessment; readonly target: RuleTarget }>();
   /** The clock's wall time, as one function made once rather than a closure per call. */
@@ -83,6 +84,7 @@ export class PermissionEngine {
     this.#expiry = { ...DEFAULT_EXPIRY_DAYS, ...deps.config.expiryDays };
     this.#promptTimeoutMs = deps.config.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
     this.#rules = deps.config.rules ?? [];
+    this.#unannotatedRisk = checkedUnannotatedRisk(deps.config.unannotatedRisk);
     this.synced = this.#decisions.load(deps.store.listDecisions({}));
     followStoreDecisions(this.#decisions, deps.store, this.synced);
     this.#check = sharedRevokeCheck(deps.store, this.#decisions, this.#now);
@@ -104,7 +106,12 @@ export class PermissionEngine {
     let facts = this.#tools.get(tool);
     if (facts === undefined) {
       // Frozen: every prompt of the tool is handed this object, and a surface must not change what the engine decides by.
-      const risk = permissionRisk({ rules: this.#rules, tool, server: this.deps.server });
+      const risk = permissionRisk({
+        rules: this.#rules,
+        tool,
+        server: this.deps.server,
+        unannotatedRisk: this.#unannotatedRisk,
+      });
       Object.freeze(risk.reasons);
       facts = {
         risk: Object.freeze(risk),

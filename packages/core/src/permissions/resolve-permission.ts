@@ -175,12 +175,14 @@ export function resolvePermission(options: {
 
 /**
  * The risk of a tool as the badge shows it: from its annotations, its server's trust (a native tool is the host's
- * own, so trusted) and the risk a host rule sets. Tenant rules are not consulted: a tool has one risk for everyone.
+ * own, so trusted), the host's policy for tools without annotations and the risk a host rule sets. Tenant rules are
+ * not consulted: a tool has one risk for everyone.
  */
 export function permissionRisk(options: {
   rules: readonly PermissionRule[];
   tool: Tool;
   server: (serverId: string) => ServerFacts | undefined;
+  unannotatedRisk?: RiskTier | undefined;
 }): RiskAssessment {
   const { tool } = options;
   const verdict = evaluateRules(options.rules, { userId: '', workspaceId: '' }, ruleTarget(tool));
@@ -189,6 +191,7 @@ export function permissionRisk(options: {
     trusted: tool.origin.kind === 'native' || options.server(tool.origin.serverId)?.trusted === true,
     meta: tool.meta,
     ruleRisk: verdict?.rule.risk,
+    unannotatedRisk: options.unannotatedRisk,
   });
 }
 

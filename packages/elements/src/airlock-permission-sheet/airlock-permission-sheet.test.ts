@@ -156,6 +156,21 @@ describe('<airlock-permission-sheet>', () => {
     expect(await page.locator('airlock-permission-sheet [part~="hints"] li').count()).toBe(0);
   });
 
+  it("says a tool without annotations was rated by the host's policy when it is not the worst case", async () => {
+    const rated = { ...BARE, server: { id: 'shell', trusted: true }, allowAlways: { offered: true } };
+    const page = await openSheet({ ...rated, risk: { ...BARE.risk, tier: 'medium', destructive: false } });
+    expect(await text(page, '[part~="hints"] p')).toBe(
+      "No annotations: rated by this host's policy for trusted servers",
+    );
+    const pt = await openSheet(
+      { ...rated, risk: { ...BARE.risk, tier: 'low', destructive: false } },
+      { lang: 'pt-BR' },
+    );
+    expect(await text(pt, '[part~="hints"] p')).toBe(
+      'Sem anotações: avaliada pela política deste host para servidores confiáveis',
+    );
+  });
+
   it('cuts long arguments and shows them whole on show more', async () => {
     const long = { ...SEARCH, args: { body: 'x'.repeat(900), tail: 'THE-END' } };
     const page = await openSheet(long);

@@ -255,7 +255,7 @@ export class AirlockPermissionSheet extends LitElement {
       }
       ${
         keys.length === 0
-          ? html`<p class="muted">${msg(this, 'mcp.permission.no_annotations')}</p>`
+          ? html`<p class="muted">${msg(this, noAnnotationsKey(request))}</p>`
           : html`<ul class=${unverified ? 'unverified-hints' : ''}>
               ${keys.map((key: MessageKey) => html`<li>${msg(this, key)}</li>`)}
             </ul>`
@@ -310,6 +310,11 @@ export class AirlockPermissionSheet extends LitElement {
       </div>
       ${refused ? html`<p id="allow-always-reason" class="reason" part="allow-always-reason">${reason}</p>` : nothing}`;
   }
+}
+
+/** What the sheet says of a tool without annotations: the worst case, or rated by the host's policy (not destructive). */
+function noAnnotationsKey(request: PermissionRequest): MessageKey {
+  return request.risk.destructive ? 'mcp.permission.no_annotations' : 'mcp.permission.no_annotations_policy';
 }
 
 if (customElements.get('airlock-permission-sheet') === undefined) {
