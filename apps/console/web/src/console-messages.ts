@@ -83,7 +83,7 @@ export const CONSOLE_MESSAGES = {
     'console.chat.busy': 'The model is answering…',
     'console.permissions.title': 'Stored decisions',
     'console.permissions.empty':
-      'No stored decisions in this workspace. "Allow always" and "Deny always" are kept here.',
+      'No stored decisions in this workspace. "Allow always", "Deny always" and "Allow for this conversation" are kept here.',
     'console.permissions.tool': 'Tool',
     'console.permissions.server': 'Server',
     'console.permissions.decision': 'Decision',
@@ -263,7 +263,7 @@ export const CONSOLE_MESSAGES = {
     'console.chat.busy': 'O modelo está respondendo…',
     'console.permissions.title': 'Decisões guardadas',
     'console.permissions.empty':
-      'Nenhuma decisão guardada neste espaço de trabalho. "Permitir sempre" e "Negar sempre" ficam aqui.',
+      'Nenhuma decisão guardada neste espaço de trabalho. "Permitir sempre", "Negar sempre" e "Permitir nesta conversa" ficam aqui.',
     'console.permissions.tool': 'Ferramenta',
     'console.permissions.server': 'Servidor',
     'console.permissions.decision': 'Decisão',
