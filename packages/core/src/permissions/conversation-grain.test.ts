@@ -113,6 +113,20 @@ describe('allow for this conversation', () => {
     expect(readCallLog(demo.log).map((l) => l.tool)).toEqual(['delete_note', 'delete_note']);
   });
 
+  it('lasts a day at most for a destructive tool, however long the conversation goes on', async () => {
+    const { host, surface } = await start({ answers: ['allow_conversation'] });
+    await call(host, SCOPE, 'demo__delete_note', { id: 'n1' });
+    const [stored] = host.permissions.list({ scope: SCOPE });
+    expect(stored?.expiresAt).toBe(clock.now() + DAY);
+
+    clock.advance(DAY - 1);
+    await call(host, SCOPE, 'demo__delete_note', { id: 'n2' });
+    expect(surface.requests).toHaveLength(1);
+    clock.advance(1);
+    await call(host, SCOPE, 'demo__delete_note', { id: 'n3' });
+    expect(surface.requests.map((r) => r.reason)).toEqual(['first_time', 'decision_expired']);
+  });
+
   it('gives way to a deny always the user stores afterwards', async () => {
     const { host, surface } = await start({ answers: ['allow_conversation'] });
     await call(host, SCOPE);

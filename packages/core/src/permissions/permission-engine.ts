@@ -22,7 +22,13 @@ import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
 import type { QuickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
-import { decisionExpiresAt, permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
+import {
+  decisionExpiresAt,
+  DESTRUCTIVE_CONVERSATION_MS,
+  permissionRisk,
+  resolvePermission,
+  ruleTarget,
+} from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
 import type { RiskTier } from '../store/decision-record.js';
 import { decisionToStore } from './decision-to-store.js';
@@ -403,9 +409,16 @@ export class PermissionEngine {
       effect,
       riskTier: tier,
       grantedAt: now,
-      // An allow for a conversation runs out with an allow always of its tier: a long-lived conversation (a gateway's
-      // session) is not allowed longer than the standing grant would be.
-      expiresAt: decisionExpiresAt({ effect, tier, grantedAt: now, expiryDays: this.#expiry }),
+      // An allow for a conversation runs out with an allow always of its tier, and within a day for a tool that may
+      // modify or delete data: a long-lived conversation does not turn it into the standing allow refused such a tool.
+      expiresAt: decisionExpiresAt({
+        effect,
+        tier,
+        grantedAt: now,
+        expiryDays: this.#expiry,
+        capMs:
+          decision === 'allow_conversation' && this.risk(tool).destructive ? DESTRUCTIVE_CONVERSATION_MS : undefined,
+      }),
       grantedBy: scope.userId,
     };
     // Stored decisions are committed before this returns (not left queued) so a remembered answer survives a crash;

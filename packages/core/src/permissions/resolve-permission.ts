@@ -196,17 +196,28 @@ export function permissionRisk(options: {
 }
 
 /**
+ * How long an allow for one conversation of a tool that may modify or delete data lasts at most: a day. A
+ * conversation may go on for days (the CLI's single one, a console conversation resumed later), and the grain must
+ * not become the standing allow the engine refuses such a tool.
+ */
+export const DESTRUCTIVE_CONVERSATION_MS = DAY_MS;
+
+/**
  * When a decision being stored expires: an allow after its risk tier's days (null days: never), a deny never, so a
- * user who said "never" is not asked again until they revoke it.
+ * user who said "never" is not asked again until they revoke it. `capMs` shortens an allow's life further.
  */
 export function decisionExpiresAt(options: {
   effect: 'allow' | 'deny';
   tier: RiskTier;
   grantedAt: number;
   expiryDays: Readonly<Record<RiskTier, number | null>>;
+  capMs?: number | undefined;
 }): number | null {
   const days = options.effect === 'allow' ? options.expiryDays[options.tier] : null;
-  return days === null ? null : options.grantedAt + days * DAY_MS;
+  const byTier = days === null ? null : options.grantedAt + days * DAY_MS;
+  if (options.capMs === undefined || options.effect === 'deny') return byTier;
+  const capped = options.grantedAt + options.capMs;
+  return byTier === null ? capped : Math.min(byTier, capped);
 }
 
 /** A tool as rules see it: its server, its own name there, and its name in the host. Fixed for a Tool object. */
