@@ -8,6 +8,7 @@ import type {
   HostLimits,
   PermissionRule,
   RetentionConfig,
+  RiskTier,
   ServerConfig,
 } from '@airlock/core';
 import {
@@ -54,6 +55,8 @@ export interface ConsoleConfig {
   readonly servers: ServerConfig[];
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
+  /** `permissions.unannotatedRisk`: the risk of a trusted server's tools without annotations. */
+  readonly unannotatedRisk?: RiskTier;
   readonly limits: HostLimits;
   /** The SQLite file, or ':memory:'; unused when `storeUrl` is set. */
   readonly storePath: string;
@@ -362,6 +365,7 @@ export function loadConsoleConfig(
     servers: file === undefined || file.settingsOnly ? demoServers() : file.servers,
     rules: file?.rules ?? [],
     ...(file?.expiryDays === undefined ? {} : { expiryDays: file.expiryDays }),
+    ...(file?.unannotatedRisk === undefined ? {} : { unannotatedRisk: file.unannotatedRisk }),
     limits: readLimits(json, source),
     storePath,
     ...(storeUrl === undefined ? {} : { storeUrl }),

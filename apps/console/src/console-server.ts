@@ -121,6 +121,7 @@ export async function startConsole(
       permissions: {
         rules: config.rules,
         ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }),
+        ...(config.unannotatedRisk === undefined ? {} : { unannotatedRisk: config.unannotatedRisk }),
       },
       clientInfo: { name: 'airlock-console', version: '0.1.0' },
       ...(options.clock === undefined ? {} : { clock: options.clock }),

@@ -91,7 +91,7 @@ export class HostEventRelay {
       }),
       host.on('permission.decided', ({ request, decision }) => {
         // A stored decision changes the tool list's badges and the permissions page.
-        if (decision === 'allow_always' || decision === 'deny_always')
+        if (decision === 'allow_always' || decision === 'deny_always' || decision === 'allow_conversation')
           hub.send(request.scope, 'permissions.changed', {});
       }),
       // A tenant's own connection (a server per user or workspace) is told to that tenant's tabs only.

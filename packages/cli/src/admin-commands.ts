@@ -166,7 +166,10 @@ export async function retentionCommand(host: Host, dryRun: boolean, json: boolea
 function describeDecision(d: StoredDecision, style: Style): string {
   const expires = d.expiresAt === null ? 'never expires' : `expires ${new Date(d.expiresAt).toISOString()}`;
   const scope = d.argsHash === null ? 'any arguments' : `arguments ${d.argsHash.slice(0, 12)}…`;
-  const effect = style.state(`${d.effect} always`, d.effect);
+  // An allow for one conversation names it (a gateway session's is gateway-<id>; the CLI's own is "cli").
+  const grain =
+    d.conversationId === undefined ? `${d.effect} always` : `${d.effect} in conversation ${d.conversationId}`;
+  const effect = style.state(grain, d.effect);
   return `${style.strong(d.id)}  ${effect}  ${d.serverId}/${d.tool}  ${scope}  ${style.risk(`risk ${d.riskTier}`, d.riskTier)}  ${expires}`;
 }
 

@@ -38,6 +38,8 @@ export interface LoadedConfig {
   readonly source: string;
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
+  /** The config's `permissions.unannotatedRisk`: the risk of a trusted server's tools without annotations. */
+  readonly unannotatedRisk?: ConfigFile['unannotatedRisk'];
   /** The config's retention windows and audit anchoring (`airlock retention`, `airlock audit anchor`). */
   readonly retention?: RetentionConfig;
   readonly audit?: AuditAnchorConfig;
@@ -73,6 +75,7 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   source: string;
   rules: PermissionRule[];
   expiryDays?: Partial<ExpiryDays>;
+  unannotatedRisk?: ConfigFile['unannotatedRisk'];
   retention?: RetentionConfig;
   audit?: AuditAnchorConfig;
   storePath?: string;
@@ -84,12 +87,25 @@ function loadServers(options: { config?: string; negotiation?: ProtocolNegotiati
   const loaded =
     path === undefined
       ? { servers: demoServerConfig(), source: 'embedded default (the demo server)', rules: [] }
-      : (({ file, servers, rules, expiryDays, settingsOnly, retention, audit, json, locate, limits }) => ({
+      : (({
+          file,
+          servers,
+          rules,
+          expiryDays,
+          unannotatedRisk,
+          settingsOnly,
+          retention,
+          audit,
+          json,
+          locate,
+          limits,
+        }) => ({
           // A file of settings only (rules, limits) runs on the embedded default, as the console does.
           servers: settingsOnly ? demoServerConfig() : servers,
           source: file,
           rules,
           ...(expiryDays === undefined ? {} : { expiryDays }),
+          ...(unannotatedRisk === undefined ? {} : { unannotatedRisk }),
           ...(retention === undefined ? {} : { retention }),
           ...(audit === undefined ? {} : { audit }),
           limits,

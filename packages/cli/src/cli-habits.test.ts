@@ -176,7 +176,7 @@ function runInTerminalAnswering(args: string[], key: string): Promise<Run> {
     let answered = false;
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
-      if (!answered && output.includes('Choose 1-4')) {
+      if (!answered && output.includes('Choose 1-5')) {
         answered = true;
         child.stdin.write(key);
       }

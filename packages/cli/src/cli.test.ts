@@ -193,7 +193,7 @@ describe('the terminal permission prompt', () => {
       '--store',
       w.store,
     ];
-    const first = await runInTerminal(args, [{ prompt: 'Choose 1-4', keys: '2' }]);
+    const first = await runInTerminal(args, [{ prompt: 'Choose 1-5', keys: '2' }]);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Allow this tool to run?');
     expect(first.stdout).toContain('Echo (echo) · From demo (untrusted) · Medium risk');
@@ -230,7 +230,7 @@ describe('the terminal permission prompt', () => {
     const w = workspace();
     const r = await runInTerminal(
       ['call', 'demo/echo', '--args', '{"text":"x"}', '--config', w.config, '--store', w.store],
-      [{ prompt: 'Choose 1-4', keys: '\u001b' }],
+      [{ prompt: 'Choose 1-5', keys: '\u001b' }],
     );
     expect(r.code).toBe(7);
     expect(r.stdout).toContain('Deny once');
@@ -241,7 +241,7 @@ describe('the terminal permission prompt', () => {
     const r = await runInTerminal(
       ['call', 'demo/delete_note', '--args', '{"id":"n1"}', '--config', w.config, '--store', w.store],
       // 2 (allow always) is not accepted here; Enter then takes the default.
-      [{ prompt: 'Choose 1-4', keys: '2\r' }],
+      [{ prompt: 'Choose 1-5', keys: '2\r' }],
     );
     expect(r.stdout).toContain('(2) —');
     expect(r.stdout).toContain('[3] Deny once ←');
@@ -253,7 +253,7 @@ describe('the terminal permission prompt', () => {
     const w = workspace();
     const r = await runInTerminal(
       ['call', 'demo/echo', '--args', '{"text":"oi"}', '--config', w.config, '--store', w.store],
-      [{ prompt: 'Escolha 1-4', keys: '1' }],
+      [{ prompt: 'Escolha 1-5', keys: '1' }],
       { LANG: 'pt_BR.UTF-8' },
     );
     expect(r.stdout).toContain('Permitir execução desta ferramenta?');
@@ -269,7 +269,7 @@ describe('server questions at the terminal', () => {
     const r = await runInTerminal(
       ['call', 'demo/ask_user', '--config', w.config, '--store', w.store],
       [
-        { prompt: 'Choose 1-4', keys: '1' },
+        { prompt: 'Choose 1-5', keys: '1' },
         { prompt: 'Name *', keys: '\r' },
         { prompt: '! Required', keys: 'Ana\r' },
         { prompt: 'Age', keys: 'old\r' },
@@ -292,7 +292,7 @@ describe('server questions at the terminal', () => {
     const r = await runInTerminal(
       ['call', 'demo/connect_account', '--config', w.config, '--store', w.store],
       [
-        { prompt: 'Choose 1-4', keys: '1' },
+        { prompt: 'Choose 1-5', keys: '1' },
         { prompt: '[y/N]', keys: 'y\r' },
       ],
       { BROWSER: browser },

@@ -84,7 +84,13 @@ describe('airlock gateway over stdio', () => {
       /demo__echo[\s\S]*server "demo"[\s\S]*Risk: [\s\S]*"text": "through the gateway"/,
     );
     expect(asked[0]!.requestedSchema.properties['decision']).toMatchObject({
-      oneOf: [{ const: 'allow_once' }, { const: 'allow_always' }, { const: 'deny_once' }, { const: 'deny_always' }],
+      oneOf: [
+        { const: 'allow_once' },
+        { const: 'allow_conversation' },
+        { const: 'allow_always' },
+        { const: 'deny_once' },
+        { const: 'deny_always' },
+      ],
     });
 
     const denied = await client.callTool({ name: 'demo__delete_note', arguments: { id: '1' } });
@@ -113,7 +119,12 @@ describe('airlock gateway over stdio', () => {
     const result = await client.callTool({ name: 'demo__delete_note', arguments: { id: '1' } });
     expect(result.isError).toBe(true);
     const offered = asked[0]!.requestedSchema.properties['decision'] as { oneOf: { const: string }[] };
-    expect(offered.oneOf.map((option) => option.const)).toEqual(['allow_once', 'deny_once', 'deny_always']);
+    expect(offered.oneOf.map((option) => option.const)).toEqual([
+      'allow_once',
+      'allow_conversation',
+      'deny_once',
+      'deny_always',
+    ]);
     expect(w.reached()).toEqual([]);
   });
 

@@ -122,6 +122,7 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
       permissions: {
         rules: config.rules,
         ...(config.expiryDays === undefined ? {} : { expiryDays: config.expiryDays }),
+        ...(config.unannotatedRisk === undefined ? {} : { unannotatedRisk: config.unannotatedRisk }),
       },
       retention: { ...config.retention, schedule: false },
       ...(config.audit?.anchorFile === undefined ? {} : { audit: { anchorFile: config.audit.anchorFile } }),

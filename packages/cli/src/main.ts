@@ -129,7 +129,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
       ...(values.rules === undefined ? {} : { rules: values.rules }),
       ...(negotiation === undefined ? {} : { negotiation }),
     });
-    const { servers, source, rules, expiryDays, retention, audit, limits } = config;
+    const { servers, source, rules, expiryDays, unannotatedRisk, retention, audit, limits } = config;
     if (command === 'config') return configCheck(config, io.stdout);
     // Servers and tools read the switches kept beside the history (servers switched off, tools hidden).
     const needsStore =
@@ -214,7 +214,11 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
         ...(redirect === undefined ? {} : { redirectUrl: redirect.url }),
         clientName: 'Airlock CLI',
       },
-      permissions: { rules, ...(expiryDays === undefined ? {} : { expiryDays }) },
+      permissions: {
+        rules,
+        ...(expiryDays === undefined ? {} : { expiryDays }),
+        ...(unannotatedRisk === undefined ? {} : { unannotatedRisk }),
+      },
       // The config's timeouts and bounds, as the console runs under them (--timeout still wins for one call).
       ...(limits === undefined ? {} : { limits }),
       // A CLI run is short: the config's windows (the defaults when it has none; null keeps forever) apply to

@@ -12,6 +12,7 @@ const REQUEST: PermissionRequest = {
   argsHash: 'h1',
   risk: { tier: 'medium', destructive: false, unverified: true, reasons: [] },
   allowAlways: { offered: true },
+  allowConversation: { offered: true },
   defaultAction: 'allow_once',
   renewal: false,
   reason: 'server_changed',

@@ -26,12 +26,21 @@ export class FixedSurface implements Surface {
   }
 }
 
+/** Numbered 1-5: the seed's four keep their numbers, and allow for this conversation, added later, is 5. */
 const ACTIONS = [
   'allow_once',
   'allow_always',
   'deny_once',
   'deny_always',
+  'allow_conversation',
 ] as const satisfies readonly PermissionDecision[];
+
+/** Whether the request offers this action (allow always and allow for this conversation may be withheld). */
+function offered(action: PermissionDecision, request: PermissionRequest): boolean {
+  if (action === 'allow_always') return request.allowAlways.offered;
+  if (action === 'allow_conversation') return request.allowConversation.offered;
+  return true;
+}
 
 const HINTS: readonly [
   key: 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint',
@@ -44,7 +53,7 @@ const HINTS: readonly [
 ];
 
 /**
- * The prompt's text: header (tool, server, risk), what the annotations say, the full arguments, the four actions.
+ * The prompt's text: header (tool, server, risk), what the annotations say, the full arguments, the five actions.
  * With colour on, the risk is painted by tier and the tool's name is bold.
  */
 export function permissionPromptText(request: PermissionRequest, locale: Locale, style: Style = PLAIN): string {
@@ -62,8 +71,12 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale,
     ...(request.reason === undefined ? [] : [`  ${t(`mcp.permission.reason.${request.reason}`)}`]),
     `  ${style.strong(request.tool.displayName)} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${style.risk(t(`mcp.permission.risk.${request.risk.tier}`), request.risk.tier)}`,
   ];
-  if (hints.length === 0) lines.push(`  ${t('mcp.permission.no_annotations')}`);
-  else {
+  if (hints.length === 0) {
+    // Without annotations a tool is the worst case, unless the host's policy rates a trusted server's tools lower.
+    lines.push(
+      `  ${t(request.risk.destructive ? 'mcp.permission.no_annotations' : 'mcp.permission.no_annotations_policy')}`,
+    );
+  } else {
     lines.push(
       `  ${t('mcp.permission.annotations')}${request.risk.unverified ? ` (${t('mcp.permission.unverified')})` : ''}`,
     );
@@ -78,7 +91,7 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale,
   const actions = ACTIONS.map((action, index) => {
     const label = `[${index + 1}] ${t(`mcp.permission.action.${action}`)}`;
     const marked = action === request.defaultAction ? `${label} ←` : label;
-    return action === 'allow_always' && !request.allowAlways.offered ? `(${index + 1}) —` : marked;
+    return offered(action, request) ? marked : `(${index + 1}) —`;
   });
   lines.push(`  ${actions.join('   ')}`);
   if (!request.allowAlways.offered) lines.push(`  ${t('mcp.permission.allow_always_refused')}`);
@@ -87,8 +100,8 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale,
 }
 
 /**
- * Asks at the terminal with the four grains of consent, numbered 1-4. Enter takes the default (allow once, or deny
- * once for destructive tools); Esc and Ctrl-C deny once. Allow always is not accepted where it is not offered.
+ * Asks at the terminal with the five grains of consent, numbered 1-5. Enter takes the default (allow once, or deny
+ * once for destructive tools); Esc and Ctrl-C deny once. A grain the request does not offer is not accepted.
  */
 export class TerminalSurface implements Surface {
   /** Both modes: forms are asked field by field, URLs shown whole and opened only on "y". */
@@ -125,8 +138,8 @@ export class TerminalSurface implements Surface {
         // An escape sequence (arrow keys and the like) is not a lone Esc: ignore it.
         if (keys.startsWith('\u001b') && keys.length > 1) return;
         for (const key of keys) {
-          const chosen = ACTIONS[['1', '2', '3', '4'].indexOf(key)];
-          if (chosen !== undefined && (chosen !== 'allow_always' || request.allowAlways.offered)) return finish(chosen);
+          const chosen = ACTIONS[['1', '2', '3', '4', '5'].indexOf(key)];
+          if (chosen !== undefined && offered(chosen, request)) return finish(chosen);
           if (key === '\r' || key === '\n') return finish(request.defaultAction);
           if (key === '\u001b' || key === '\u0003') return finish('deny_once');
         }

@@ -15,6 +15,7 @@ function request(overrides: Partial<PermissionRequest> = {}): PermissionRequest 
     argsHash: 'h',
     risk: { tier: 'high', destructive: true, unverified: true, reasons: ['may delete data'] },
     allowAlways: { offered: false, reason: 'allow always is not offered for tools that may modify or delete data' },
+    allowConversation: { offered: true },
     defaultAction: 'deny_once',
     renewal: false,
     reason: 'definition_changed',
@@ -36,12 +37,24 @@ describe('the permission question asked of the MCP client', () => {
     expect(destructive).toMatchObject({ default: 'deny_once' });
     expect((destructive as { oneOf: { const: string }[] }).oneOf.map((o) => o.const)).toEqual([
       'allow_once',
+      'allow_conversation',
       'deny_once',
       'deny_always',
     ]);
     const safe = permissionQuestion(request({ allowAlways: { offered: true }, defaultAction: 'allow_once' }));
     const grains = (safe.requestedSchema.properties['decision'] as { oneOf: { const: string }[] }).oneOf;
     expect(grains.map((o) => o.const)).toContain('allow_always');
+  });
+
+  it('offers allow for this session (the gateway session is the conversation) only where the engine keeps it', () => {
+    const offered = permissionQuestion(request()).requestedSchema.properties['decision'] as {
+      oneOf: { const: string; title: string }[];
+    };
+    expect(offered.oneOf).toContainEqual({ const: 'allow_conversation', title: 'Allow for this session' });
+    const answer = { action: 'accept' as const, content: { decision: 'allow_conversation' } };
+    expect(decisionOf(answer, request())).toBe('allow_conversation');
+    const native = request({ allowConversation: { offered: false, reason: 'native tools are asked each time' } });
+    expect(() => decisionOf(answer, native)).toThrow(/not one of the offered decisions/);
   });
 
   it('is a form the host itself accepts as an MCP form', () => {

@@ -9,6 +9,8 @@ const MAX_ARGS_CHARS = 4_000;
 
 const GRAIN_TITLES: Readonly<Record<PermissionDecision, string>> = {
   allow_once: 'Allow once',
+  // A gateway session (one MCP client's connection) is the host's conversation: its person knows it as a session.
+  allow_conversation: 'Allow for this session',
   allow_always: 'Allow always',
   deny_once: 'Deny once',
   deny_always: 'Deny always',
@@ -93,9 +95,13 @@ export function decisionOf(answer: ElicitResult, request: PermissionRequest): Pe
   return grain;
 }
 
-/** The grains the question offers: all four, or all but allow always where the engine refuses it. */
+/** The grains the question offers: all five, less allow always and allow for the session where the engine refuses them. */
 function offeredGrains(request: PermissionRequest): readonly PermissionDecision[] {
-  return request.allowAlways.offered
-    ? ['allow_once', 'allow_always', 'deny_once', 'deny_always']
-    : ['allow_once', 'deny_once', 'deny_always'];
+  return [
+    'allow_once',
+    ...(request.allowConversation.offered ? (['allow_conversation'] as const) : []),
+    ...(request.allowAlways.offered ? (['allow_always'] as const) : []),
+    'deny_once',
+    'deny_always',
+  ];
 }

@@ -69,7 +69,7 @@ export class KitSurface implements Surface {
     return [...this.#asking.values()].map((a) => a.request).filter((r) => sameTenant(r.scope, tenant));
   }
 
-  /** Answers the tenant's question `id`: a decision that is not one of the four, 400; no such open question, 404. */
+  /** Answers the tenant's question `id`: a decision that is not one of PERMISSION_DECISIONS, 400; no such open question, 404. */
   decide(tenant: Tenant, id: string, decision: unknown): void {
     if (!(PERMISSION_DECISIONS as readonly unknown[]).includes(decision)) {
       throw new KitRefusal(400, 'invalid_request', `decision must be one of ${PERMISSION_DECISIONS.join(', ')}`);

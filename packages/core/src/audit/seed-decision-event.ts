@@ -18,11 +18,13 @@ export interface SeedDecisionEvent {
 
 /**
  * Our decisions in the seed's four. A rule's `allow` / `deny` is a standing decision, like a stored one met again
- * (whose origin is also `cache_hit`): `ALLOW_ALWAYS` / `DENY_ALWAYS`.
+ * (whose origin is also `cache_hit`): `ALLOW_ALWAYS` / `DENY_ALWAYS`. Allow for this conversation is a stored,
+ * standing allow too (the next call is a cache hit), only narrower: `ALLOW_ALWAYS`, the seed's nearest.
  */
 export const SEED_DECISIONS: Readonly<Record<string, SeedDecisionEvent['decision']>> = {
   allow_once: 'ALLOW_ONCE',
   allow_always: 'ALLOW_ALWAYS',
+  allow_conversation: 'ALLOW_ALWAYS',
   deny_once: 'DENY_ONCE',
   deny_always: 'DENY_ALWAYS',
   allow: 'ALLOW_ALWAYS',

@@ -145,6 +145,13 @@ export const PERMISSIONS_KEYS: Readonly<Record<string, KeySchema>> = {
     additionalProperties: false,
     description: 'How long a remembered decision lasts, per risk tier.',
   },
+  unannotatedRisk: {
+    type: 'string',
+    enum: ['low', 'medium', 'high'],
+    description:
+      "The risk assumed for a trusted server's tools that carry no annotations. Default high: MCP's defaults " +
+      "(may modify data), so allow always is withheld; medium or low offer it. Untrusted servers' stay high.",
+  },
 };
 
 const serversMap = (description: string): KeySchema => ({

@@ -11,6 +11,7 @@ import { checkKeys } from '../config/unknown-keys.js';
 import { nearestKey } from '../config/nearest-key.js';
 import { HostError } from '../errors/host-error.js';
 import type { ExpiryDays } from '../permissions/permission-config.js';
+import type { RiskTier } from '../store/decision-record.js';
 import { readRetentionSettings } from '../retention/retention-settings.js';
 import type { RetentionSettings } from '../retention/retention-settings.js';
 import type { PermissionRule } from '../permissions/permission-rules.js';
@@ -30,6 +31,8 @@ export interface ConfigFile {
   readonly settingsOnly: boolean;
   readonly rules: PermissionRule[];
   readonly expiryDays?: Partial<ExpiryDays>;
+  /** `permissions.unannotatedRisk`, checked: the risk of a trusted server's tools without annotations. */
+  readonly unannotatedRisk?: RiskTier;
   /** `retention` and `audit` (anchoring), checked. */
   readonly retention?: RetentionSettings['retention'];
   readonly audit?: RetentionSettings['audit'];
@@ -61,8 +64,8 @@ export function readConfigText(file: string, what: string): string {
 }
 
 /**
- * Reads an `airlock.config.json`: servers in the `mcpServers` format, `permissions.rules` and
- * `permissions.expiryDays`. Comments and trailing commas are allowed (as in VS Code's `mcp.json`). Every error names
+ * Reads an `airlock.config.json`: servers in the `mcpServers` format, `permissions.rules`,
+ * `permissions.expiryDays` and `permissions.unannotatedRisk`. Comments and trailing commas are allowed (as in VS Code's `mcp.json`). Every error names
  * the file and the field; syntax errors, misspelt keys (with the key meant) and rules also the line and column.
  */
 export function readConfigFile(path: string, options: ReadConfigOptions = {}): ConfigFile {
@@ -76,6 +79,8 @@ export function readConfigFile(path: string, options: ReadConfigOptions = {}): C
   refuseSecretKeys(tree, text, file);
   const warnings = checkConfigKeys(tree, text, file);
   const expiryDays = readExpiry(json, file);
+  const locate = locateInTree(tree, text, file);
+  const unannotatedRisk = readUnannotatedRisk(json, locate);
   // A file of host settings only (no server list at all) configures no servers; a bare map of servers still does.
   const settingsOnly =
     !('mcpServers' in json) && !('servers' in json) && Object.keys(json).every((key) => HOST_KEYS.has(key));
@@ -90,10 +95,11 @@ export function readConfigFile(path: string, options: ReadConfigOptions = {}): C
     settingsOnly,
     rules: parseRulesText(text, file, ['permissions', 'rules']),
     ...(expiryDays === undefined ? {} : { expiryDays }),
+    ...(unannotatedRisk === undefined ? {} : { unannotatedRisk }),
     ...readRetentionSettings(json as Record<string, unknown>, file),
     limits: readLimits(json as Record<string, unknown>, file),
     json: json as Record<string, unknown>,
-    locate: locateInTree(tree, text, file),
+    locate,
     warnings,
   };
 }
@@ -182,4 +188,16 @@ function readExpiry(json: object, file: string): Partial<ExpiryDays> | undefined
     out[tier] = days as number | null;
   }
   return out;
+}
+
+/** `permissions.unannotatedRisk`: a risk tier, else an error at the value's line and column. */
+function readUnannotatedRisk(json: object, locate: ConfigLocate): RiskTier | undefined {
+  const raw = (json as { permissions?: { unannotatedRisk?: unknown } }).permissions?.unannotatedRisk;
+  if (raw === undefined || raw === 'low' || raw === 'medium' || raw === 'high') return raw;
+  throw new HostError(
+    'config_invalid',
+    `${locate(['permissions', 'unannotatedRisk'])}: permissions.unannotatedRisk must be "low", "medium" or "high", ` +
+      `not ${JSON.stringify(raw)}`,
+    { data: { field: 'permissions.unannotatedRisk' } },
+  );
 }

@@ -11,7 +11,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 export interface HostPermissionsApi {
   /** Resolves when stored decisions are loaded; calls before that are asked, never silently decided. */
   ready(): Promise<void>;
-  /** Stores allow_always or deny_always for a tool (optionally for these exact arguments only). */
+  /** Stores allow_always, deny_always (optionally for these exact arguments only) or allow_conversation (in the scope's conversation). */
   decide(options: { scope: Scope; tool: string; decision: unknown; args?: unknown }): Promise<StoredDecision>;
   list(options: { scope: Scope }): StoredDecision[];
   revoke(options: { scope: Scope; id?: string; serverId?: string }): Promise<number>;

@@ -2,7 +2,7 @@ import type { Scope } from '../scope.js';
 import type { DecisionTenant, HostStore } from '../store/host-store.js';
 import type { DecisionLookup } from './resolve-permission.js';
 import type { StoredDecision } from '../store/decision-record.js';
-import { decisionKey } from '../store/decision-record.js';
+import { conversationKeySuffix, decisionKey } from '../store/decision-record.js';
 
 /**
  * The stored decisions in memory, by lookup key, so the gate decides a call without waiting on the store or on a
@@ -13,6 +13,8 @@ export class DecisionCache implements DecisionLookup {
   readonly #byKey = new Map<string, StoredDecision>();
   /** How many decisions hold for exact arguments only: while none does, a call's arguments need no hash. */
   #argsGrain = 0;
+  /** How many decisions hold in one conversation only: while none does, a call needs no third lookup. */
+  #conversationGrain = 0;
   /** Per tenant, server id and tool: how many decisions each server identity holds, to tell a changed server. */
   readonly #identities = new Map<string, Map<string, number>>();
   #loaded = false;
@@ -30,9 +32,15 @@ export class DecisionCache implements DecisionLookup {
     });
   }
 
-  find(prefix: string, argsHash: () => string): StoredDecision | undefined {
-    // Two lookups, these exact arguments first: this runs before every call.
-    return (this.#argsGrain > 0 ? this.#byKey.get(prefix + argsHash()) : undefined) ?? this.#byKey.get(prefix);
+  find(prefix: string, argsHash: () => string, conversationId?: string): StoredDecision | undefined {
+    // At most three lookups, the narrowest first: this runs before every call.
+    return (
+      (this.#argsGrain > 0 ? this.#byKey.get(prefix + argsHash()) : undefined) ??
+      (this.#conversationGrain > 0 && conversationId !== undefined
+        ? this.#byKey.get(prefix + conversationKeySuffix(conversationId))
+        : undefined) ??
+      this.#byKey.get(prefix)
+    );
   }
 
   heldUnderOtherIdentity(
@@ -50,10 +58,8 @@ export class DecisionCache implements DecisionLookup {
     const key = decisionKey(decision);
     const replaced = this.#byKey.get(key);
     if (replaced !== undefined) this.#count(replaced, -1);
-    if (replaced?.argsHash != null) this.#argsGrain -= 1;
     this.#byKey.set(key, decision);
     this.#count(decision, 1);
-    if (decision.argsHash !== null) this.#argsGrain += 1;
   }
 
   /** Drops a decision (found by its key); one not held changes nothing. */
@@ -63,7 +69,6 @@ export class DecisionCache implements DecisionLookup {
     if (held === undefined) return;
     this.#byKey.delete(key);
     this.#count(held, -1);
-    if (held.argsHash !== null) this.#argsGrain -= 1;
   }
 
   /** Drops this very decision (by its id): one its key now holds in its place stays. */
@@ -72,6 +77,8 @@ export class DecisionCache implements DecisionLookup {
   }
 
   #count(d: StoredDecision, by: 1 | -1): void {
+    if (d.argsHash !== null) this.#argsGrain += by;
+    if (d.conversationId !== undefined) this.#conversationGrain += by;
     const key = serverToolKey(d.userId, d.workspaceId, d.serverId, d.tool);
     let held = this.#identities.get(key);
     if (held === undefined) this.#identities.set(key, (held = new Map<string, number>()));

@@ -23,7 +23,17 @@ describe('decisionToStore', () => {
 
   it('refuses what is not a decision, naming the ones there are', () => {
     expect(() => decisionToStore({ decision: 'allow_forever', tool: mcp, risk: risk(false) })).toThrow(
-      'unknown decision "allow_forever": use allow_once, allow_always, deny_once, deny_always',
+      'unknown decision "allow_forever": use allow_once, allow_conversation, allow_always, deny_once, deny_always',
+    );
+  });
+
+  it('keeps allow for this conversation, destructive tools included, for any arguments only', () => {
+    expect(decisionToStore({ decision: 'allow_conversation', tool: mcp, risk: risk(true) })).toBe('allow_conversation');
+    expect(() =>
+      decisionToStore({ decision: 'allow_conversation', tool: mcp, risk: risk(false), argsHash: 'h1' }),
+    ).toThrow(/allow_conversation holds for any arguments/);
+    expect(() => decisionToStore({ decision: 'allow_conversation', tool: native, risk: risk(false) })).toThrow(
+      /clock is native/,
     );
   });
 

@@ -40,8 +40,12 @@ export function explainPermission(options: {
       source: 'stored_decision',
       risk,
       storedDecision: d,
-      reason: `${d.effect} always, stored ${new Date(d.grantedAt).toISOString()}${d.argsHash === null ? '' : ' for these exact arguments'}; ${expires}`,
+      reason: `${grain(d)}, stored ${new Date(d.grantedAt).toISOString()}${d.argsHash === null ? '' : ' for these exact arguments'}; ${expires}`,
     };
   }
   return { decision: 'ask', source: 'prompt', risk, reason: resolution.why };
+}
+
+function grain(d: StoredDecision): string {
+  return d.conversationId === undefined ? `${d.effect} always` : `${d.effect} for this conversation`;
 }

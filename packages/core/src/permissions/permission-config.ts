@@ -1,3 +1,4 @@
+import { HostError } from '../errors/host-error.js';
 import type { PermissionRule } from './permission-rules.js';
 import type { RiskTier } from '../store/decision-record.js';
 
@@ -13,4 +14,24 @@ export interface PermissionConfig {
   readonly expiryDays?: Partial<ExpiryDays>;
   /** How long a prompt may wait for the user before the call is denied. Default 5 minutes. */
   readonly promptTimeoutMs?: number;
+  /**
+   * The risk assumed for a tool without annotations of a trusted server. Default `'high'`: MCP's defaults (may
+   * modify or delete data, reaches outside systems), so allow always is withheld. `'medium'` or `'low'` treat such
+   * tools as not destructive (allow always offered, focus on allow once) at that tier. An untrusted server's tools
+   * without annotations stay high whatever this says: its silence is not believed.
+   */
+  readonly unannotatedRisk?: RiskTier;
+}
+
+/**
+ * `unannotatedRisk` as a host was given it: a tier, or undefined for the default. Anything else (a host configured
+ * from JavaScript, unchecked) is refused as `config_invalid`, naming the setting.
+ */
+export function checkedUnannotatedRisk(value: unknown): RiskTier | undefined {
+  if (value === undefined || value === 'low' || value === 'medium' || value === 'high') return value;
+  throw new HostError(
+    'config_invalid',
+    `permissions.unannotatedRisk must be "low", "medium" or "high", not ${JSON.stringify(value)}`,
+    { data: { field: 'permissions.unannotatedRisk' } },
+  );
 }

@@ -15,14 +15,20 @@ import { toolTarget } from '../tools/tool.js';
 import { DecisionCache, followStoreDecisions } from './decision-cache.js';
 import type { PermissionExplanation } from './explain-permission.js';
 import type { ExpiryDays, PermissionConfig } from './permission-config.js';
-import { DEFAULT_EXPIRY_DAYS } from './permission-config.js';
+import { checkedUnannotatedRisk, DEFAULT_EXPIRY_DAYS } from './permission-config.js';
 import { explainPermission } from './explain-permission.js';
 import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
 import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, quickVerdict } from './permission-verdict.js';
 import type { QuickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
-import { decisionExpiresAt, permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
+import {
+  decisionExpiresAt,
+  DESTRUCTIVE_CONVERSATION_MS,
+  permissionRisk,
+  resolvePermission,
+  ruleTarget,
+} from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
 import type { RiskTier } from '../store/decision-record.js';
 import { decisionToStore } from './decision-to-store.js';
@@ -59,6 +65,7 @@ export class PermissionEngine {
   readonly #expiry: ExpiryDays;
   readonly #promptTimeoutMs: number;
   readonly #rules: readonly PermissionRule[];
+  readonly #unannotatedRisk: RiskTier | undefined;
   /** Per tool, what depends on its definition only: worked out once per Tool object, not once per call. */
   readonly #tools = new WeakMap<Tool, { readonly risk: RiskAssessment; readonly target: RuleTarget }>();
   /** The clock's wall time, as one function made once rather than a closure per call. */
@@ -83,6 +90,7 @@ export class PermissionEngine {
     this.#expiry = { ...DEFAULT_EXPIRY_DAYS, ...deps.config.expiryDays };
     this.#promptTimeoutMs = deps.config.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
     this.#rules = deps.config.rules ?? [];
+    this.#unannotatedRisk = checkedUnannotatedRisk(deps.config.unannotatedRisk);
     this.synced = this.#decisions.load(deps.store.listDecisions({}));
     followStoreDecisions(this.#decisions, deps.store, this.synced);
     this.#check = sharedRevokeCheck(deps.store, this.#decisions, this.#now);
@@ -104,7 +112,12 @@ export class PermissionEngine {
     let facts = this.#tools.get(tool);
     if (facts === undefined) {
       // Frozen: every prompt of the tool is handed this object, and a surface must not change what the engine decides by.
-      const risk = permissionRisk({ rules: this.#rules, tool, server: this.deps.server });
+      const risk = permissionRisk({
+        rules: this.#rules,
+        tool,
+        server: this.deps.server,
+        unannotatedRisk: this.#unannotatedRisk,
+      });
       Object.freeze(risk.reasons);
       facts = {
         risk: Object.freeze(risk),
@@ -177,7 +190,8 @@ export class PermissionEngine {
     const refuse = (reason: string) =>
       tell({ decision: 'deny', origin: 'store_unreadable', data: { ...data, reason } });
     // A stored allow is confirmed by a shared store first (in `hook`); a deny, or a rule, needs no confirming.
-    const held = resolution.kind === 'stored' && decision === 'allow_always' ? resolution.decision : undefined;
+    const held =
+      resolution.kind === 'stored' && resolution.decision.effect === 'allow' ? resolution.decision : undefined;
     const check = held === undefined || this.#check === undefined ? undefined : { held, by: this.#check };
     return { kind: 'quick', verdict, record, refuse, check };
   }
@@ -224,10 +238,14 @@ export class PermissionEngine {
     // changed it. Refused allow always runs the call once, audited as allow_once with allowAlwaysRefused.
     const refused = decision === 'allow_always' && !allowAlwaysOffer(toolTarget(tool).serverId, risk).offered;
     if (refused) decision = 'allow_once';
-    // A native tool is asked each time: nothing is stored for it, so deny always denies this call, audited deny_once.
-    if (decision === 'deny_always' && toolTarget(tool).serverId === null) decision = 'deny_once';
+    // A native tool is asked each time: nothing is stored for it, so deny always denies this call, audited deny_once,
+    // and allow for this conversation allows this call, audited allow_once.
+    if (toolTarget(tool).serverId === null) {
+      if (decision === 'deny_always') decision = 'deny_once';
+      if (decision === 'allow_conversation') decision = 'allow_once';
+    }
     const data = { decision, origin: resolution.origin, ...(refused ? { allowAlwaysRefused: true } : {}) };
-    if (decision === 'allow_always' || decision === 'deny_always') {
+    if (decision === 'allow_always' || decision === 'deny_always' || decision === 'allow_conversation') {
       await this.#store(scope, tool, null, decision, risk.tier, audit(data));
     } else {
       this.deps.writes.write({ kind: 'audit', audit: audit(data) });
@@ -249,8 +267,9 @@ export class PermissionEngine {
   }
 
   /**
-   * Records a decision without a call (a settings page, a CLI). Unknown decisions, and allow always for an
-   * effectively destructive tool, are refused with a clear error.
+   * Records a decision without a call (a settings page, a CLI); allow for this conversation holds in
+   * `scope.conversationId`. Unknown decisions, and allow always for an effectively destructive tool, are refused with
+   * a clear error.
    */
   async decide(options: {
     scope: Scope;
@@ -259,9 +278,9 @@ export class PermissionEngine {
     argsHash?: string | null;
   }): Promise<StoredDecision> {
     const { scope, tool } = options;
-    const decision = decisionToStore({ decision: options.decision, tool, risk: () => this.risk(tool) });
-    const risk = this.risk(tool);
     const argsHash = options.argsHash ?? null;
+    const decision = decisionToStore({ decision: options.decision, tool, risk: () => this.risk(tool), argsHash });
+    const risk = this.risk(tool);
     return this.#store(
       scope,
       tool,
@@ -330,7 +349,7 @@ export class PermissionEngine {
     return next;
   }
 
-  /** The audit event of a change to a stored decision: the decision's tenant, no conversation and no call. */
+  /** The audit event of a change to a stored decision: the decision's tenant (and its conversation), no call. */
   #decisionAudit(d: StoredDecision, data: Record<string, unknown>): AuditEventInput {
     return auditEvent({
       type: 'permission.decision',
@@ -366,7 +385,7 @@ export class PermissionEngine {
     scope: Scope,
     tool: Tool,
     argsHash: string | null,
-    decision: 'allow_always' | 'deny_always',
+    decision: 'allow_always' | 'deny_always' | 'allow_conversation',
     tier: RiskTier,
     audit: AuditEventInput,
   ): Promise<StoredDecision> {
@@ -374,7 +393,7 @@ export class PermissionEngine {
     const server = this.deps.server(tool.origin.serverId);
     if (server === undefined) throw new HostError('server_not_found', `no server "${tool.origin.serverId}"`);
     const now = this.deps.clock.now();
-    const effect = decision === 'allow_always' ? 'allow' : 'deny';
+    const effect = decision === 'deny_always' ? 'deny' : 'allow';
     const stored: StoredDecision = {
       id: randomUUID(),
       userId: scope.userId,
@@ -383,11 +402,23 @@ export class PermissionEngine {
       serverIdentity: server.identity,
       tool: tool.origin.originalName,
       argsHash,
+      // The conversation grain is a row like allow always's, with the conversation in its key: every store keeps it,
+      // and instances sharing a store learn of it (and of its revoke) as of any other decision.
+      ...(decision === 'allow_conversation' ? { conversationId: scope.conversationId } : {}),
       definitionHash: tool.definitionHash,
       effect,
       riskTier: tier,
       grantedAt: now,
-      expiresAt: decisionExpiresAt({ effect, tier, grantedAt: now, expiryDays: this.#expiry }),
+      // An allow for a conversation runs out with an allow always of its tier, and within a day for a tool that may
+      // modify or delete data: a long-lived conversation does not turn it into the standing allow refused such a tool.
+      expiresAt: decisionExpiresAt({
+        effect,
+        tier,
+        grantedAt: now,
+        expiryDays: this.#expiry,
+        capMs:
+          decision === 'allow_conversation' && this.risk(tool).destructive ? DESTRUCTIVE_CONVERSATION_MS : undefined,
+      }),
       grantedBy: scope.userId,
     };
     // Stored decisions are committed before this returns (not left queued) so a remembered answer survives a crash;

@@ -336,7 +336,9 @@ describe('the permission gate', () => {
     const { host } = await start();
     await expect(
       host.permissions.decide({ scope: SCOPE, tool: 'demo__echo', decision: 'allow_forever' }),
-    ).rejects.toThrow('unknown decision "allow_forever": use allow_once, allow_always, deny_once, deny_always');
+    ).rejects.toThrow(
+      'unknown decision "allow_forever": use allow_once, allow_conversation, allow_always, deny_once, deny_always',
+    );
     await expect(
       host.permissions.decide({ scope: SCOPE, tool: 'demo__gone', decision: 'deny_always' }),
     ).rejects.toMatchObject({

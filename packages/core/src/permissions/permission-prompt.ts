@@ -50,6 +50,7 @@ export function permissionRequest(options: {
     argsHash,
     risk,
     allowAlways: allowAlwaysOffer(serverId, risk),
+    allowConversation: allowConversationOffer(serverId),
     defaultAction: risk.destructive ? 'deny_once' : 'allow_once',
     renewal: options.reason === 'decision_expired',
     ...(options.reason === undefined ? {} : { reason: options.reason }),
@@ -75,6 +76,22 @@ export function allowAlwaysOffer(
   risk: Pick<RiskAssessment, 'destructive'>,
 ): PermissionRequest['allowAlways'] {
   return serverId === null ? NATIVE_ASKED_EACH_TIME : risk.destructive ? DESTRUCTIVE_NOT_OFFERED : OFFERED;
+}
+
+const NATIVE_NOT_KEPT = Object.freeze({
+  offered: false,
+  reason: 'native tools are asked each time, in every conversation',
+} as const);
+
+/**
+ * Whether allow for this conversation may be kept for a tool: for every MCP tool, never for a native tool (asked
+ * each time). Unlike allow always, it is offered for a tool that may modify or delete data: it holds in the one
+ * conversation the user is watching and for a day at most (`DESTRUCTIVE_CONVERSATION_MS`), each call still shows its
+ * card and is audited, and the seed's refusal is of a standing allow that outlives the user's attention (seed 003 R5).
+ * A host that wants every call of a tool asked gives it an `ask` rule, which no stored decision overrides.
+ */
+export function allowConversationOffer(serverId: string | null): PermissionRequest['allowConversation'] {
+  return serverId === null ? NATIVE_NOT_KEPT : OFFERED;
 }
 
 /**

@@ -4,11 +4,15 @@ import type { Scope } from '../scope.js';
 import type { PermissionAskReason } from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
 
-/** The four grains of consent. */
-export type PermissionDecision = 'allow_once' | 'allow_always' | 'deny_once' | 'deny_always';
+/**
+ * The grains of consent: the seed's four, and allow for this conversation (the same tool, for any arguments, without
+ * asking again in the conversation of the call; another conversation of the same user still asks).
+ */
+export type PermissionDecision = 'allow_once' | 'allow_conversation' | 'allow_always' | 'deny_once' | 'deny_always';
 
 export const PERMISSION_DECISIONS = [
   'allow_once',
+  'allow_conversation',
   'allow_always',
   'deny_once',
   'deny_always',
@@ -34,6 +38,8 @@ export interface PermissionRequest {
   readonly risk: RiskAssessment;
   /** Whether the surface may offer allow always; when not, why (the engine refuses it anyway). */
   readonly allowAlways: { readonly offered: boolean; readonly reason?: string };
+  /** Whether the surface may offer allow for this conversation; when not, why (the engine refuses it anyway). */
+  readonly allowConversation: { readonly offered: boolean; readonly reason?: string };
   /** The action that has focus when the prompt opens: allow once, or deny once for destructive tools. */
   readonly defaultAction: 'allow_once' | 'deny_once';
   /** True when a stored decision expired and the user is asked to renew it. */

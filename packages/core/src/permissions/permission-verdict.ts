@@ -9,7 +9,7 @@ const ALLOW: PreCallVerdict = { allow: true };
 /** A call decided without asking anyone: its verdict, and what its audit event records. */
 export interface QuickVerdict {
   readonly verdict: PreCallVerdict;
-  readonly decision: 'allow' | 'deny' | 'allow_always' | 'deny_always';
+  readonly decision: 'allow' | 'deny' | 'allow_always' | 'allow_conversation' | 'deny_always';
   readonly origin: DecisionOrigin & ('rule' | 'cache_hit');
   /** Names the rule or the stored decision that decided, so the audit log says which. */
   readonly data: { readonly rule: string } | { readonly decisionId: string };
@@ -43,7 +43,8 @@ export function quickVerdict(
             allow: false,
             reason: `the user denied ${tool.name} always (on ${new Date(d.grantedAt).toISOString().slice(0, 10)}); it was not run`,
           },
-    decision: d.effect === 'allow' ? 'allow_always' : 'deny_always',
+    decision:
+      d.effect === 'deny' ? 'deny_always' : d.conversationId === undefined ? 'allow_always' : 'allow_conversation',
     origin: 'cache_hit',
     data: { decisionId: d.id },
   };

@@ -23,11 +23,12 @@ export interface DecisionLookup {
   /** False until the stored decisions are in: until then every call is asked. */
   readonly loaded: boolean;
   /**
-   * The decision under a key prefix (tenant, server identity, tool; see `decisionKeyPrefix`): the one for these
-   * exact arguments first, else the one for any arguments. `argsHash` is called only when a per-arguments decision
-   * may exist, as hashing the arguments costs more than the lookup.
+   * The decision under a key prefix (tenant, server identity, tool; see `decisionKeyPrefix`), the narrowest first: the
+   * one for these exact arguments, else the one for this conversation (when `conversationId` is given), else the one
+   * for any arguments. `argsHash` is called only when a per-arguments decision may exist, as hashing the arguments
+   * costs more than the lookup.
    */
-  find(prefix: string, argsHash: () => string): StoredDecision | undefined;
+  find(prefix: string, argsHash: () => string, conversationId?: string): StoredDecision | undefined;
   /**
    * Whether the tenant holds a decision for this server id and tool under another server identity than `identity`:
    * then the server's configuration changed since the user decided. Asked only when no decision applies.
@@ -111,8 +112,9 @@ const CHANGED: PermissionResolution = {
 /**
  * Resolves a call from the rules and the stored decisions alone: rules first (a deny at any layer wins; an `ask` rule
  * always asks), then the tenant's stored decision for this server identity and tool, these exact arguments before
- * any arguments. A decision made for another definition of the tool or another configuration of its server, or that
- * has expired by `now()`, asks again, saying which.
+ * this conversation before any arguments (a deny always in force still wins over an allow for the conversation). A
+ * decision made for another definition of the tool or another configuration of its server, or that has expired by
+ * `now()`, asks again, saying which.
  * Pure: it reads, writes and waits on nothing, so every case is a unit test. It runs before every call: keys are
  * built by concatenation and the arguments' hash is asked for only when a per-arguments decision may apply.
  */
@@ -120,7 +122,8 @@ export function resolvePermission(options: {
   rules: readonly PermissionRule[];
   decisions: DecisionLookup;
   tool: Tool;
-  scope: Pick<Scope, 'userId' | 'workspaceId'>;
+  /** The call's tenant; with its conversation, a decision for that conversation applies too. */
+  scope: Pick<Scope, 'userId' | 'workspaceId'> & { readonly conversationId?: string };
   /** The arguments' hash, worked out on first use. */
   argsHash: () => string;
   /** Wall time, for expiry; read only when a stored decision with an expiry is found (a clock read costs more than
@@ -142,7 +145,16 @@ export function resolvePermission(options: {
   const server = options.server(tool.origin.serverId);
   if (server === undefined) return UNKNOWN_SERVER;
   const prefix = decisionKeyPrefix(scope.userId, scope.workspaceId, server.identity, tool.origin.originalName);
-  const found = options.decisions.find(prefix, options.argsHash);
+  let found = options.decisions.find(prefix, options.argsHash, scope.conversationId);
+  if (found?.conversationId !== undefined) {
+    // A deny always in force wins over an allow for one conversation: the user said "never" after allowing it here
+    // (a settings page, or another conversation's answer). A stale one (another definition, run out) does not, as the
+    // conversation's allow was given after it was asked again.
+    const wide = options.decisions.find(prefix, options.argsHash);
+    if (wide?.effect === 'deny' && wide.definitionHash === tool.definitionHash) {
+      if (wide.expiresAt === null || wide.expiresAt > options.now()) found = wide;
+    }
+  }
   if (found === undefined) {
     const { serverId, originalName } = tool.origin;
     return options.decisions.heldUnderOtherIdentity?.(scope, serverId, originalName, server.identity) === true
@@ -163,12 +175,14 @@ export function resolvePermission(options: {
 
 /**
  * The risk of a tool as the badge shows it: from its annotations, its server's trust (a native tool is the host's
- * own, so trusted) and the risk a host rule sets. Tenant rules are not consulted: a tool has one risk for everyone.
+ * own, so trusted), the host's policy for tools without annotations and the risk a host rule sets. Tenant rules are
+ * not consulted: a tool has one risk for everyone.
  */
 export function permissionRisk(options: {
   rules: readonly PermissionRule[];
   tool: Tool;
   server: (serverId: string) => ServerFacts | undefined;
+  unannotatedRisk?: RiskTier | undefined;
 }): RiskAssessment {
   const { tool } = options;
   const verdict = evaluateRules(options.rules, { userId: '', workspaceId: '' }, ruleTarget(tool));
@@ -177,21 +191,33 @@ export function permissionRisk(options: {
     trusted: tool.origin.kind === 'native' || options.server(tool.origin.serverId)?.trusted === true,
     meta: tool.meta,
     ruleRisk: verdict?.rule.risk,
+    unannotatedRisk: options.unannotatedRisk,
   });
 }
 
 /**
+ * How long an allow for one conversation of a tool that may modify or delete data lasts at most: a day. A
+ * conversation may go on for days (the CLI's single one, a console conversation resumed later), and the grain must
+ * not become the standing allow the engine refuses such a tool.
+ */
+export const DESTRUCTIVE_CONVERSATION_MS = DAY_MS;
+
+/**
  * When a decision being stored expires: an allow after its risk tier's days (null days: never), a deny never, so a
- * user who said "never" is not asked again until they revoke it.
+ * user who said "never" is not asked again until they revoke it. `capMs` shortens an allow's life further.
  */
 export function decisionExpiresAt(options: {
   effect: 'allow' | 'deny';
   tier: RiskTier;
   grantedAt: number;
   expiryDays: Readonly<Record<RiskTier, number | null>>;
+  capMs?: number | undefined;
 }): number | null {
   const days = options.effect === 'allow' ? options.expiryDays[options.tier] : null;
-  return days === null ? null : options.grantedAt + days * DAY_MS;
+  const byTier = days === null ? null : options.grantedAt + days * DAY_MS;
+  if (options.capMs === undefined || options.effect === 'deny') return byTier;
+  const capped = options.grantedAt + options.capMs;
+  return byTier === null ? capped : Math.min(byTier, capped);
 }
 
 /** A tool as rules see it: its server, its own name there, and its name in the host. Fixed for a Tool object. */

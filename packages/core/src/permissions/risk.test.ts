@@ -48,6 +48,41 @@ describe('deriveRisk', () => {
     expect(deriveRisk({ annotations: undefined, trusted: true, meta: { 'airlock/risk': 'low' } }).tier).toBe('low');
   });
 
+  it("rates a trusted server's tool without annotations by the host's policy, not destructive", () => {
+    expect(deriveRisk({ annotations: undefined, trusted: true, unannotatedRisk: 'medium' })).toMatchObject({
+      tier: 'medium',
+      destructive: false,
+      reasons: ['the tool has no annotations; the host rates such tools of trusted servers medium risk'],
+    });
+    expect(deriveRisk({ annotations: { title: 'Run' }, trusted: true, unannotatedRisk: 'low' })).toMatchObject({
+      tier: 'low',
+      destructive: false,
+    });
+    expect(deriveRisk({ annotations: undefined, trusted: true, unannotatedRisk: 'high' })).toMatchObject({
+      tier: 'high',
+      destructive: true,
+    });
+  });
+
+  it("keeps an untrusted server's tool without annotations high and destructive whatever the policy says", () => {
+    expect(deriveRisk({ annotations: undefined, trusted: false, unannotatedRisk: 'low' })).toMatchObject({
+      tier: 'high',
+      destructive: true,
+      reasons: ['the tool has no annotations, so it is treated as the worst case'],
+    });
+  });
+
+  it('leaves annotated tools to their annotations, and lets a rule or a claim still raise the tier', () => {
+    const destructive = { destructiveHint: true, readOnlyHint: false };
+    expect(deriveRisk({ annotations: destructive, trusted: true, unannotatedRisk: 'low' })).toMatchObject({
+      tier: 'high',
+      destructive: true,
+    });
+    const claimed = { annotations: undefined, trusted: true, unannotatedRisk: 'low' as const };
+    expect(deriveRisk({ ...claimed, meta: { 'airlock/risk': 'high' } }).tier).toBe('high');
+    expect(deriveRisk({ ...claimed, ruleRisk: 'medium' }).tier).toBe('medium');
+  });
+
   it('lets a host rule set the risk', () => {
     expect(deriveRisk({ annotations: { readOnlyHint: true }, trusted: true, ruleRisk: 'high' }).tier).toBe('high');
   });

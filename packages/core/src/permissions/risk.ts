@@ -17,9 +17,11 @@ export interface RiskAssessment {
 }
 
 /**
- * Derives risk from a tool's annotations, its server's trust, the server's own claim and a host rule.
+ * Derives risk from a tool's annotations, its server's trust, the server's own claim, the host's policy for tools
+ * without annotations and a host rule.
  *
- * No annotations: high. Read-only: low on a trusted server, medium on an untrusted one. Not read-only: high when
+ * No annotations: high and destructive (the spec's defaults), unless the server is trusted and the host's
+ * `unannotatedRisk` says medium or low: then that tier, not destructive. Read-only: low on a trusted server, medium on an untrusted one. Not read-only: high when
  * destructive or open-world (both default to true when absent, as the spec says), else medium. A server's claim in
  * `_meta["airlock/risk"]` may raise the tier; only a trusted server's claim may lower it. A host rule's risk wins.
  */
@@ -28,14 +30,22 @@ export function deriveRisk(options: {
   trusted: boolean;
   meta?: Readonly<Record<string, unknown>> | undefined;
   ruleRisk?: RiskTier | undefined;
+  /** The host's policy for a trusted server's tools without annotations (`PermissionConfig.unannotatedRisk`). */
+  unannotatedRisk?: RiskTier | undefined;
 }): RiskAssessment {
   const a = options.annotations;
   const hints = a === undefined ? [] : Object.keys(a).filter((k) => k.endsWith('Hint'));
   const reasons: string[] = [];
   let tier: RiskTier;
   const readOnly = a?.readOnlyHint === true;
-  const destructive = !readOnly && a?.destructiveHint !== false;
-  if (hints.length === 0) {
+  let destructive = !readOnly && a?.destructiveHint !== false;
+  // An untrusted server's silence is read as the spec reads it: the host's policy lowers only what it trusts.
+  const assumed = options.trusted ? (options.unannotatedRisk ?? 'high') : 'high';
+  if (hints.length === 0 && assumed !== 'high') {
+    tier = assumed;
+    destructive = false;
+    reasons.push(`the tool has no annotations; the host rates such tools of trusted servers ${assumed} risk`);
+  } else if (hints.length === 0) {
     tier = 'high';
     reasons.push('the tool has no annotations, so it is treated as the worst case');
   } else if (readOnly) {

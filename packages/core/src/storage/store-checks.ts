@@ -221,9 +221,10 @@ export function sealStoredAuditInput(
 }
 
 /**
- * The decision exactly as a store keeps it (its thirteen fields), refused as `invalid_arguments` when a store could
- * not keep it faithfully: an unknown effect or risk tier, a time that is not a number, or an args hash of '' (the
- * stored form of "per tool", which would silently turn a per-arguments decision into a per-tool one).
+ * The decision exactly as a store keeps it (its thirteen fields, and its conversation when it holds in one), refused
+ * as `invalid_arguments` when a store could not keep it faithfully: an unknown effect or risk tier, a time that is not
+ * a number, or an args hash or a conversation id of '' (the stored form of "per tool" and "every conversation", which
+ * would silently widen the decision).
  */
 export function storedDecision(decision: StoredDecision): StoredDecision {
   const d = decision;
@@ -234,6 +235,11 @@ export function storedDecision(decision: StoredDecision): StoredDecision {
   requireText(d.argsHash, 'argsHash', true);
   if (d.argsHash === '') {
     throw invalid('argsHash must be null for a per-tool decision, not an empty string', { id: d.id });
+  }
+  if (d.conversationId !== undefined) {
+    requireText(d.conversationId, 'conversationId', false);
+    if (d.conversationId === '')
+      throw invalid('conversationId must be absent or a conversation id, not ""', { id: d.id });
   }
   if (!Object.hasOwn(EFFECTS, d.effect)) throw invalid(`unknown effect ${String(d.effect)}`, { id: d.id });
   if (!Object.hasOwn(RISK_TIERS, d.riskTier)) throw invalid(`unknown risk tier ${String(d.riskTier)}`, { id: d.id });
@@ -249,6 +255,7 @@ export function storedDecision(decision: StoredDecision): StoredDecision {
     serverIdentity: d.serverIdentity,
     tool: d.tool,
     argsHash: d.argsHash,
+    ...(d.conversationId === undefined ? {} : { conversationId: d.conversationId }),
     definitionHash: d.definitionHash,
     effect: d.effect,
     riskTier: d.riskTier,

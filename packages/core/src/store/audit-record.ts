@@ -41,7 +41,7 @@ export type DecisionOrigin =
   | 'prompt_timeout'
   /** The surface threw (or rejected) while asking: no one decided; the call did not run. */
   | 'surface_error'
-  /** The surface answered something that is not one of the four decisions: the call did not run. */
+  /** The surface answered something that is not one of the decisions: the call did not run. */
   | 'invalid_answer'
   /** The call was cancelled while its prompt was open, so the prompt closed unanswered. */
   | 'call_cancelled'

@@ -1,7 +1,10 @@
 /** How much a call can hurt: what the badge shows and what sets a stored decision's expiry. */
 export type RiskTier = 'low' | 'medium' | 'high';
 
-/** A remembered answer: allow always or deny always, for one tenant, server identity and tool. */
+/**
+ * A remembered answer: allow always or deny always, for one tenant, server identity and tool; or allow for one
+ * conversation of the tenant (`conversationId`).
+ */
 export interface StoredDecision {
   readonly id: string;
   readonly userId: string;
@@ -14,6 +17,11 @@ export interface StoredDecision {
   readonly tool: string;
   /** Set when the decision holds for these exact arguments only (sha256 of their canonical JSON). */
   readonly argsHash: string | null;
+  /**
+   * Set when the decision holds in this conversation of the tenant only (allow for this conversation); absent, it
+   * holds in every conversation.
+   */
+  readonly conversationId?: string;
   /** The tool definition the user saw when deciding: a changed tool asks again. */
   readonly definitionHash: string;
   readonly effect: 'allow' | 'deny';
@@ -24,11 +32,23 @@ export interface StoredDecision {
   readonly grantedBy: string;
 }
 
-/** The lookup key of a decision: tenant, server identity, tool, and the arguments' hash when per-arguments. */
+/**
+ * The lookup key of a decision: tenant, server identity, tool, the arguments' hash when per-arguments, and the
+ * conversation when it holds in one only (see `conversationKeySuffix`).
+ */
 export function decisionKey(
-  d: Pick<StoredDecision, 'userId' | 'workspaceId' | 'serverIdentity' | 'tool' | 'argsHash'>,
+  d: Pick<StoredDecision, 'userId' | 'workspaceId' | 'serverIdentity' | 'tool' | 'argsHash' | 'conversationId'>,
 ): string {
-  return decisionKeyPrefix(d.userId, d.workspaceId, d.serverIdentity, d.tool) + (d.argsHash ?? '');
+  const prefix = decisionKeyPrefix(d.userId, d.workspaceId, d.serverIdentity, d.tool) + (d.argsHash ?? '');
+  return d.conversationId === undefined ? prefix : prefix + conversationKeySuffix(d.conversationId);
+}
+
+/**
+ * What follows a per-tool key for a decision that holds in one conversation. It starts with a NUL, which no
+ * arguments' hash holds, so a conversation's key never meets a per-arguments one.
+ */
+export function conversationKeySuffix(conversationId: string): string {
+  return `\u0000${conversationId}`;
 }
 
 /** The key of a decision for any arguments; a per-arguments key is this followed by the arguments' hash. */

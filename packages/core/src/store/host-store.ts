@@ -8,14 +8,20 @@ import type { SwitchKey, SwitchRecord } from './switches.js';
 import type { KeptReadRecord } from './kept-read.js';
 import type { ConversationRecord, ConversationSummary } from './conversation-record.js';
 
-/** The tenant a permission decision belongs to: decisions are per user and workspace, not per conversation. */
+/**
+ * The tenant a permission decision belongs to: decisions are per user and workspace (one that holds in a single
+ * conversation names it in the decision itself, and is listed and revoked with the tenant's others).
+ */
 export interface DecisionTenant {
   readonly userId: string;
   readonly workspaceId: string;
 }
 
-/** What identifies a stored decision in the store: one per tenant, server identity, tool and arguments' hash. */
-export type DecisionKeyFields = Pick<StoredDecision, 'userId' | 'workspaceId' | 'serverIdentity' | 'tool' | 'argsHash'>;
+/** What identifies a stored decision in the store: one per tenant, server identity, tool, arguments and conversation. */
+export type DecisionKeyFields = Pick<
+  StoredDecision,
+  'userId' | 'workspaceId' | 'serverIdentity' | 'tool' | 'argsHash' | 'conversationId'
+>;
 
 /**
  * One write of a batch. Each kind carries the audit events that record it, so a row and its event are stored in the
@@ -49,8 +55,8 @@ export type StoreWrite =
   /** An audit event alone (a decision a rule or a stored decision made), in order with the history around it. */
   | { readonly kind: 'audit'; readonly audit: AuditEventInput }
   /**
-   * Stores a decision, replacing the one with the same key (user, workspace, server identity, tool, args hash), id
-   * included. An id that another key's decision holds is refused.
+   * Stores a decision, replacing the one with the same key (user, workspace, server identity, tool, args hash,
+   * conversation), id included. An id that another key's decision holds is refused.
    */
   | { readonly kind: 'decision.put'; readonly decision: StoredDecision; readonly audit: AuditEventInput }
   /** Deletes the tenant's decisions with these ids (another tenant's ids and unknown ids delete nothing). */

@@ -74,6 +74,39 @@ export function describeDecisionContract(options: HostStoreContractOptions): voi
       expect(byId(await store.listDecisions(TENANT))).toEqual(byId([perArgs, otherArgs, newPerTool]));
     });
 
+    it("keeps a tool's allow for each conversation beside its allow always, each replaced under its own key", async () => {
+      const always = decision({ riskTier: 'high' });
+      const inFirst = decision({ conversationId: 'conversation-1' });
+      const inSecond = decision({ conversationId: 'conversation-2', expiresAt: 1_800_000_000_000 });
+      const firstAgain = decision({
+        conversationId: 'conversation-1',
+        definitionHash: 'def-2',
+        grantedAt: 1_700_000_000_100,
+      });
+      await put(always, inFirst, inSecond, firstAgain);
+
+      expect(byId(await store.listDecisions(TENANT))).toEqual(byId([always, inSecond, firstAgain]));
+      expect((await store.listDecisions({})).map((d) => d.conversationId).sort()).toEqual([
+        'conversation-1',
+        'conversation-2',
+        undefined,
+      ]);
+      await store.write([deleteWrite([inSecond.id], [decisionAudit(inSecond, 'revoke')])]);
+      expect(byId(await store.listDecisions(TENANT))).toEqual(byId([always, firstAgain]));
+    });
+
+    it('finds a decision by its whole key, conversation included, where the store offers findDecision', async (context) => {
+      if (store.findDecision === undefined) return context.skip('this store is not shared by several hosts');
+      const always = decision();
+      const inConversation = decision({ conversationId: 'conversation-1', effect: 'allow' });
+      await put(always, inConversation);
+      const key = { ...TENANT, serverIdentity: always.serverIdentity, tool: always.tool, argsHash: null };
+
+      expect(await store.findDecision(key)).toEqual(always);
+      expect(await store.findDecision({ ...key, conversationId: 'conversation-1' })).toEqual(inConversation);
+      expect(await store.findDecision({ ...key, conversationId: 'conversation-2' })).toBeUndefined();
+    });
+
     it.each(['userId', 'workspaceId', 'serverIdentity', 'tool'] as const)(
       'keeps decisions that differ only in %s apart',
       async (key) => {
@@ -135,6 +168,7 @@ export function describeDecisionContract(options: HostStoreContractOptions): voi
       ['an unknown effect', { effect: 'maybe' as StoredDecision['effect'] }],
       ['an unknown risk tier', { riskTier: 'extreme' as StoredDecision['riskTier'] }],
       ["an args hash of '' (the stored form of per tool)", { argsHash: '' }],
+      ["a conversation id of '' (the stored form of every conversation)", { conversationId: '' }],
       ['a grant time that is not a number', { grantedAt: Number.NaN }],
     ])('refuses a decision with %s as invalid_arguments, appending no event', async (_, bad) => {
       const d = decision(bad);
@@ -192,21 +226,22 @@ export function describeDecisionContract(options: HostStoreContractOptions): voi
       if (opened.reopen === undefined) return context.skip('this store does not persist');
       const perTool = decision({ expiresAt: 1_800_000_000_000 });
       const perArgs = decision({ argsHash: 'args-1', effect: 'deny', riskTier: 'medium' });
+      const inConversation = decision({ conversationId: 'conversation-1', riskTier: 'high' });
       const revoked = decision({ tool: 'write' });
-      await put(perTool, perArgs, revoked);
+      await put(perTool, perArgs, inConversation, revoked);
       await store.write([deleteWrite([revoked.id], [decisionAudit(revoked, 'revoke')])]);
       const chain = await store.queryAudit({});
 
       store = await opened.reopen();
 
-      expect(byId(await store.listDecisions({}))).toEqual(byId([perTool, perArgs]));
+      expect(byId(await store.listDecisions({}))).toEqual(byId([perTool, perArgs, inConversation]));
       expect(await store.queryAudit({})).toEqual(chain);
       const replacement = decision({ effect: 'deny' });
       await store.write([putWrite(replacement, decisionAudit(replacement, 'after reopen'))]);
       const after = await store.queryAudit({});
-      expect(after.at(-1)).toMatchObject({ seq: 5, prevHash: chain.at(-1)?.hash, data: { label: 'after reopen' } });
-      expect(verifyChain(after)).toMatchObject({ ok: true, count: 5 });
-      expect(byId(await store.listDecisions(TENANT))).toEqual(byId([perArgs, replacement]));
+      expect(after.at(-1)).toMatchObject({ seq: 6, prevHash: chain.at(-1)?.hash, data: { label: 'after reopen' } });
+      expect(verifyChain(after)).toMatchObject({ ok: true, count: 6 });
+      expect(byId(await store.listDecisions(TENANT))).toEqual(byId([perArgs, inConversation, replacement]));
     });
   });
 }

@@ -32,6 +32,7 @@ const SEARCH: PermissionRequest = {
   argsHash: 'h1',
   risk: { tier: 'low', destructive: false, unverified: false, reasons: ['read-only on a trusted server'] },
   allowAlways: { offered: true },
+  allowConversation: { offered: true },
   defaultAction: 'allow_once',
   renewal: false,
 };
@@ -155,6 +156,21 @@ describe('<airlock-permission-sheet>', () => {
     expect(await page.locator('airlock-permission-sheet [part~="hints"] li').count()).toBe(0);
   });
 
+  it("says a tool without annotations was rated by the host's policy when it is not the worst case", async () => {
+    const rated = { ...BARE, server: { id: 'shell', trusted: true }, allowAlways: { offered: true } };
+    const page = await openSheet({ ...rated, risk: { ...BARE.risk, tier: 'medium', destructive: false } });
+    expect(await text(page, '[part~="hints"] p')).toBe(
+      "No annotations: rated by this host's policy for trusted servers",
+    );
+    const pt = await openSheet(
+      { ...rated, risk: { ...BARE.risk, tier: 'low', destructive: false } },
+      { lang: 'pt-BR' },
+    );
+    expect(await text(pt, '[part~="hints"] p')).toBe(
+      'Sem anotações: avaliada pela política deste host para servidores confiáveis',
+    );
+  });
+
   it('cuts long arguments and shows them whole on show more', async () => {
     const long = { ...SEARCH, args: { body: 'x'.repeat(900), tail: 'THE-END' } };
     const page = await openSheet(long);
@@ -170,9 +186,15 @@ describe('<airlock-permission-sheet>', () => {
     expect((await more.textContent())?.trim()).toBe('Show less');
   });
 
-  it('sends the decision of each of the four actions and closes', async () => {
+  it('sends the decision of each of the five actions and closes', async () => {
     const page = await openSheet(SEARCH);
-    const order: PermissionDecision[] = ['allow_once', 'allow_always', 'deny_once', 'deny_always'];
+    const order: PermissionDecision[] = [
+      'allow_once',
+      'allow_conversation',
+      'allow_always',
+      'deny_once',
+      'deny_always',
+    ];
     for (const decision of order) {
       await page.evaluate(async () => {
         const sheet = document.querySelector('airlock-permission-sheet')!;
@@ -186,18 +208,43 @@ describe('<airlock-permission-sheet>', () => {
     expect(await page.locator('airlock-permission-sheet').getAttribute('open')).toBeNull();
   });
 
-  it('lays the actions out two by two: deny always, deny once; allow once, allow always', async () => {
+  it('lays the actions out two by two, then allow for this conversation across the width below', async () => {
     const page = await openSheet(SEARCH);
     await settled(page);
-    const boxes = await Promise.all(
-      (['deny_always', 'deny_once', 'allow_once', 'allow_always'] as const).map((d) => action(page, d).boundingBox()),
-    );
-    const [denyAlways, denyOnce, allowOnce, allowAlways] = boxes.map((box) => box!);
+    const grains = ['deny_always', 'deny_once', 'allow_once', 'allow_always', 'allow_conversation'] as const;
+    const boxes = await Promise.all(grains.map((d) => action(page, d).boundingBox()));
+    const [denyAlways, denyOnce, allowOnce, allowAlways, allowConversation] = boxes.map((box) => box!);
     expect(denyAlways!.y).toBe(denyOnce!.y);
     expect(allowOnce!.y).toBe(allowAlways!.y);
     expect(allowOnce!.y).toBeGreaterThan(denyOnce!.y);
     expect(denyAlways!.x).toBeLessThan(denyOnce!.x);
+    expect(allowConversation!.y).toBeGreaterThan(allowOnce!.y);
+    expect(allowConversation!.x).toBe(allowOnce!.x);
+    expect(allowConversation!.x + allowConversation!.width).toBe(allowAlways!.x + allowAlways!.width);
     for (const box of boxes) expect(box!.height).toBeGreaterThanOrEqual(48);
+    expect(await action(page, 'allow_conversation').textContent()).toContain('Allow for this conversation');
+  });
+
+  it('offers allow for this conversation for a destructive tool, where allow always is refused', async () => {
+    const page = await openSheet({ ...DELETE, allowConversation: { offered: true } });
+    expect(await action(page, 'allow_always').getAttribute('aria-disabled')).toBe('true');
+    const conversation = action(page, 'allow_conversation');
+    expect(await conversation.getAttribute('aria-disabled')).toBeNull();
+    await conversation.click();
+    expect(await decisions(page)).toEqual(['allow_conversation']);
+  });
+
+  it('leaves allow for this conversation out where the request does not offer it (a native tool)', async () => {
+    const native = {
+      ...SEARCH,
+      server: null,
+      allowAlways: { offered: false, reason: 'native tools are asked each time' },
+      allowConversation: { offered: false, reason: 'native tools are asked each time, in every conversation' },
+    };
+    const page = await openSheet(native);
+    expect(await action(page, 'allow_conversation').count()).toBe(0);
+    const labels = await page.locator('airlock-permission-sheet [part~="actions"] button').allTextContents();
+    expect(labels.map((l) => l.trim())).toEqual(['Deny always', 'Deny once', 'Allow once', 'Allow always']);
   });
 
   it('refuses allow always for a destructive tool, says why, and starts on deny once', async () => {
@@ -243,22 +290,29 @@ describe('<airlock-permission-sheet>', () => {
 
   it('keeps Tab inside: from the last action to the close button, and back with Shift+Tab', async () => {
     const page = await openSheet(SEARCH);
-    await action(page, 'allow_always').focus();
+    await action(page, 'allow_conversation').focus();
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('close');
     await page.keyboard.press('Shift+Tab');
-    expect(await focused(page)).toBe('allow_always');
+    expect(await focused(page)).toBe('allow_conversation');
     const seen = new Set<string | null>();
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
       seen.add(await focused(page));
     }
-    expect([...seen].sort()).toEqual(['allow_always', 'allow_once', 'close', 'deny_always', 'deny_once']);
+    expect([...seen].sort()).toEqual([
+      'allow_always',
+      'allow_conversation',
+      'allow_once',
+      'close',
+      'deny_always',
+      'deny_once',
+    ]);
     // Headless Chromium wraps Tab inside a modal dialog by itself; a desktop browser lets it leave for its own UI.
     // A synthetic Tab, which the browser does not act on, shows that the sheet itself moves the focus.
     const wrapped = await page.evaluate(() => {
       const root = document.querySelector('airlock-permission-sheet')!.shadowRoot!;
-      root.querySelector<HTMLElement>('button[data-decision="allow_always"]')!.focus();
+      root.querySelector<HTMLElement>('button[data-decision="allow_conversation"]')!.focus();
       const tab = new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, composed: true, cancelable: true });
       root.activeElement!.dispatchEvent(tab);
       return [tab.defaultPrevented, root.activeElement?.getAttribute('part')];
@@ -332,6 +386,7 @@ describe('<airlock-permission-sheet>', () => {
       'Negar uma vez',
       'Permitir uma vez',
       'Permitir sempre',
+      'Permitir nesta conversa',
     ]);
     const medium = await openSheet({ ...SEARCH, risk: { ...SEARCH.risk, tier: 'medium' } }, { lang: 'pt-BR' });
     expect(await text(medium, '[part~="risk"]')).toBe('Risco médio');

@@ -19,21 +19,27 @@ const WRENCH = html`<svg viewBox="0 0 24 24" width="24" height="24" fill="curren
   </g>
 </svg>`;
 
-/** The actions in the seed's 2x2 layout: deny always, deny once on top; allow once, allow always below. */
+/**
+ * The actions in the seed's 2x2 layout (deny always, deny once on top; allow once, allow always below), then allow
+ * for this conversation across the width: the seed's four keep their places, and the order on screen is the order of
+ * Tab.
+ */
 const ACTIONS = [
   'deny_always',
   'deny_once',
   'allow_once',
   'allow_always',
+  'allow_conversation',
 ] as const satisfies readonly PermissionDecision[];
 
 /**
- * `<airlock-permission-sheet>`: asks the user whether one tool call may run, in four grains (allow once, allow
- * always, deny once, deny always). Shows the tool, its server and trust, the risk badge, what the annotations say
- * (marked unverified for an untrusted server) and the arguments. A native modal `<dialog>`: a centred card on wide
- * screens, a bottom sheet at 600px and below; Tab stays inside; Esc and the close button mean deny once, the
- * cautious answer. Allow always is shown but refused (`aria-disabled`, with the reason beside it) when the request
- * does not offer it. Focus starts on `request.defaultAction`.
+ * `<airlock-permission-sheet>`: asks the user whether one tool call may run, in five grains (allow once, allow for
+ * this conversation, allow always, deny once, deny always). Shows the tool, its server and trust, the risk badge,
+ * what the annotations say (marked unverified for an untrusted server) and the arguments. A native modal `<dialog>`:
+ * a centred card on wide screens, a bottom sheet at 600px and below; Tab stays inside; Esc and the close button mean
+ * deny once, the cautious answer. Allow always is shown but refused (`aria-disabled`, with the reason beside it) when
+ * the request does not offer it; allow for this conversation is left out where the request does not offer it (a
+ * native tool, asked each time). Focus starts on `request.defaultAction`.
  *
  * Set `request`, then call `show()` (or set `open`). While the host is still looking up stored decisions, set
  * `checking` to show "Checking permissions…" instead of the actions.
@@ -54,7 +60,7 @@ const ACTIONS = [
  * @csspart risk - the risk badge; also `risk-low`, `risk-medium` or `risk-high`.
  * @csspart hints - the "This tool will:" list; `unverified` is the untrusted-server note.
  * @csspart arguments - the arguments preview; `show-more` its toggle.
- * @csspart actions - the four buttons; each is `action` and `action-<decision>`.
+ * @csspart actions - the buttons; each is `action` and `action-<decision>`.
  * @csspart allow-always-reason - why allow always is not offered.
  * @csspart checking - the "Checking permissions…" status.
  * @csspart close - the close button.
@@ -140,6 +146,7 @@ export class AirlockPermissionSheet extends LitElement {
     const request = this.request;
     if (request === undefined || this.#decided || !this.open) return;
     if (decision === 'allow_always' && !request.allowAlways.offered) return;
+    if (decision === 'allow_conversation' && !request.allowConversation.offered) return;
     this.#decided = true;
     // Closed first, so a listener that shows the next request right away is not undone.
     this.open = false;
@@ -257,7 +264,7 @@ export class AirlockPermissionSheet extends LitElement {
       }
       ${
         keys.length === 0
-          ? html`<p class="muted">${msg(this, 'mcp.permission.no_annotations')}</p>`
+          ? html`<p class="muted">${msg(this, noAnnotationsKey(request))}</p>`
           : html`<ul class=${unverified ? 'unverified-hints' : ''}>
               ${keys.map((key: MessageKey) => html`<li>${msg(this, key)}</li>`)}
             </ul>`
@@ -295,7 +302,7 @@ export class AirlockPermissionSheet extends LitElement {
         ? msg(this, 'mcp.permission.allow_always_refused')
         : request.allowAlways.reason;
     return html`<div class="actions" part="actions">
-        ${ACTIONS.map((decision) => {
+        ${ACTIONS.filter((d) => d !== 'allow_conversation' || request.allowConversation.offered).map((decision) => {
           const off = decision === 'allow_always' && refused;
           return html`<button
             type="button"
@@ -312,6 +319,11 @@ export class AirlockPermissionSheet extends LitElement {
       </div>
       ${refused ? html`<p id="allow-always-reason" class="reason" part="allow-always-reason">${reason}</p>` : nothing}`;
   }
+}
+
+/** What the sheet says of a tool without annotations: the worst case, or rated by the host's policy (not destructive). */
+function noAnnotationsKey(request: PermissionRequest): MessageKey {
+  return request.risk.destructive ? 'mcp.permission.no_annotations' : 'mcp.permission.no_annotations_policy';
 }
 
 if (customElements.get('airlock-permission-sheet') === undefined) {

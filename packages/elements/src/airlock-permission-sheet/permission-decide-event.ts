@@ -1,7 +1,7 @@
 import type { PermissionDecision } from '@airlock/core';
 
 /**
- * Fired by `<airlock-permission-sheet>` when the user picks one of the four grains, closes the sheet or presses Esc
+ * Fired by `<airlock-permission-sheet>` when the user picks one of the grains, closes the sheet or presses Esc
  * (both mean `deny_once`). Fires at most once per `show()`; the sheet closes itself right after.
  */
 export class PermissionDecideEvent extends Event {

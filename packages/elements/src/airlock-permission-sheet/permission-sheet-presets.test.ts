@@ -22,6 +22,7 @@ const REQUEST: PermissionRequest = {
   argsHash: 'h',
   risk: { tier: 'low', destructive: false, unverified: false, reasons: ['read-only'] },
   allowAlways: { offered: true },
+  allowConversation: { offered: true },
   defaultAction: 'allow_once',
   renewal: false,
 };

@@ -94,7 +94,10 @@ export const modalFrameStyles = css`
   }
 `;
 
-/** The permission sheet's own layout: header, risk badge colours by tier, hints, arguments, the 2x2 actions. */
+/**
+ * The permission sheet's own layout: header, risk badge colours by tier, hints, arguments, the 2x2 actions and allow
+ * for this conversation across the width below them.
+ */
 export const permissionSheetStyles = css`
   .eyebrow {
     margin: 0 0 calc(var(--_space) / 2);
@@ -200,6 +203,9 @@ export const permissionSheetStyles = css`
     grid-template-columns: 1fr 1fr;
     gap: var(--_space);
     margin-top: calc(2 * var(--_space));
+  }
+  .actions button[data-decision='allow_conversation'] {
+    grid-column: 1 / -1;
   }
   .reason {
     margin: var(--_space) 0 0;

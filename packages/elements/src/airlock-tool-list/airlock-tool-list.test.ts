@@ -130,6 +130,14 @@ describe('<airlock-tool-list>', () => {
     ]);
   });
 
+  it('names an allow for one conversation as such, in either language', async () => {
+    const inConversation = { id: 'dec-conv', effect: 'allow' as const, expiresAt: null, conversationId: 'main' };
+    const page = await openList([{ ...ENTRIES[2]!, decision: inConversation }]);
+    expect(await rowTexts(page)).toEqual([expect.stringContaining('Allowed in one conversation · Never expires')]);
+    const pt = await openList([{ ...ENTRIES[2]!, decision: inConversation }], { lang: 'pt-BR' });
+    expect(await rowTexts(pt)).toEqual([expect.stringContaining('Permitida em uma conversa · Não expira')]);
+  });
+
   it('shows the new state once the host hands it new entries after a revoke', async () => {
     const page = await openList(ENTRIES);
     await setEntries(page, [{ ...ENTRIES[2]!, decision: undefined }]);

@@ -292,7 +292,14 @@ export class AirlockToolList extends LitElement {
 
   #decision({ decision }: ToolListEntry, dates: Intl.DateTimeFormat): TemplateResult {
     if (decision === undefined) return html`${msg(this, 'mcp.list.none')}`;
-    const effect = msg(this, decision.effect === 'allow' ? 'mcp.list.allow_always' : 'mcp.list.deny_always');
+    const effect = msg(
+      this,
+      decision.effect === 'deny'
+        ? 'mcp.list.deny_always'
+        : decision.conversationId === undefined
+          ? 'mcp.list.allow_always'
+          : 'mcp.list.allow_conversation',
+    );
     if (decision.expiresAt === null) return html`${effect} · ${msg(this, 'mcp.list.never_expires')}`;
     const when = new Date(decision.expiresAt);
     if (Number.isNaN(when.getTime())) return html`${effect}`;

@@ -9,7 +9,7 @@ export interface ToolListEntry {
     readonly annotations?: { readonly title?: string };
   };
   readonly risk: Pick<RiskAssessment, 'tier'> & Partial<Pick<RiskAssessment, 'unverified'>>;
-  readonly decision?: Pick<StoredDecision, 'id' | 'effect' | 'expiresAt'>;
+  readonly decision?: Pick<StoredDecision, 'id' | 'effect' | 'expiresAt' | 'conversationId'>;
 }
 
 /** The tools of one server (or the application's own, native tools: `serverId` null), in the order given. */

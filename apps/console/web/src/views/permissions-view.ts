@@ -22,12 +22,20 @@ function serverCell(snapshot: Snapshot, serverId: string): TemplateResult {
     }`;
 }
 
+/** The decision in words: allow always, deny always, or allow in one named conversation. */
+function decisionWord(d: Snapshot['decisions'][number]): string {
+  if (d.effect === 'deny') return t('console.permissions.deny');
+  return d.conversationId === undefined
+    ? t('console.permissions.allow')
+    : t('console.permissions.allow_conversation', { conversation: d.conversationId });
+}
+
 const riskWord = (tier: string): string =>
   tier === 'low' || tier === 'medium' || tier === 'high' ? t(`console.risk.${tier}`) : tier;
 
 /**
- * The permissions page: the workspace's stored decisions, each naming the tool by its title (and name) and its
- * server, with a new expiry and a revoke.
+ * The permissions page: the workspace's stored decisions (an allow for one conversation names it), each naming the
+ * tool by its title (and name) and its server, with a new expiry and a revoke.
  */
 export function permissionsView(snapshot: Snapshot, actions: Actions): TemplateResult {
   const date = (ms: number | null) =>
@@ -61,7 +69,7 @@ export function permissionsView(snapshot: Snapshot, actions: Actions): TemplateR
                         ${d.argsHash ? html` <small class="hint">${t('console.permissions.args_only')}</small>` : nothing}
                       </td>
                       <td>${serverCell(snapshot, d.serverId)}</td>
-                      <td>${t(d.effect === 'allow' ? 'console.permissions.allow' : 'console.permissions.deny')}</td>
+                      <td>${decisionWord(d)}</td>
                       <td>${riskWord(d.riskTier)}</td>
                       <td>${date(d.grantedAt)}</td>
                       <td>

@@ -276,6 +276,24 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX conversations_recent ON conversations (user_id, workspace_id, updated_at DESC);
     `,
   },
+  {
+    version: 13,
+    name: 'decisions that hold in one conversation',
+    // As SQLite's migration 9: conversation_id '' holds in every conversation, and joins the UNIQUE key. The old key's
+    // constraint has a name PostgreSQL made up (and cut to 63 characters), so it is found in the catalog and dropped.
+    sql: `
+      ALTER TABLE permission_decisions ADD COLUMN conversation_id TEXT NOT NULL DEFAULT '';
+      DO $$
+      DECLARE old_key TEXT;
+      BEGIN
+        SELECT conname INTO old_key FROM pg_constraint
+          WHERE conrelid = 'permission_decisions'::regclass AND contype = 'u';
+        EXECUTE format('ALTER TABLE permission_decisions DROP CONSTRAINT %I', old_key);
+      END $$;
+      ALTER TABLE permission_decisions ADD CONSTRAINT permission_decisions_key
+        UNIQUE (user_id, workspace_id, server_identity, tool, args_hash, conversation_id);
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -3,7 +3,7 @@ import type { ModelPayload, ScreenPayload } from '../../store/bounded-result-typ
 import type { Scope } from '../../scope.js';
 import type { PgQueryConfig, PgTypeParsers } from './postgres-store-config.js';
 import { ENDED, INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sql/call-rows.js';
-import { DECISION_COLUMNS } from '../sql/decision-rows.js';
+import { DECISION_COLUMNS, DECISION_KEY_COLUMNS } from '../sql/decision-rows.js';
 
 // Every fixed statement PostgresStore runs, each with a name so that a connection prepares it once. The columns are
 // SQLite's (the schemas match), so the row mapping of storage/sql serves both stores. Internal to storage/.
@@ -93,8 +93,8 @@ export const SQL = {
     `ON i.id = r.invocation_id WHERE r.invocation_id = $1 AND ${inScope(2, 'i')}`,
   // Only the key's conflict is resolved here: an id that another key's row holds still fails its PRIMARY KEY.
   upsertDecision:
-    `INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${placeholders(13)}) ` +
-    'ON CONFLICT (user_id, workspace_id, server_identity, tool, args_hash) DO UPDATE SET ' +
+    `INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${placeholders(14)}) ` +
+    `ON CONFLICT (${DECISION_KEY_COLUMNS}) DO UPDATE SET ` +
     'id = excluded.id, server_id = excluded.server_id, definition_hash = excluded.definition_hash, ' +
     'effect = excluded.effect, risk_tier = excluded.risk_tier, granted_at = excluded.granted_at, ' +
     'expires_at = excluded.expires_at, granted_by = excluded.granted_by',
@@ -103,7 +103,9 @@ export const SQL = {
   listDecisionsOfUser: `${decisions} WHERE user_id = $1`,
   listDecisionsOfWorkspace: `${decisions} WHERE workspace_id = $1`,
   listDecisionsOfTenant: `${decisions} WHERE user_id = $1 AND workspace_id = $2`,
-  findDecision: `${decisions} WHERE user_id = $1 AND workspace_id = $2 AND server_identity = $3 AND tool = $4 AND args_hash = $5`,
+  findDecision:
+    `${decisions} WHERE user_id = $1 AND workspace_id = $2 AND server_identity = $3 AND tool = $4 AND args_hash = $5 ` +
+    'AND conversation_id = $6',
   /** Taken first in every write transaction: appends to the chain wait here for the writer before them to commit. */
   lockChain: `SELECT pg_advisory_xact_lock(${CHAIN_LOCK})`,
   lastAudit: 'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',

@@ -212,13 +212,14 @@ export class PostgresStore implements HostStore {
 
   findDecision(key: DecisionKeyFields): Promise<StoredDecision | undefined> {
     return this.#read('read the decision', async () => {
-      const { userId, workspaceId, serverIdentity, tool, argsHash } = key;
+      const { userId, workspaceId, serverIdentity, tool, argsHash, conversationId } = key;
       const rows = await this.#rows<DecisionRow>('findDecision', [
         userId,
         workspaceId,
         serverIdentity,
         tool,
         argsHash ?? '',
+        conversationId ?? '',
       ]);
       return rows[0] === undefined ? undefined : decisionFromRow(rows[0]);
     });

@@ -5,7 +5,10 @@ import type { RiskTier, StoredDecision } from '../../store/decision-record.js';
 /** The decision columns, in the order `decisionParams` binds them. */
 export const DECISION_COLUMNS =
   'id, user_id, workspace_id, server_id, server_identity, tool, args_hash, definition_hash, effect, risk_tier, ' +
-  'granted_at, expires_at, granted_by';
+  'granted_at, expires_at, granted_by, conversation_id';
+
+/** The key a decision is stored under (its UNIQUE constraint): the target of the upsert's ON CONFLICT. */
+export const DECISION_KEY_COLUMNS = 'user_id, workspace_id, server_identity, tool, args_hash, conversation_id';
 
 /** A `permission_decisions` row as the driver returns it. */
 export interface DecisionRow {
@@ -23,9 +26,14 @@ export interface DecisionRow {
   readonly granted_at: number;
   readonly expires_at: number | null;
   readonly granted_by: string;
+  /** '' for a decision that holds in every conversation. */
+  readonly conversation_id: string;
 }
 
-/** Binds a decision in `DECISION_COLUMNS` order; a per-tool decision (null args hash) binds ''. */
+/**
+ * Binds a decision in `DECISION_COLUMNS` order; a per-tool decision (null args hash) binds '', and so does one for
+ * every conversation (no conversation id): '' keeps the UNIQUE key whole, where NULLs would all differ.
+ */
 export function decisionParams(d: StoredDecision): unknown[] {
   return [
     d.id,
@@ -41,10 +49,14 @@ export function decisionParams(d: StoredDecision): unknown[] {
     d.grantedAt,
     d.expiresAt,
     d.grantedBy,
+    d.conversationId ?? '',
   ];
 }
 
-/** Reads a `permission_decisions` row back into the decision that was written ('' args hash: per tool, null). */
+/**
+ * Reads a `permission_decisions` row back into the decision that was written ('' args hash: per tool, null; ''
+ * conversation: every conversation, no `conversationId`).
+ */
 export function decisionFromRow(row: DecisionRow): StoredDecision {
   return {
     id: row.id,
@@ -54,6 +66,7 @@ export function decisionFromRow(row: DecisionRow): StoredDecision {
     serverIdentity: row.server_identity,
     tool: row.tool,
     argsHash: row.args_hash === '' ? null : row.args_hash,
+    ...(row.conversation_id === '' ? {} : { conversationId: row.conversation_id }),
     definitionHash: row.definition_hash,
     effect: row.effect as StoredDecision['effect'],
     riskTier: row.risk_tier as RiskTier,

@@ -191,6 +191,38 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX conversations_recent ON conversations (user_id, workspace_id, updated_at DESC);
     `,
   },
+  {
+    version: 9,
+    name: 'decisions that hold in one conversation',
+    // conversation_id is '' for a decision that holds in every conversation (as args_hash is '' per tool), and is part
+    // of the UNIQUE key, so one tool may hold an allow always and an allow for each conversation side by side. SQLite
+    // cannot change a table's UNIQUE constraint, so the table is rebuilt with the rows copied; nothing references it.
+    sql: `
+      CREATE TABLE permission_decisions_next (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        server_identity TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        definition_hash TEXT NOT NULL,
+        effect TEXT NOT NULL CHECK (effect IN ('allow', 'deny')),
+        risk_tier TEXT NOT NULL CHECK (risk_tier IN ('low', 'medium', 'high')),
+        granted_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        granted_by TEXT NOT NULL,
+        conversation_id TEXT NOT NULL DEFAULT '',
+        UNIQUE (user_id, workspace_id, server_identity, tool, args_hash, conversation_id)
+      );
+      INSERT INTO permission_decisions_next (id, user_id, workspace_id, server_id, server_identity, tool, args_hash, definition_hash, effect, risk_tier,
+        granted_at, expires_at, granted_by)
+        SELECT id, user_id, workspace_id, server_id, server_identity, tool, args_hash, definition_hash, effect, risk_tier,
+        granted_at, expires_at, granted_by FROM permission_decisions;
+      DROP TABLE permission_decisions;
+      ALTER TABLE permission_decisions_next RENAME TO permission_decisions;
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -2,7 +2,7 @@ import type { Scope } from '../../scope.js';
 import { ENDED } from '../sql/call-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-store-config.js';
 import { INVOCATION_COLUMNS, RESULT_COLUMNS, TRANSITION_COLUMNS } from '../sql/call-rows.js';
-import { DECISION_COLUMNS } from '../sql/decision-rows.js';
+import { DECISION_COLUMNS, DECISION_KEY_COLUMNS } from '../sql/decision-rows.js';
 
 // Every statement SqliteStore runs, prepared once when the store opens. Internal to storage/.
 
@@ -98,8 +98,8 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
     ),
     // Only the key's conflict is resolved here: an id that another key's row holds still fails its PRIMARY KEY.
     upsertDecision: db.prepare(
-      `INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${marks(13)}) ` +
-        'ON CONFLICT (user_id, workspace_id, server_identity, tool, args_hash) DO UPDATE SET ' +
+      `INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${marks(14)}) ` +
+        `ON CONFLICT (${DECISION_KEY_COLUMNS}) DO UPDATE SET ` +
         'id = excluded.id, server_id = excluded.server_id, definition_hash = excluded.definition_hash, ' +
         'effect = excluded.effect, risk_tier = excluded.risk_tier, granted_at = excluded.granted_at, ' +
         'expires_at = excluded.expires_at, granted_by = excluded.granted_by',

@@ -173,7 +173,7 @@ describe('SqliteStore on a file', () => {
     const raw = connect();
 
     expect(raw.prepare('SELECT id, args_hash FROM permission_decisions').all()).toEqual([{ id: d.id, args_hash: '' }]);
-    const insert = raw.prepare(`INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${marks(13)})`);
+    const insert = raw.prepare(`INSERT INTO permission_decisions (${DECISION_COLUMNS}) VALUES (${marks(14)})`);
     expect(() => insert.run(...decisionParams({ ...d, id: 'same-key' }))).toThrow(/UNIQUE/);
     expect(() => insert.run(...decisionParams(decision({ effect: 'maybe' as 'allow' })))).toThrow(/CHECK/);
     expect(() => insert.run(...decisionParams(decision({ riskTier: 'extreme' as 'low' })))).toThrow(/CHECK/);

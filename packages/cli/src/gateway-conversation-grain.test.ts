@@ -1,0 +1,100 @@
+// `airlock gateway` over stdio: one client's session is one conversation. "Allow for this session" lets the client's
+// next calls of the tool run without a question; a new session (another client, another gateway process on the same
+// history file) is asked again; and `airlock permissions` lists and revokes what was kept.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, '../dist/bin.js');
+const DEMO = resolve(here, '../../demo-server/dist/bin.js');
+
+const dirs: string[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A config with the demo server (logging every call that reaches it) and a history file beside it. */
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-grain-'));
+  dirs.push(dir);
+  const calls = join(dir, 'calls.ndjson');
+  const config = join(dir, 'airlock.config.json');
+  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
+  writeFileSync(config, JSON.stringify({ mcpServers: { demo } }));
+  const store = join(dir, 'airlock.db');
+  return {
+    store,
+    config,
+    // The OS user, as `airlock permissions` lists that user's decisions.
+    args: ['gateway', '--config', config, '--store', store],
+    /** The texts echo received, in order. */
+    echoed: (): string[] =>
+      existsSync(calls)
+        ? readFileSync(calls, 'utf8')
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as { tool: string; args?: { text?: string } })
+            .filter((line) => line.tool === 'echo')
+            .map((line) => line.args?.text ?? '')
+        : [],
+  };
+}
+
+/** A client on its own gateway process, answering each permission question with `decision` and keeping them. */
+async function session(w: ReturnType<typeof workspace>, decision: string) {
+  const asked: ElicitRequestFormParams[] = [];
+  const client = new Client({ name: 'test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler('elicitation/create', (request) => {
+    asked.push(request.params as ElicitRequestFormParams);
+    return Promise.resolve({ action: 'accept' as const, content: { decision } });
+  });
+  clients.push(client);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] }));
+  const echo = async (text: string) =>
+    (await client.callTool({ name: 'demo__echo', arguments: { text } })) as { isError?: boolean };
+  return { client, asked, echo };
+}
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('close', (code) => done({ code, stdout }));
+  });
+}
+
+describe('allow for this session, through airlock gateway', () => {
+  it('runs the next calls of the session unasked, asks again in a new session, and is listed and revoked', async () => {
+    const w = workspace();
+    const first = await session(w, 'allow_conversation');
+    expect((await first.echo('one')).isError).toBeUndefined();
+    expect((await first.echo('two, other arguments')).isError).toBeUndefined();
+    expect(first.asked).toHaveLength(1);
+    expect(first.asked[0]!.requestedSchema.properties['decision']).toMatchObject({
+      oneOf: expect.arrayContaining([{ const: 'allow_conversation', title: 'Allow for this session' }]),
+    });
+
+    // Another session of the same user, on the same history file: asked again (and denied here).
+    const second = await session(w, 'deny_once');
+    expect((await second.echo('three')).isError).toBe(true);
+    expect(second.asked).toHaveLength(1);
+    expect(w.echoed()).toEqual(['one', 'two, other arguments']);
+
+    const scope = ['--config', w.config, '--store', w.store];
+    const listed = await run(['permissions', 'list', ...scope]);
+    expect(listed.stdout).toMatch(/allow in conversation gateway-[\w-]+ {2}demo\/echo {2}any arguments {2}risk medium/);
+    const id = /^(\S+) {2}allow in conversation/m.exec(listed.stdout)?.[1];
+    expect((await run(['permissions', 'revoke', id!, ...scope])).stdout).toBe('revoked 1 decision\n');
+    expect((await run(['permissions', 'list', ...scope])).stdout).toBe('no stored decisions in this workspace\n');
+  }, 60_000);
+});
