@@ -17,7 +17,7 @@ Usage:
   airlock read SERVER URI [--full] [--json]  reads a resource (bounded; --full prints it whole)
   airlock prompts [--server ID] [--json]     prompts the servers offer, with their arguments
   airlock prompt SERVER NAME [--args JSON]   a prompt filled with its arguments (text values)
-  airlock history [--limit N] [--json]   the calls made from this CLI, newest first
+  airlock history [--limit N] [--json]   your calls (this CLI's and the console's), newest first
   airlock history show ID [--full] one call: its transitions and the result as the model got it
   airlock tasks [--json]           calls whose tasks are still open, per user and workspace
   airlock permissions list [--json]      stored decisions (allow always / deny always) in this workspace
@@ -47,6 +47,8 @@ Options:
   --store FILE         SQLite history file (default $AIRLOCK_STORE, the config's store.path, or
                        ~/.local/share/airlock/airlock.db)
   --workspace NAME     the workspace calls are kept under (default "default")
+  --user NAME          the user calls are kept under (default your OS user name; a console sign-in name
+                       reads that person's calls on the same store)
   --negotiation MODE   legacy (2025-11-25, default) or auto (probe for 2026-07-28)
   --rules FILE         permission rules ({"rules": [{"effect": "allow|deny|ask", "server", "tool", "name"}]})
   --lang LOCALE        en-US or pt-BR (default from LANG)
@@ -71,6 +73,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean', default: false },
   store: { type: 'string' },
   workspace: { type: 'string' },
+  user: { type: 'string' },
   negotiation: { type: 'string' },
   audience: { type: 'string' },
   server: { type: 'string' },
@@ -202,6 +205,9 @@ function checkCommand(command: string, rest: readonly string[], values: CliValue
     return `--negotiation must be legacy or auto, not ${negotiation}`;
   }
   // A workspace is an id like the console's (it names a tenant, never a path): "../../etc" is refused here.
+  if (values.user !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(values.user)) {
+    return `--user must be 1-64 letters, digits, ".", "_", "@" or "-", not ${JSON.stringify(values.user)}`;
+  }
   if (values.workspace !== undefined && !/^[A-Za-z0-9._@-]{1,64}$/.test(values.workspace)) {
     return `--workspace must be 1-64 letters, digits, ".", "_", "@" or "-", not ${JSON.stringify(values.workspace)}`;
   }

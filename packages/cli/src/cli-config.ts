@@ -147,7 +147,11 @@ export function storePath(option: string | undefined, configured?: string): stri
   return path;
 }
 
-/** The CLI's tenant: the OS user, a workspace (default "default"), and the "cli" conversation. */
-export function cliScope(workspace: string | undefined): Scope {
-  return { userId: userInfo().username || 'local', workspaceId: workspace ?? 'default', conversationId: 'cli' };
+/** The CLI's tenant: the user (default the OS user), a workspace (default "default"), and the "cli" conversation. */
+export function cliScope(workspace: string | undefined, user?: string): Scope {
+  return {
+    userId: user ?? (userInfo().username || 'local'),
+    workspaceId: workspace ?? 'default',
+    conversationId: 'cli',
+  };
 }

@@ -51,10 +51,10 @@ const HELP: Readonly<Record<string, CommandHelp>> = {
     about: 'A prompt filled with its arguments (a JSON object of text values).',
   },
   history: {
-    usage: ['history [--limit N] [--json]', 'history show ID [--full]'],
+    usage: ['history [--user NAME] [--limit N] [--json]', 'history show ID [--full]'],
     about:
-      'The calls made from this CLI, newest first; show prints one call: its transitions and the result as the model\n' +
-      'got it. An ID may be given by its first characters.',
+      "Your calls, newest first: the CLI's and the console's chats on the same store (--user NAME: a console user's);\n" +
+      'show prints one call: its transitions and the result as the model got it. An ID may be its first characters.',
   },
   tasks: { usage: ['tasks [--json]'], about: 'Calls whose tasks are still open, per user and workspace.' },
   permissions: {

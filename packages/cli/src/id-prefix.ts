@@ -27,22 +27,36 @@ export function resolveIdPrefix(given: string, ids: Iterable<string>, what: stri
 /** Rows of history read per page while looking for a prefix. */
 const PAGE = 500;
 
-/** The invocation id `given` stands for in `scope`'s history (a whole id, or the start of one). */
-export async function resolveInvocationId(host: Host, scope: Scope, given: string): Promise<string> {
+/**
+ * The call `given` stands for in the tenant's history, in any of its conversations (the CLI's own, the console's
+ * chats): a whole id, or the start of one. Returns the id and the scope the call was made in.
+ */
+export async function resolveInvocation(
+  host: Host,
+  scope: Scope,
+  given: string,
+): Promise<{ readonly id: string; readonly scope: Scope }> {
   if (given === '') throw new HostError('invalid_arguments', 'an invocation id cannot be empty');
-  if ((await host.history.get({ scope, invocationId: given })) !== undefined) return given;
-  return resolveIdPrefix(given, await historyIds(host, scope), 'invocation');
+  const conversations = await historyIds(host, scope);
+  const id = resolveIdPrefix(given, conversations.keys(), 'invocation');
+  return { id, scope: { ...scope, conversationId: conversations.get(id)! } };
 }
 
-async function historyIds(host: Host, scope: Scope): Promise<Set<string>> {
-  const ids = new Set<string>();
+/** Every call of the tenant, by id, with the conversation it was made in. */
+async function historyIds(host: Host, scope: Scope): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
   for (let before: number | undefined; ;) {
-    const rows = await host.history.list({ scope, limit: PAGE, ...(before === undefined ? {} : { before }) });
-    for (const row of rows) ids.add(row.id);
+    const rows = await host.history.list({
+      scope,
+      limit: PAGE,
+      allConversations: true,
+      ...(before === undefined ? {} : { before }),
+    });
+    for (const row of rows) ids.set(row.id, row.scope.conversationId);
     const last = rows[rows.length - 1];
     if (rows.length < PAGE || last === undefined) return ids;
     // `before` is strict: the next page starts at the last row's millisecond again (rows sharing it are not
-    // skipped; the set drops the repeats), unless a whole page shares it, where only moving past it can progress.
+    // skipped; the map drops the repeats), unless a whole page shares it, where only moving past it can progress.
     const next = last.createdAt + 1;
     before = before === undefined || next < before ? next : last.createdAt;
   }

@@ -2,7 +2,7 @@ import type { Host, Scope, ServerInfo, Tool } from '@airlock/core';
 import type { Style } from './cli-style.js';
 import { exampleArgs } from './example-args.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { resolveInvocationId } from './id-prefix.js';
+import { resolveInvocation } from './id-prefix.js';
 import { cardArguments, cardHeader } from './terminal-card.js';
 
 /** Where a command writes, and how stdout is painted. */
@@ -111,7 +111,10 @@ export function toolSummary(tool: Tool): Omit<Tool, 'run'> {
   return summary as Omit<Tool, 'run'>;
 }
 
-/** `airlock history [--limit N]` and `airlock history show ID [--full]` (ID may be a prefix). */
+/**
+ * `airlock history [--limit N]` and `airlock history show ID [--full]` (ID may be a prefix): the calls of the user
+ * (`--user`, default the OS user) in the workspace, in every conversation.
+ */
 export async function history(
   host: Host,
   scope: Scope,
@@ -121,8 +124,8 @@ export async function history(
 ): Promise<number> {
   const { style } = io;
   if (rest[0] === 'show') {
-    const id = await resolveInvocationId(host, scope, rest[1] ?? '');
-    const entry = await host.history.get({ scope, invocationId: id });
+    const { id, scope: made } = await resolveInvocation(host, scope, rest[1] ?? '');
+    const entry = await host.history.get({ scope: made, invocationId: id });
     if (entry === undefined) throw new Error(`invocation ${id} vanished while it was read`);
     if (values.json) {
       io.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
@@ -147,7 +150,12 @@ export async function history(
     }
     return 0;
   }
-  const rows = await host.history.list({ scope, limit: values.limit === undefined ? 20 : Number(values.limit) });
+  // Every conversation of the user's: the CLI's own calls and the console's chats on the same file.
+  const rows = await host.history.list({
+    scope,
+    limit: values.limit === undefined ? 20 : Number(values.limit),
+    allConversations: true,
+  });
   if (values.json) io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else {
     for (const row of rows) {

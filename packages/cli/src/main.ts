@@ -184,7 +184,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     const wanted = new Set(needsServers ? selected.map((s) => s.id) : []);
     const redirect = loopback;
     const vault = await cliVault(needsStore ? path : ':memory:');
-    const userId = cliScope(values.workspace).userId;
+    const userId = cliScope(values.workspace, values.user).userId;
     if (command === 'inputs') {
       const { stdin, stdout, stderr } = io;
       return await inputsCommand({ rest, servers, source, store, vault, userId, stdin, stdout, stderr }).finally(() =>
@@ -234,7 +234,7 @@ export async function main(argv: readonly string[], io: Io = process): Promise<n
     const destination = humanLog ? humanLogLines(io.stderr) : io.stderr;
     logHostEvents(host, createCliLogger({ verbose: values.verbose, destination }));
     await host.servers.settled();
-    const scope = cliScope(values.workspace);
+    const scope = cliScope(values.workspace, values.user);
     // The servers this user signed in to list their tools on the user's own connection: opened now.
     if (command !== 'auth') await host.auth.resume({ scope });
     const out = { stdout: io.stdout, stderr: io.stderr, style: style.stdout };
