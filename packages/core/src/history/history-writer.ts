@@ -5,10 +5,11 @@ import type { HostStore, StoreWrite } from '../store/host-store.js';
 /**
  * When `host.invoke` hands a call's result back, measured against the store's commits.
  * - `'grouped'` (the default): at once; the call's rows are committed with others in a group soon after, and a crash
- *   can take back at most `HISTORY_LOSS_BOUND` of what callers were given.
+ *   can take back at most `HISTORY_LOSS_BOUND` of what callers were given. A call may be sent before its rows are.
  * - `'strict'`: only once the call's final row and its audit events are committed (the store's write of the batch
- *   holding them resolved), so a crash takes back no call its caller saw end. Calls that end together, or while a
- *   batch is with the store, share one commit; a lone caller pays one commit per call (see `npm run bench`).
+ *   holding them resolved), so a crash takes back no call its caller saw end; and its pending and running rows are
+ *   committed before it is sent, so a crash while it runs leaves it in history. Calls that start or end together, or
+ *   while a batch is with the store, share one commit; a lone caller pays two commits per call (see `npm run bench`).
  */
 export type Durability = 'grouped' | 'strict';
 
@@ -50,6 +51,8 @@ interface Flight {
 }
 
 const LANDED: Promise<void> = Promise.resolve();
+/** What `defer` returns for a step it ran at once. */
+const NOTHING = (): void => undefined;
 
 /**
  * The call path's recording, scheduled: ordered, overlapped history writes. It is not storage (it holds no row); it
@@ -97,6 +100,8 @@ export class HistoryWriter implements RecordingQueue {
   #flushing = false;
   /** Strict callers' wait for the batch that goes once the one in the air lands (see `#afterCommit`). */
   #nextCommit: Promise<void> | undefined;
+  /** Calls starting under 'strict' wait for this: the commit of their rows (see `beforeSend`). */
+  #startCommit: Promise<void> | undefined;
   #failure: HostError | undefined;
   /** Ends the wait before the next batch (set while one is waiting). */
   #wake: (() => void) | undefined;
@@ -113,6 +118,8 @@ export class HistoryWriter implements RecordingQueue {
   readonly #now: () => number;
   /** Hands a call's result back under the writer's durability: one function per writer, no closure per call. */
   readonly #release: (result: unknown) => unknown;
+  /** Durability 'strict': a call's rows are committed before it is sent (see `beforeSend`). */
+  readonly #strict: boolean;
 
   constructor(config: HistoryWriterConfig) {
     this.#store = config.store;
@@ -129,7 +136,8 @@ export class HistoryWriter implements RecordingQueue {
     this.#commitIntervalMs = interval;
     this.#maxBatchAgeMs = Math.max(1, 2 * interval);
     this.#boundMs = Math.max(HISTORY_LOSS_BOUND.ms, 4 * interval);
-    this.#release = durability === 'strict' ? this.#afterCommit : this.#withinBound;
+    this.#strict = durability === 'strict';
+    this.#release = this.#strict ? this.#afterCommit : this.#withinBound;
   }
 
   /** Throws the write failure that stopped the queue, if any. */
@@ -161,10 +169,15 @@ export class HistoryWriter implements RecordingQueue {
   /**
    * Puts off a recording step (one that queues writes and tells listeners) until the end of this turn of the event
    * loop, after the work in hand has been sent; `drain` runs it first, so a reader never misses it. Returns a
-   * function that runs it now if it has not run yet: whoever needs its effects first calls that.
+   * function that runs it now if it has not run yet: whoever needs its effects first calls that. Under durability
+   * `'strict'` it runs at once: the call's rows must be committed before its request goes (see `beforeSend`).
    */
   defer(run: () => void): () => void {
     this.assertHealthy();
+    if (this.#strict) {
+      run();
+      return NOTHING;
+    }
     const entry = { run, done: false };
     if (this.#deferred.length >= this.#deferredRoom) {
       // A caller that never yields never lets the turn end: the steps its calls already ran are dropped here.
@@ -181,6 +194,25 @@ export class HistoryWriter implements RecordingQueue {
     }
     return () => this.#runDeferred(entry);
   }
+
+  /**
+   * What a call waits for before its request is sent (or its native tool runs): under durability `'strict'`, the
+   * commit of everything queued so far, its pending and running rows and their audit events with it, so a crash while
+   * it runs leaves it on disk for the next host to find; undefined under `'grouped'`, which sends at once. Calls that
+   * start or end while a batch is with the store share the next commit. Resolves even when that commit failed: the
+   * caller then checks `assertHealthy`.
+   */
+  beforeSend(): Promise<void> | undefined {
+    if (!this.#strict || this.#failure !== undefined) return undefined;
+    // Sent after this run of code: calls started in it (a Promise.all of invokes) queue their rows first and share.
+    return (this.#startCommit ??= Promise.resolve().then(this.#sendStarts));
+  }
+
+  /** Sends what the calls starting in this run of code queued (see `beforeSend`). */
+  readonly #sendStarts = (): Promise<void> | undefined => {
+    this.#startCommit = undefined;
+    return this.#committed();
+  };
 
   /** Resolves once every queued write is stored; rejects with the failure that stopped the queue. */
   async drain(): Promise<void> {
@@ -285,6 +317,19 @@ export class HistoryWriter implements RecordingQueue {
 
   /** `'strict'`: the result once everything queued so far (the call's last writes with it) is committed. */
   readonly #afterCommit = (result: unknown): unknown => {
+    const committed = this.#committed();
+    if (committed === undefined) {
+      this.assertHealthy();
+      return result;
+    }
+    return committed.then(() => {
+      this.assertHealthy();
+      return result;
+    });
+  };
+
+  /** Resolves once everything queued so far is committed (undefined when nothing is queued or in the air). */
+  #committed(): Promise<void> | undefined {
     const inAir = this.#flights.at(-1);
     let committed: Promise<void> | undefined;
     if (inAir !== undefined && this.#pending.length > 0 && this.#failure === undefined) {
@@ -295,15 +340,8 @@ export class HistoryWriter implements RecordingQueue {
       if (this.#pending.length > 0 && this.#failure === undefined) this.#send();
       committed = this.#flights.at(-1)?.done;
     }
-    if (committed === undefined) {
-      this.assertHealthy();
-      return result;
-    }
-    return committed.then(() => {
-      this.assertHealthy();
-      return result;
-    });
-  };
+    return committed;
+  }
 
   /** Sends what strict callers wait for once the batch in the air landed; resolves once every batch has landed. */
   readonly #sendNext = (): Promise<void> | undefined => {

@@ -132,7 +132,10 @@ describe("durability 'strict'", () => {
     const call = echo(h, 1);
     expect(await settled(call)).toBe(false);
     expect(store.held).toHaveLength(1);
-    const [batch] = store.held;
+    store.held[0]!.answer(); // its start: pending and running
+    expect(await settled(call)).toBe(false);
+    expect(store.held).toHaveLength(2);
+    const batch = store.held[1];
     const last = batch!.batch.at(-1);
     expect(last).toMatchObject({
       kind: 'transition',
@@ -149,15 +152,23 @@ describe("durability 'strict'", () => {
     expect(events.at(-1)).toMatchObject({ type: 'invocation.transition', data: { to: 'success' } });
   });
 
-  it('commits the calls that end together once, not once each', async () => {
+  it('commits the calls that start together once, and their ends once, not once each', async () => {
     const store = new HeldStore();
     const h = start({ store, durability: 'strict' });
 
     const calls = [echo(h, 1), echo(h, 2), echo(h, 3)];
     await settled(Promise.all(calls));
     expect(store.held).toHaveLength(1);
+    const started = store.held[0]!.batch.filter((w) => w.kind === 'transition' && w.transition.to === 'running');
+    expect(started).toHaveLength(3);
 
     store.held[0]!.answer();
+    await settled(Promise.all(calls));
+    expect(store.held).toHaveLength(2);
+    const ended = store.held[1]!.batch.filter((w) => w.kind === 'transition' && w.result !== undefined);
+    expect(ended).toHaveLength(3);
+
+    store.held[1]!.answer();
     expect((await Promise.all(calls)).map((r) => r.outcome)).toEqual(['success', 'success', 'success']);
   });
 });

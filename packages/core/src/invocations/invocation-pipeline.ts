@@ -86,9 +86,10 @@ const RECORDED = (): void => undefined;
 /**
  * The one path every tool call takes: admit (the tool resolved for the caller, the arguments checked), record
  * pending, the pre-call chain (hooks, then the permission gate), running, the run under its timeouts and the caller's
- * signal, classify, settle (cap, outputSchema, bound), store, return an ordinary result. A call the gate settles at
- * once (a rule or a stored decision, no other hooks, no `onRecorded`) is sent before its pending and running steps are
- * recorded; they run in the same turn, before anything else touches the call.
+ * signal, classify, settle (cap, outputSchema, bound), store, return an ordinary result. Under durability 'grouped', a
+ * call the gate settles at once (a rule or a stored decision, no other hooks, no `onRecorded`) is sent before its
+ * pending and running steps are recorded; they run in the same turn, before anything else touches the call. Under
+ * 'strict', every call waits for the commit of those steps before it is sent.
  */
 export class InvocationPipeline {
   readonly #chain = new PreCallChain();
@@ -149,6 +150,12 @@ export class InvocationPipeline {
     if (gated instanceof Promise) gated = await gated;
     if (typeof gated !== 'function') return gated;
     const settle = gated;
+    // Under durability 'strict' the call's rows are committed before it is sent, so a crash meanwhile leaves it.
+    const held = this.deps.writes.beforeSend();
+    if (held !== undefined) {
+      await held;
+      this.deps.writes.assertHealthy();
+    }
 
     return this.#run(call, entry, {
       signal,

@@ -12,4 +12,6 @@ export interface RecordingQueue {
   write(write: StoreWrite): void;
   /** Puts off a recording step until the end of this turn of the event loop; returns a function that runs it now. */
   defer(run: () => void): () => void;
+  /** What a call waits for before it is sent: the commit of its rows under durability 'strict', else undefined. */
+  beforeSend(): Promise<void> | undefined;
 }
