@@ -127,15 +127,13 @@ describe('a read on the Resources page', () => {
       /of (\d+) characters/.exec((await preview.locator('p.hint').first().textContent()) ?? '')?.[1],
     );
     expect(total).toBeGreaterThan(200);
+    // The document is markdown, shown rendered: its cut is 200 characters of source, its whole one much more.
+    const rendered = () => preview.locator(':scope > section > .markdown').textContent();
+    const cutLength = (await rendered())?.length ?? 0;
     await preview.getByRole('button', { name: 'Show all' }).click();
-    await expect
-      .poll(() =>
-        preview
-          .locator(':scope > section > pre')
-          .textContent()
-          .then((t) => t?.length),
-      )
-      .toBe(total);
+    await expect.poll(() => preview.getByText(/Showing 200 of/).count()).toBe(0);
+    const wholeLength = (await rendered())?.length ?? 0;
+    expect(wholeLength).toBeGreaterThan(cutLength);
     await preview.getByRole('button', { name: 'Copy' }).click();
     await preview.getByText('Copied.').waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -143,7 +141,7 @@ describe('a read on the Resources page', () => {
     await preview.getByRole('button', { name: 'Full size' }).click();
     const dialog = preview.locator('dialog.resource-full');
     await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
-    expect((await dialog.locator('pre').textContent())?.length).toBe(total);
+    expect((await dialog.locator('.markdown').textContent())?.length).toBe(wholeLength);
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => dialog.evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
   });

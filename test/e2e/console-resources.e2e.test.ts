@@ -55,13 +55,16 @@ async function resourcesPage(): Promise<Page> {
 }
 
 describe('the Resources page', () => {
-  it('lists what the server offers, and previews a note as text', async () => {
+  it('lists what the server offers, and previews a markdown note formatted', async () => {
     const page = await resourcesPage();
     const note = page.locator('li[data-resource^="demo://notes/"]', { hasText: 'Meeting notes' });
     await expect.poll(() => note.textContent()).toContain('Meeting notes');
     await expect.poll(() => note.textContent()).toContain('demo');
     await page.getByRole('button', { name: 'Preview Meeting notes' }).click();
-    await expect.poll(() => page.locator('.resource-preview pre').textContent()).toContain('# Meeting notes');
+    // Rendered, not raw: the heading is a heading and the bold is bold, through the sanitiser.
+    await expect.poll(() => page.locator('.resource-preview .markdown h1').textContent()).toBe('Meeting notes');
+    expect(await page.locator('.resource-preview .markdown strong').textContent()).toBe('every');
+    expect(await page.locator('.resource-preview pre').count()).toBe(0);
   });
 
   it('shows an HTML resource as text: its markup never runs', async () => {
@@ -130,7 +133,7 @@ describe('the Resources page', () => {
   it('audits a read the user made', async () => {
     const page = await resourcesPage();
     await page.getByRole('button', { name: 'Preview Meeting notes' }).click();
-    await expect.poll(() => page.locator('.resource-preview pre').textContent()).toContain('# Meeting notes');
+    await expect.poll(() => page.locator('.resource-preview .markdown h1').textContent()).toBe('Meeting notes');
     const events = await running.host.audit.query({ scope: { userId: 'ana', workspaceId: 'default' } });
     expect(events.some((e) => e.type === 'resource.read')).toBe(true);
   });

@@ -1,22 +1,30 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { markdownToSafeHtml } from '@airlock/elements';
 import type { PromptScreenContent, ResourceScreenContent } from '@airlock/core';
 import { t } from '../i18n.js';
 
 /**
- * One content of a read as the page shows it: text as text (never as HTML, whatever its MIME type), an image or audio
- * inline only when the host carried it (a safe type within budget), anything else described by type and size.
+ * One content of a read as the page shows it: markdown (`text/markdown`) rendered through the elements' sanitiser,
+ * the one every server text goes through; any other text as text (never as HTML, whatever its MIME type); an image
+ * or audio inline only when the host carried it (a safe type within budget); anything else described by type and
+ * size.
  */
 export function resourceContentView(content: ResourceScreenContent): TemplateResult {
   if (content.kind === 'text') {
-    return html`<pre class="resource-text">${content.text}</pre>
-      ${
-        content.truncated
-          ? html`<p class="hint">
-              ${t('console.resources.cut', { shown: content.text.length, total: content.totalChars })}
-            </p>`
-          : nothing
-      }`;
+    return html`${
+      content.mimeType === 'text/markdown'
+        ? html`<div class="resource-text markdown">${unsafeHTML(markdownToSafeHtml(content.text))}</div>`
+        : html`<pre class="resource-text">${content.text}</pre>`
+    }
+    ${
+      content.truncated
+        ? html`<p class="hint">
+            ${t('console.resources.cut', { shown: content.text.length, total: content.totalChars })}
+          </p>`
+        : nothing
+    }`;
   }
   return mediaView(content.render, content.mimeType, content.data, content.bytes, content.uri);
 }
