@@ -48,16 +48,19 @@ export class PostgresListener {
 
   /**
    * Hears `channel` too, on the same connection: at once when LISTEN is in place (resolves once it is), else from
-   * the next (re)connection. A channel is a plain SQL name (letters, digits, underscores).
+   * the next (re)connection. A channel is a plain SQL name (letters, digits, underscores): another throws here.
    */
-  async add(channel: string): Promise<void> {
+  add(channel: string): Promise<void> {
     if (this.#channels.has(channel)) return this.listening();
     checkChannel(channel);
     this.#channels.add(channel);
     const client = this.#client;
     if (client === undefined) return this.listening();
     // A failure here is the connection's: its `error` event makes it again, with every channel.
-    await client.query({ text: `LISTEN ${channel}` }).catch(() => undefined);
+    return client.query({ text: `LISTEN ${channel}` }).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Starts listening, once; later calls wait for the same start. */

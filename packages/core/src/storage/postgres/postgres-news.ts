@@ -53,12 +53,16 @@ export class PostgresNews {
     });
   }
 
-  /** Subscribes to one channel (LISTEN on it from now on, the connection made with the first); returns what ends it. */
+  /**
+   * Subscribes to one channel (LISTEN on it from now on, the connection made with the first); returns what ends it.
+   * Throws for a channel that is not a plain SQL name.
+   */
   add(channel: string, subscriber: NewsSubscriber): () => void {
+    const listened = this.#listener.add(channel);
     const subscription: Subscription = { channel, subscriber, started: false };
     this.#subscriptions.add(subscription);
     void this.#listener.start();
-    const added = this.#listener.add(channel).then(() => {
+    const added = listened.then(() => {
       if (this.#listener.connected) this.#started(subscription, false);
     });
     this.#adding = Promise.all([this.#adding, added]);
