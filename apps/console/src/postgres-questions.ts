@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
-import { DB_NOW_MS, PostgresListener, STALE_MS } from '@airlock/core/postgres';
+import { DB_NOW_MS, PostgresNews, STALE_MS } from '@airlock/core/postgres';
 import type pg from 'pg';
 import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { SignInOutcome } from './console-sign-in.js';
 import type { Tenant } from './tab-hub.js';
+import { ASKED_KINDS, InstanceRequests, REPLY_MS } from './instance-requests.js';
 
 /** The channel on which instances tell each other of questions (opened, answered, closed) and of cancels. */
 export const QUESTIONS_CHANNEL = 'airlock_questions';
@@ -13,8 +14,6 @@ export const QUESTIONS_CHANNEL = 'airlock_questions';
 const SHOWN_FOR_MS = 10 * 60 * 1000;
 /** How long a closed question is kept. */
 const KEPT_MS = 24 * 60 * 60 * 1000;
-/** How long an answer sent to the instance holding a server's question waits for its reply. */
-const REPLY_MS = 15_000;
 /**
  * How far before the last news it heard a listener whose connection came back reads again: a row is dated as its
  * statement runs and seen once it commits, a few milliseconds later; the rest is room to spare.
@@ -132,10 +131,13 @@ export class PostgresQuestions implements QuestionBus {
   readonly #onError: (error: Error) => void;
   readonly #staleMs: number;
   readonly #listeners = new Set<(news: QuestionNews) => void>();
-  readonly #listener: PostgresListener;
+  /** The process's one LISTEN connection (the store's), or one of its own when none was given. */
+  readonly #news: PostgresNews;
+  readonly #ownsNews: boolean;
+  #unsubscribe: (() => void) | undefined;
   #queue: Promise<void> = Promise.resolve();
-  /** Answers sent to other instances, waiting for their reply, by reply id. */
-  readonly #replies = new Map<string, (reply: unknown, seq: string) => void>();
+  /** What this instance asks another (an answer, a sign-in's redirect, a URL flow's "done") and its replies. */
+  readonly #requests: InstanceRequests;
   /** The seqs of news heard, with when each was told (database clock), kept for a catch-up's margin. */
   readonly #heardSeqs = new Map<number, number>();
   /** When the newest news heard was told (database clock); a catch-up reads from a margin before it. */
@@ -154,6 +156,8 @@ export class PostgresQuestions implements QuestionBus {
     onError?: (error: Error) => void;
     /** The host's clock, on which a lost LISTEN connection is made again. */
     clock?: Clock;
+    /** The LISTEN connection the process already holds on this database (`PostgresStore.news`): heard through it. */
+    news?: PostgresNews;
     /** How long without a heartbeat before an instance's questions can no longer be answered (the heartbeat's). */
     staleMs?: number;
   }) {
@@ -162,13 +166,27 @@ export class PostgresQuestions implements QuestionBus {
     this.#instance = options.instanceId ?? randomUUID();
     this.#now = options.now ?? Date.now;
     this.#onError = options.onError ?? (() => undefined);
-    this.#listener = new PostgresListener({
-      pool: this.#pool,
-      channels: [QUESTIONS_CHANNEL],
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
-      onNotification: (message) => this.#then(() => this.#heardSeq(message.payload)),
-      onListening: (again) => this.#listening(again),
-      onError: (error) => {
+    this.#ownsNews = options.news === undefined;
+    this.#news =
+      options.news ??
+      new PostgresNews({ pool: this.#pool, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+    this.#requests = new InstanceRequests({
+      tell: async (news) => (await this.#pool.query<{ seq: string }>(SQL.tell, [JSON.stringify(news)])).rows[0]?.seq,
+      forget: async (seqs) => void (await this.#pool.query(SQL.forget, [seqs])),
+      hearing: async () => {
+        if (this.#listeners.size === 0) this.listen(() => undefined);
+        await this.listening();
+      },
+      onError: this.#onError,
+    });
+  }
+
+  /** Subscribes to `QUESTIONS_CHANNEL`, once. */
+  #subscribe(): void {
+    this.#unsubscribe ??= this.#news.add(QUESTIONS_CHANNEL, {
+      heard: (message) => this.#then(() => this.#heardSeq(message.payload)),
+      listening: (again) => this.#listening(again),
+      lost: (error) => {
         this.#catchUpFrom ??= this.#heardUpTo;
         this.#onError(error);
       },
@@ -192,60 +210,20 @@ export class PostgresQuestions implements QuestionBus {
     await this.#pool.query(SQL.closeElicitation, [request.id, this.#now(), JSON.stringify(closed)]);
   }
 
-  async answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<ElicitationReply> {
-    const replyTo = randomUUID();
-    // The tenant's two names only: a session (which is a tenant too) carries its secret id.
-    const { userId, workspaceId } = tenant;
-    // The answer travels in its news row, so its size is bound by the API's body limit only.
-    const payload = { kind: 'elicitation.answer', id, userId, workspaceId, answer, replyTo };
-    const reply = await this.#ask<ElicitationReply>(payload, replyTo);
-    return reply ?? { ok: false, status: 404, code: 'not_found', message: `no instance holds open question ${id}` };
+  answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<ElicitationReply> {
+    return this.#requests.answerElsewhere(tenant, id, answer);
   }
 
-  async finishSignInElsewhere(tenant: Tenant | undefined, redirect: string): Promise<SignInOutcome | undefined> {
-    const replyTo = randomUUID();
-    const who = tenant === undefined ? {} : { userId: tenant.userId, workspaceId: tenant.workspaceId };
-    return this.#ask<SignInOutcome>({ kind: 'signin.redirect', id: replyTo, redirect, ...who, replyTo }, replyTo);
+  finishSignInElsewhere(tenant: Tenant | undefined, redirect: string): Promise<SignInOutcome | undefined> {
+    return this.#requests.finishSignInElsewhere(tenant, redirect);
   }
 
-  async completeUrlFlowElsewhere(tenant: Tenant, id: string): Promise<boolean> {
-    const replyTo = randomUUID();
-    const { userId, workspaceId } = tenant;
-    const payload = { kind: 'urlflow.done', id, userId, workspaceId, replyTo };
-    return (await this.#ask<{ ok: true }>(payload, replyTo))?.ok === true;
+  completeUrlFlowElsewhere(tenant: Tenant, id: string): Promise<boolean> {
+    return this.#requests.completeUrlFlowElsewhere(tenant, id);
   }
 
-  /** Tells `payload` and waits for its reply (by `replyTo`) from the instance it is for; undefined after `REPLY_MS`. */
-  async #ask<Reply>(payload: Record<string, unknown>, replyTo: string): Promise<Reply | undefined> {
-    // The reply comes by notification: listen first.
-    if (this.#listeners.size === 0) this.listen(() => undefined);
-    await this.listening();
-    return new Promise<Reply | undefined>((resolve, reject) => {
-      let requestSeq: string | undefined;
-      const done = (reply: Reply | undefined, replySeq?: string) => {
-        clearTimeout(timer);
-        this.#replies.delete(replyTo);
-        const seqs = [requestSeq, replySeq].filter((seq) => seq !== undefined);
-        if (seqs.length > 0)
-          this.#pool.query(SQL.forget, [seqs]).catch((error: unknown) => this.#onError(asError(error)));
-        resolve(reply);
-      };
-      const timer = setTimeout(() => done(undefined), REPLY_MS);
-      timer.unref?.();
-      this.#replies.set(replyTo, (reply, replySeq) => done(reply as Reply, replySeq));
-      this.#pool.query<{ seq: string }>(SQL.tell, [JSON.stringify(payload)]).then(
-        ({ rows }) => void (requestSeq = rows[0]?.seq),
-        (error: unknown) => {
-          clearTimeout(timer);
-          this.#replies.delete(replyTo);
-          reject(asError(error));
-        },
-      );
-    });
-  }
-
-  async reply(replyTo: string, reply: ElicitationReply | SignInOutcome | { readonly ok: true }): Promise<void> {
-    await this.#pool.query(SQL.tell, [JSON.stringify({ kind: 'reply', id: replyTo, reply })]);
+  reply(replyTo: string, reply: ElicitationReply | SignInOutcome | { readonly ok: true }): Promise<void> {
+    return this.#requests.reply(replyTo, reply);
   }
 
   async claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim> {
@@ -285,13 +263,13 @@ export class PostgresQuestions implements QuestionBus {
 
   listen(listener: (news: QuestionNews) => void): () => void {
     this.#listeners.add(listener);
-    void this.#listener.start();
+    this.#subscribe();
     return () => void this.#listeners.delete(listener);
   }
 
   /** Resolves once LISTEN is in place and the questions open elsewhere were told (at once when nobody listens). */
   async listening(): Promise<void> {
-    await this.#listener.listening();
+    await this.#news.listening();
     await this.#queue;
   }
 
@@ -355,7 +333,7 @@ export class PostgresQuestions implements QuestionBus {
     this.#forgetSeqsBefore(this.#heardUpTo - CATCH_UP_MARGIN_MS);
     const told = JSON.parse(row.news) as Told;
     const waitedFor = Number(row.now) - toldAt < REPLY_MS;
-    const asked = ['elicitation.answer', 'urlflow.done', 'signin.redirect', 'reply'].includes(String(told.kind));
+    const asked = ASKED_KINDS.includes(String(told.kind));
     if (late && !waitedFor && asked) return;
     await this.#told(told, row.seq);
   }
@@ -378,7 +356,7 @@ export class PostgresQuestions implements QuestionBus {
       const { rows } = await this.#pool.query<{ request: string }>(SQL.request, [told.id]);
       if (rows[0] !== undefined) this.#tell(newsOfRow(rows[0].request));
     } else if (told.kind === 'reply') {
-      this.#replies.get(told.id)?.(told.reply, seq);
+      this.#requests.replied(told.id, told.reply, seq);
     } else if (
       told.kind === 'signin.redirect' &&
       typeof told.redirect === 'string' &&
@@ -404,7 +382,8 @@ export class PostgresQuestions implements QuestionBus {
 
   async stop(): Promise<void> {
     this.#listeners.clear();
-    await this.#listener.stop();
+    this.#unsubscribe?.();
+    if (this.#ownsNews) await this.#news.stop();
     await this.#queue;
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '@airlock/core';
-import { PostgresListener } from '@airlock/core/postgres';
+import { PostgresNews } from '@airlock/core/postgres';
 import type pg from 'pg';
 import { sessionIdSha256 } from './sessions.js';
 import type { Session, SessionNews, SessionStore } from './sessions.js';
@@ -47,40 +47,43 @@ function newsOf(payload: string | undefined): SessionNews | undefined {
  * it commits, so the instances holding that session's event streams end or move them at once (`watch`).
  */
 export class PostgresSessions implements SessionStore {
-  #listener: PostgresListener | undefined;
+  /** The process's one LISTEN connection (the store's), or one of its own made at the first watch. */
+  #news: PostgresNews | undefined;
+  readonly #ownsNews: boolean;
+  #unsubscribe: (() => void) | undefined;
   readonly #watchers = new Set<(news: SessionNews | undefined) => void>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly now: () => number = Date.now,
     private readonly clock?: Clock,
-  ) {}
+    news?: PostgresNews,
+  ) {
+    this.#news = news;
+    this.#ownsNews = news === undefined;
+  }
 
   /** Hears sessions ended or moved on any instance; `undefined` after a lost connection came back (re-check). */
   watch(listener: (news: SessionNews | undefined) => void): () => void {
     this.#watchers.add(listener);
-    this.#listener ??= new PostgresListener({
-      pool: this.pool,
-      channels: [SESSIONS_CHANNEL],
-      ...(this.clock === undefined ? {} : { clock: this.clock }),
-      onNotification: (message) => this.#tell(newsOf(message.payload)),
-      onListening: (again) => {
-        if (again) this.#tell(undefined);
-      },
+    this.#news ??= new PostgresNews({ pool: this.pool, ...(this.clock === undefined ? {} : { clock: this.clock }) });
+    this.#unsubscribe ??= this.#news.add(SESSIONS_CHANNEL, {
+      heard: (message) => this.#tell(newsOf(message.payload)),
+      listening: (again) => (again ? this.#tell(undefined) : undefined),
     });
-    void this.#listener.start();
     return () => void this.#watchers.delete(listener);
   }
 
   /** Resolves once LISTEN is in place (at once when nobody watches). */
   async listening(): Promise<void> {
-    await this.#listener?.listening();
+    if (this.#unsubscribe !== undefined) await this.#news?.listening();
   }
 
   /** Stops listening (before the pool ends). */
   async stop(): Promise<void> {
     this.#watchers.clear();
-    await this.#listener?.stop();
+    this.#unsubscribe?.();
+    if (this.#ownsNews) await this.#news?.stop();
   }
 
   #tell(news: SessionNews | undefined): void {

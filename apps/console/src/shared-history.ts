@@ -49,6 +49,7 @@ export async function openSharedHistory(
     instanceId,
     now: () => clock.now(),
     clock,
+    news: store.news,
     onError: (error) => logger.warn({ err: error.message }, 'questions shared with other instances: a step failed'),
   });
   let takeOver: (() => Promise<void>) | undefined;
@@ -79,7 +80,7 @@ export async function openSharedHistory(
     store,
     questions,
     heartbeat,
-    sessions: new PostgresSessions(pool, () => clock.now(), clock),
+    sessions: new PostgresSessions(pool, () => clock.now(), clock, store.news),
     onInstanceDied: (next) => void (takeOver = next),
     onFenced: (stop) => void (fenced = stop),
   };

@@ -6,6 +6,8 @@ export { HEARTBEAT_MS, STALE_MS, InstanceHeartbeat, instanceOption } from './pos
 export type { DeadInstance } from './postgres-instances.js';
 export { PostgresListener, RELISTEN_BACKOFF } from './postgres-listener.js';
 export type { PostgresListenerOptions } from './postgres-listener.js';
+export { PostgresNews } from './postgres-news.js';
+export type { NewsSubscriber } from './postgres-news.js';
 export { DB_NOW_MS } from './postgres-statements.js';
 export type {
   PgClient,

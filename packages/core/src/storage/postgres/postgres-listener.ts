@@ -14,7 +14,7 @@ export const RELISTEN_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 5_000, jitt
 /** What one LISTEN connection serves: its channels, what to do with a notification, and when it (re)started. */
 export interface PostgresListenerOptions {
   readonly pool: PgPool;
-  /** Every channel heard on the one connection: a store holds one connection for all its news, not one each. */
+  /** The channels heard from the start, on the one connection (more can be added with `add`). */
   readonly channels: readonly string[];
   readonly onNotification: (message: PgNotification) => void;
   /** LISTEN is in place; `again` after a lost connection was made anew (what was sent meanwhile is unknown). */
@@ -32,6 +32,7 @@ export interface PostgresListenerOptions {
 export class PostgresListener {
   readonly #options: PostgresListenerOptions;
   readonly #clock: Clock;
+  readonly #channels: Set<string>;
   #client: PgClient | undefined;
   #starting: Promise<void> | undefined;
   #cancelRetry: (() => void) | undefined;
@@ -41,6 +42,25 @@ export class PostgresListener {
   constructor(options: PostgresListenerOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+    for (const channel of options.channels) checkChannel(channel);
+    this.#channels = new Set(options.channels);
+  }
+
+  /**
+   * Hears `channel` too, on the same connection: at once when LISTEN is in place (resolves once it is), else from
+   * the next (re)connection. A channel is a plain SQL name (letters, digits, underscores): another throws here.
+   */
+  add(channel: string): Promise<void> {
+    if (this.#channels.has(channel)) return this.listening();
+    checkChannel(channel);
+    this.#channels.add(channel);
+    const client = this.#client;
+    if (client === undefined) return this.listening();
+    // A failure here is the connection's: its `error` event makes it again, with every channel.
+    return client.query({ text: `LISTEN ${channel}` }).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Starts listening, once; later calls wait for the same start. */
@@ -61,16 +81,22 @@ export class PostgresListener {
   }
 
   async #listen(again: boolean): Promise<void> {
-    const { pool, channels } = this.#options;
+    const { pool } = this.#options;
+    const channels = this.#channels;
     let client: PgClient | undefined;
     try {
       client = await pool.connect();
       const held = client;
       held.on('notification', (message) => {
-        if (channels.includes(message.channel)) this.#options.onNotification(message);
+        if (channels.has(message.channel)) this.#options.onNotification(message);
       });
       held.on('error', (error) => this.#lost(held, error));
-      await held.query({ text: channels.map((channel) => `LISTEN ${channel}`).join('; ') });
+      // Channels added while LISTEN was being sent are sent next, until none is missing.
+      const sent = new Set<string>();
+      for (let missing = [...channels]; missing.length > 0; missing = [...channels].filter((c) => !sent.has(c))) {
+        await held.query({ text: missing.map((channel) => `LISTEN ${channel}`).join('; ') });
+        for (const channel of missing) sent.add(channel);
+      }
       if (this.#stopped) {
         held.release();
         return;
@@ -121,6 +147,11 @@ export class PostgresListener {
       client.release(asError(error));
     }
   }
+}
+
+function checkChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel))
+    throw new Error(`not a channel name to LISTEN on: ${JSON.stringify(channel)}`);
 }
 
 function asError(error: unknown): Error {

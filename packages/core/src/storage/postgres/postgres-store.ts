@@ -27,7 +27,7 @@ import { getConversation, listConversations } from './postgres-conversations.js'
 import { findKeptRead, keepRead } from './postgres-kept-reads.js';
 import { withConnection } from './postgres-checkout.js';
 import { DECISIONS_CHANNEL, tenantOf } from './postgres-decision-news.js';
-import { StoreNews } from './postgres-store-news.js';
+import { PostgresNews } from './postgres-news.js';
 import { applyPostgresMigrations } from './postgres-migrations.js';
 import { auditRows } from './postgres-audit-queries.js';
 import { retentionRows } from './postgres-retention.js';
@@ -74,12 +74,16 @@ export class PostgresStore implements HostStore {
   /** The last batch handed to the database: the next waits for it, so batches commit in the order of the calls. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  readonly #news: StoreNews;
+  /**
+   * The process's one LISTEN connection on this database: the store hears decisions and switches on it, and whatever
+   * else listens on the same database (a console's questions and sessions) subscribes here rather than hold another.
+   * It stops as the store closes.
+   */
+  readonly news: PostgresNews;
 
   private constructor(pool: PgPool, clock: Clock | undefined) {
     this.#pool = pool;
-    const channels = [DECISIONS_CHANNEL, SWITCHES_CHANNEL];
-    this.#news = new StoreNews({ pool, channels, ...(clock === undefined ? {} : { clock }) });
+    this.news = new PostgresNews({ pool, ...(clock === undefined ? {} : { clock }) });
   }
 
   /**
@@ -273,9 +277,10 @@ export class PostgresStore implements HostStore {
    */
   watchDecisions(listener: (tenant: DecisionTenant | undefined) => void): () => void {
     if (this.#closed) return () => undefined;
-    return this.#news.add(DECISIONS_CHANNEL, (message) =>
-      listener(message === undefined ? undefined : tenantOf(message)),
-    );
+    return this.news.add(DECISIONS_CHANNEL, {
+      heard: (message) => listener(tenantOf(message)),
+      listening: (again) => (again ? listener(undefined) : undefined),
+    });
   }
 
   /**
@@ -284,7 +289,10 @@ export class PostgresStore implements HostStore {
    */
   watchSwitches(listener: () => void): () => void {
     if (this.#closed) return () => undefined;
-    return this.#news.add(SWITCHES_CHANNEL, () => listener());
+    return this.news.add(SWITCHES_CHANNEL, {
+      heard: () => listener(),
+      listening: (again) => (again ? listener() : undefined),
+    });
   }
 
   /**
@@ -295,7 +303,7 @@ export class PostgresStore implements HostStore {
     if (this.#closing !== undefined) return this.#closing;
     this.#closed = true;
     this.#closing = this.#tail
-      .then(() => this.#news.stop())
+      .then(() => this.news.stop())
       .then(() => this.#pool.end())
       .catch((error: unknown) => {
         throw asStoreError('close the PostgreSQL store', error);
