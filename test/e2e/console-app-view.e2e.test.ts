@@ -368,6 +368,10 @@ describe('MCP Apps views in the console', () => {
       consent.locator('button[data-link="open"]').click(),
     ]);
     await tab.close();
+    // Screen readers hear that an external page opened, as in URL elicitation (seed 001 R7).
+    const announce = page.locator(`airlock-app-view[data-app-view="${id}"] [part~="announce"]`);
+    await expect(announce.getAttribute('role')).resolves.toBe('status');
+    await expect(announce.textContent()).resolves.toBe('Opening external page');
     await expect
       .poll(async () => (await running.host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'app.link_opened'))
       .toEqual([expect.objectContaining({ serverId: 'basic', tool: 'basic__get-time' })]);

@@ -1,6 +1,6 @@
 // Signing in to a remote server from the console, in a real Chromium: a user sees the server needs sign-in, clicks
-// "Sign in", logs in and consents at a real oidc-provider in the popup, finishes on the console's callback page, and
-// the server is ready for them; a call reaches the server as them; "Sign out" revokes and the server needs sign-in
+// "Sign in", logs in and consents at a real oidc-provider in the popup, whose callback page finishes and closes by itself,
+// and the server is ready for them; a call reaches the server as them; "Sign out" revokes and the server needs sign-in
 // again. Another user's page still shows that the server needs sign-in for them.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,10 +75,16 @@ describe('signing in to a remote server from the console page', () => {
     await submitInteraction(popup, 'login', 'ana');
     await popup.waitForURL(/\/interaction\//);
     await expect.poll(() => popup.textContent('body')).toContain('consent');
+    // Back on the console, in the popup: the sign-in finishes and the popup closes with no click (issue 39 item 10).
+    const finished = popup.waitForResponse(
+      (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/oauth/callback',
+    );
+    const closed = popup.waitForEvent('close');
     await submitInteraction(popup, 'consent', 'ana');
-    // Back on the console, in the popup: the user finishes the sign-in there.
-    await popup.getByRole('button', { name: 'Finish signing in' }).click();
-    await expect.poll(() => popup.getByRole('status').textContent()).toContain('Signed in to notes');
+    const finish = await finished;
+    expect(finish.status()).toBe(200);
+    await expect(finish.text()).resolves.toContain('Signed in to notes');
+    await closed;
     await expect.poll(() => server.locator('.state').textContent()).toBe('ready');
 
     // Another user still has to sign in for themselves.

@@ -75,6 +75,26 @@ export class PageData {
    * `result_expired` with `expiredAt`, so the card says when it went rather than showing an empty text.
    */
   async fullText(scope: Scope, invocationId: string): Promise<string> {
+    return (await this.#wholeResult(scope, invocationId)).fullText;
+  }
+
+  /**
+   * The whole text of one result block (0-based `block`: a text block or an embedded text resource), read from the
+   * kept raw result, for a card's "show all" when the screen payload was cut (seed 000 R4). Same answers as
+   * `fullText` for an unknown call, one without a result, or one whose whole result retention removed.
+   */
+  async blockText(scope: Scope, invocationId: string, block: number): Promise<string> {
+    const { rawJson } = await this.#wholeResult(scope, invocationId);
+    const content = (JSON.parse(rawJson) as { content?: unknown[] }).content ?? [];
+    const item = content[block] as { type?: unknown; text?: unknown; resource?: { text?: unknown } } | undefined;
+    const text = item?.type === 'text' ? item.text : item?.type === 'resource' ? item.resource?.text : undefined;
+    if (typeof text !== 'string') {
+      throw new ApiError(404, 'not_found', `block ${block} of invocation ${invocationId} has no text`);
+    }
+    return text;
+  }
+
+  async #wholeResult(scope: Scope, invocationId: string): Promise<{ fullText: string; rawJson: string }> {
     const entry = await this.#host.history.get({ scope, invocationId });
     if (entry === undefined) throw new ApiError(404, 'not_found', `no invocation ${invocationId}`);
     if (entry.result === undefined)
@@ -89,7 +109,7 @@ export class PageData {
         { invocationId, expiredAt },
       );
     }
-    return entry.result.fullText;
+    return entry.result;
   }
 
   /** The tools an audience sees in this scope, each with its risk and the stored decision that applies. */

@@ -20,10 +20,12 @@ export {
   ToolCopyEvent,
   ToolResourceOpenEvent,
   ToolRetryEvent,
+  ToolShowAllEvent,
   type ToolCancelDetail,
   type ToolCopyDetail,
   type ToolResourceOpenDetail,
   type ToolRetryDetail,
+  type ToolShowAllDetail,
 } from './airlock-tool-card/tool-card-events.js';
 export { AirlockPermissionSheet } from './airlock-permission-sheet/airlock-permission-sheet.js';
 export { PermissionDecideEvent } from './airlock-permission-sheet/permission-decide-event.js';

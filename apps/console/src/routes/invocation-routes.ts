@@ -12,7 +12,7 @@ export interface InvocationRoutesOptions {
 }
 
 /**
- * Tool calls: the conversation's cards, one card, a card's whole result text, a call started by hand (caller user,
+ * Tool calls: the conversation's cards, one card, a card's whole result text (and one block's, for "show all"), a call started by hand (caller user,
  * through the one path) and a call cancelled from its card.
  */
 export function mountInvocationRoutes({ app, pageData, running }: InvocationRoutesOptions): void {
@@ -28,6 +28,13 @@ export function mountInvocationRoutes({ app, pageData, running }: InvocationRout
   app.get('/api/invocations/:id/full', async (c) =>
     c.json({ text: await pageData.fullText(scopeOf(c), c.req.param('id')) }),
   );
+  app.get('/api/invocations/:id/blocks/:block', async (c) => {
+    const block = Number(c.req.param('block'));
+    if (!Number.isInteger(block) || block < 0) {
+      throw new ApiError(400, 'invalid_request', 'block must be an integer >= 0 (a result block index)');
+    }
+    return c.json({ text: await pageData.blockText(scopeOf(c), c.req.param('id'), block) });
+  });
   app.post('/api/invocations/:id/cancel', async (c) => {
     await running.cancel(scopeOf(c), c.req.param('id'));
     return c.json({ ok: true }, 202);

@@ -11,6 +11,16 @@ import { SESSION_COOKIE } from './session-routes.js';
 
 /** Where authorization servers send users back to the console. */
 export const OAUTH_CALLBACK_PATH = '/oauth/callback';
+/**
+ * The callback pages' one script, served from the console (no inline script): the finish page posts its form by
+ * itself, and the page that says the sign-in is done closes the popup, so the user clicks nothing after consenting.
+ */
+export const OAUTH_PAGE_SCRIPT_PATH = '/oauth/sign-in-page.js';
+const PAGE_SCRIPT =
+  "const finish = document.querySelector('form[data-finish]');\n" +
+  'if (finish) finish.submit();\n' +
+  "else if (document.body.dataset.signedIn === 'true') window.close();\n";
+
 /** The console's OAuth Client ID Metadata Document: its URL is its client id, where an authorization server takes one. */
 export const OAUTH_CLIENT_METADATA_PATH = '/oauth/client-metadata.json';
 
@@ -25,9 +35,10 @@ export interface ServerAuthRoutesOptions {
 
 /**
  * Signing in to remote servers: a tab starts a sign-in and opens the authorization URL it is given in a popup; the
- * authorization server sends the popup back to the callback, which asks the user to finish there (a form posted from
- * the console's own page, so the console's SameSite=Strict session cookie comes with it and the sign-in is finished
- * only for the user who started it); sign-out and each user's sign-in state.
+ * authorization server sends the popup back to the callback, whose page finishes by itself (its script posts a form
+ * from the console's own page, so the SameSite=Strict session cookie comes with it and the sign-in is finished only
+ * for the user who started it; the button stays for a browser without scripts), then closes the popup once signed
+ * in; sign-out and each user's sign-in state.
  */
 export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }: ServerAuthRoutesOptions): void {
   app.get(OAUTH_CLIENT_METADATA_PATH, (c) => {
@@ -42,6 +53,9 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
       token_endpoint_auth_method: 'none',
     });
   });
+  app.get(OAUTH_PAGE_SCRIPT_PATH, (c) =>
+    c.body(PAGE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  );
   app.post('/api/servers/:id/sign-in', async (c) => c.json(await signIn.start(scopeOf(c), c.req.param('id'))));
   app.post('/api/servers/:id/sign-out', async (c) =>
     c.json(await host.auth.signOut({ scope: scopeOf(c), serverId: c.req.param('id') })),
@@ -61,7 +75,7 @@ export function mountServerAuthRoutes({ app, host, signIn, sessions, publicUrl }
         say,
         'mcp.signin.finish_title',
         say('mcp.signin.finish_text'),
-        `<form method="post" action="${OAUTH_CALLBACK_PATH}"><input type="hidden" name="redirect" value="${escape(back.href)}">` +
+        `<form method="post" action="${OAUTH_CALLBACK_PATH}" data-finish><input type="hidden" name="redirect" value="${escape(back.href)}">` +
           `<button type="submit">${escape(say('mcp.signin.finish_button'))}</button></form>`,
       ),
     );
@@ -113,7 +127,7 @@ function result(say: Say, outcome: SignInOutcome): string {
   const server = outcome.serverId;
   switch (outcome.ended) {
     case 'signed_in':
-      return page(say, 'mcp.signin.done_title', say('mcp.signin.done', { server }));
+      return page(say, 'mcp.signin.done_title', say('mcp.signin.done', { server }), '', true);
     case 'failed':
       return page(say, 'mcp.signin.failed_title', say('mcp.signin.failed', { server, reason: outcome.reason ?? '' }));
     case 'unknown':
@@ -123,12 +137,13 @@ function result(say: Say, outcome: SignInOutcome): string {
   }
 }
 
-function page(say: Say, titleKey: MessageKey, message: string, more = ''): string {
+function page(say: Say, titleKey: MessageKey, message: string, more = '', signedIn = false): string {
   const title = say(titleKey);
   return (
     `<!doctype html><html lang="${say.locale}"><head><meta charset="utf-8"><title>${escape(title)} · Airlock</title>` +
     '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
-    `<body><main><h1>${escape(title)}</h1><p role="status">${escape(message)}</p>${more}</main></body></html>`
+    `<body data-signed-in="${signedIn ? 'true' : 'false'}"><main><h1>${escape(title)}</h1>` +
+    `<p role="status">${escape(message)}</p>${more}</main><script src="${OAUTH_PAGE_SCRIPT_PATH}"></script></body></html>`
   );
 }
 

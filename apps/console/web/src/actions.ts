@@ -72,6 +72,8 @@ export interface Actions {
   readonly refresh: () => Promise<void>;
   /** A result cut for the screen: fetches the whole text once, so "copy" copies all of it. */
   readonly loadFullText: (card: Card) => void;
+  /** "Show all" on a block the host cut for the screen: fetches that block's whole text for its card. */
+  readonly showAll: (invocationId: string, block: number) => void;
 }
 
 const withNotice = (state: PageState, message: string): PageState => ({ ...state, notice: message });
@@ -348,6 +350,23 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
             store.update((s) => ({ ...s, expiredResults: new Map(s.expiredResults).set(id, expiredAt) }));
             store.render();
           }
+        },
+      );
+    },
+
+    showAll(invocationId, block) {
+      const path = `/api/invocations/${invocationId}/blocks/${block}?conversation=${currentConversation()}`;
+      api<{ text: string }>('GET', path).then(
+        ({ text }) => {
+          store.update((s) => {
+            const blocks = new Map(s.wholeTexts.get(invocationId)).set(block, text);
+            return { ...s, wholeTexts: new Map(s.wholeTexts).set(invocationId, blocks) };
+          });
+          store.render();
+        },
+        (error: unknown) => {
+          store.update((s) => withNotice(s, error instanceof Error ? error.message : String(error)));
+          store.render();
         },
       );
     },

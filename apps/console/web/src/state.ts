@@ -42,6 +42,8 @@ export interface PageState {
   readonly fullTexts: ReadonlyMap<string, string>;
   /** Cut results whose whole text retention removed, and when (the full-text route answered 410 result_expired). */
   readonly expiredResults: ReadonlyMap<string, number>;
+  /** Blocks shown whole after "show all": each call's block index to its whole text (seed 000 R4). */
+  readonly wholeTexts: ReadonlyMap<string, ReadonlyMap<number, string>>;
   readonly permissionRequests: readonly PermissionRequest[];
   readonly questions: readonly ElicitationRequest[];
   /** Accepted URL flows still waiting for the server (or for "done, retry"). */
@@ -98,6 +100,7 @@ export function initialState(): PageState {
     cardsDrawn: CARDS_PER_FRAME,
     fullTexts: new Map(),
     expiredResults: new Map(),
+    wholeTexts: new Map(),
     permissionRequests: [],
     questions: [],
     urlFlows: [],

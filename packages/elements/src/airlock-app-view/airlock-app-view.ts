@@ -80,6 +80,8 @@ export class AirlockAppView extends LitElement {
   #height: number | undefined;
   #error = '';
   #link: PendingLink | undefined;
+  /** What the live region says: "Opening external page" once a link the user allowed opened (seed 001 R7). */
+  #announce = '';
   /** A link ask is under way (from the view's request until the user's answer). */
   #asking = false;
   #message: PendingMessage | undefined;
@@ -127,6 +129,7 @@ export class AirlockAppView extends LitElement {
     if (this.#features.pending !== undefined) return renderPermissionConsent(this, this.#features.pending);
     const height = Math.min(Math.max(this.#height ?? this.minHeight, this.minHeight), this.maxHeight);
     return html`${renderModeToggle(this, this.#mode, () => this.#setMode(this.#mode === 'inline' ? 'fullscreen' : 'inline'))}
+      <p class="announce" part="announce" role="status">${this.#announce}</p>
       ${this.#link === undefined ? nothing : renderLinkConsent(this, this.#link)}
       ${this.#message === undefined ? nothing : renderMessageConsent(this, this.#message)}<iframe
         part="frame"
@@ -287,9 +290,11 @@ export class AirlockAppView extends LitElement {
         this.#asking = false;
         this.requestUpdate();
       };
+      this.#announce = '';
       this.#link = {
         inspection,
         open: () => {
+          this.#announce = msg(this, 'mcp.elicitation.url_mode.opening');
           done();
           window.open(inspection.url, '_blank', 'noopener,noreferrer');
           this.dispatchEvent(new AppLinkOpenedEvent({ serverId: view.serverId, tool: view.tool, url: inspection.url }));

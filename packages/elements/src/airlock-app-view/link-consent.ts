@@ -29,6 +29,16 @@ export function renderLinkConsent(host: HTMLElement, link: PendingLink): Templat
 }
 
 export const linkConsentStyles = css`
+  /* The live region that announces an opened page: read by screen readers, never seen. */
+  .announce {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    margin: 0;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
   .consent {
     border: 1px solid var(--_border);
     border-radius: var(--_radius);

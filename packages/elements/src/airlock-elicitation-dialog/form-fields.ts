@@ -24,6 +24,11 @@ const TEXT_TYPES = { email: 'email', uri: 'url', date: 'date', 'date-time': 'dat
  * One field of the form, by kind: text (input of the format's type, or a textarea), number, switch, radio group
  * or select, checkbox group. Labels come from the server and render as text only. `id` is the dialog's own id for
  * the control (never the server's property name).
+ *
+ * Seed 001 R1 also lists a tag input for an array of strings and a fieldset for a nested object. MCP (2025-11-25 and
+ * 2026-07-28) allows neither in `requestedSchema`: a flat object of primitives, and arrays only as a multi-select of
+ * an enum (`items.enum` or titled `items.anyOf`), which is the checkbox group here. Core's form model refuses a free
+ * string array or a nested object with a reason naming the property, so such a form is never half rendered.
  */
 export function renderField(ctx: FieldContext, field: FormField, id: string): TemplateResult {
   const error = ctx.error(field);

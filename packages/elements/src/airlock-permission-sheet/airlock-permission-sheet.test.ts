@@ -348,11 +348,26 @@ describe('<airlock-permission-sheet>', () => {
     expect(await duration()).toBe('0s');
   });
 
-  it('shows "Checking permissions…" instead of the actions while checking, then the actions', async () => {
-    const page = await openSheet(SEARCH, { checking: true });
-    expect(await text(page, '[part~="checking"]')).toBe('Checking permissions…');
+  it('hides the actions while checking and says "Checking permissions…" only after 100 ms, then the actions', async () => {
+    const page = await harness.open('<main><h1>Host</h1><airlock-permission-sheet></airlock-permission-sheet></main>');
+    // The page's time stands still but for runFor: the delay is measured on it, never on the machine's time.
+    await page.clock.install({ time: 1_000_000 });
+    await page.clock.pauseAt(1_001_000);
+    await page.evaluate(async (value) => {
+      const sheet = document.querySelector('airlock-permission-sheet')!;
+      sheet.request = value;
+      sheet.checking = true;
+      sheet.show();
+      await sheet.updateComplete;
+    }, SEARCH);
+    const status = page.locator('airlock-permission-sheet [part~="checking"]');
     expect(await page.locator('airlock-permission-sheet [part~="actions"]').count()).toBe(0);
     expect(await focused(page)).toBe('close');
+    await page.clock.runFor(99);
+    expect(await status.isVisible()).toBe(false);
+    await page.clock.runFor(1);
+    await status.waitFor();
+    expect(await text(page, '[part~="checking"]')).toBe('Checking permissions…');
     await page.evaluate(async () => {
       const sheet = document.querySelector('airlock-permission-sheet')!;
       sheet.checking = false;
@@ -360,7 +375,63 @@ describe('<airlock-permission-sheet>', () => {
     });
     expect(await action(page, 'allow_once').isVisible()).toBe(true);
     expect(await focused(page)).toBe('allow_once');
+    expect(await status.isVisible()).toBe(false);
+  });
+
+  it('never flashes "Checking permissions…" when the lookup answers within 100 ms', async () => {
+    const page = await harness.open('<main><h1>Host</h1><airlock-permission-sheet></airlock-permission-sheet></main>');
+    // The page's time stands still but for runFor: the delay is measured on it, never on the machine's time.
+    await page.clock.install({ time: 1_000_000 });
+    await page.clock.pauseAt(1_001_000);
+    await page.evaluate(async (value) => {
+      const sheet = document.querySelector('airlock-permission-sheet')!;
+      sheet.request = value;
+      sheet.checking = true;
+      sheet.show();
+      await sheet.updateComplete;
+      sheet.checking = false;
+      await sheet.updateComplete;
+    }, SEARCH);
+    await page.clock.runFor(500);
     expect(await page.locator('airlock-permission-sheet [part~="checking"]').isVisible()).toBe(false);
+    expect(await action(page, 'allow_once').isVisible()).toBe(true);
+  });
+
+  it('calls back the decision given to show(request, onDecision), once, beside the event', async () => {
+    const page = await harness.open('<main><h1>Host</h1><airlock-permission-sheet></airlock-permission-sheet></main>');
+    const seen = await page.evaluate(async (value) => {
+      const sheet = document.querySelector('airlock-permission-sheet')!;
+      const calls: string[] = [];
+      sheet.addEventListener('airlock-permission-decide', (event) => calls.push(`event ${event.decision}`));
+      sheet.show(value, (decision) => calls.push(`callback ${decision}`));
+      await sheet.updateComplete;
+      sheet.shadowRoot!.querySelector<HTMLButtonElement>('button[data-decision="allow_once"]')!.click();
+      // Shown again on the same request without a callback: the first callback is not called a second time.
+      sheet.show();
+      await sheet.updateComplete;
+      sheet.shadowRoot!.querySelector<HTMLButtonElement>('button[data-decision="deny_once"]')!.click();
+      return calls;
+    }, SEARCH);
+    expect(seen).toEqual(['event allow_once', 'callback allow_once', 'event deny_once']);
+  });
+
+  it('drops the callback of a request the host withdrew before the user decided', async () => {
+    const page = await harness.open('<main><h1>Host</h1><airlock-permission-sheet></airlock-permission-sheet></main>');
+    const seen = await page.evaluate(
+      async ([first, second]) => {
+        const sheet = document.querySelector('airlock-permission-sheet')!;
+        const calls: string[] = [];
+        sheet.show(first, (decision) => calls.push(`first ${decision}`));
+        await sheet.updateComplete;
+        sheet.request = second;
+        sheet.show();
+        await sheet.updateComplete;
+        sheet.shadowRoot!.querySelector<HTMLButtonElement>('button[data-decision="deny_once"]')!.click();
+        return { calls, open: sheet.open };
+      },
+      [SEARCH, DELETE] as const,
+    );
+    expect(seen).toEqual({ calls: [], open: false });
   });
 
   it('closes without a decision when the host withdraws the request', async () => {

@@ -12,6 +12,9 @@ import { modalFrameStyles, permissionSheetStyles } from './permission-sheet-styl
 import { argsPreview, hintKeys, inlineIcon, reasonKey } from './permission-view.js';
 
 /** The generic tool glyph, drawn inline (no font or file to fetch). */
+/** How long a permission lookup may take before the sheet says "Checking permissions…" (seed 003 R4.1). */
+export const CHECKING_DELAY_MS = 100;
+
 const WRENCH = html`<svg viewBox="0 0 24 24" width="24" height="24" fill="currentColor">
   <g transform="rotate(45 12 12)">
     <rect x="10.5" y="10" width="3" height="13" rx="1.5" />
@@ -41,8 +44,10 @@ const ACTIONS = [
  * the request does not offer it; allow for this conversation is left out where the request does not offer it (a
  * native tool, asked each time). Focus starts on `request.defaultAction`.
  *
- * Set `request`, then call `show()` (or set `open`). While the host is still looking up stored decisions, set
- * `checking` to show "Checking permissions…" instead of the actions.
+ * Set `request`, then call `show()` (or set `open`); or call `show(request, onDecision)` to be called back with the
+ * decision as well as the event. While the host is still looking up stored decisions, set
+ * `checking`: the actions give way at once, and "Checking permissions…" shows only once the lookup has taken
+ * `CHECKING_DELAY_MS` (seed 003 R4.1), so a lookup that answers quickly never flashes it.
  *
  * Slots: none (every string comes from the i18n catalog, in the locale of the nearest `lang`).
  *
@@ -93,12 +98,26 @@ export class AirlockPermissionSheet extends LitElement {
   open = false;
   /** True while the host is still resolving the permission: the actions give way to a status line. */
   checking = false;
+  /** Whether the "Checking permissions…" line shows: `checking` for at least `CHECKING_DELAY_MS`. */
+  #checkingShown = false;
+  #checkingTimer: ReturnType<typeof setTimeout> | undefined;
   /** Whether the full arguments are shown. */
   protected expanded = false;
   #decided = false;
 
-  /** Opens the sheet as a modal dialog (once a `request` is set). */
-  show(): void {
+  /** The callback `show(request, onDecision)` was given, for that request only. */
+  #callback:
+    { readonly request: PermissionRequest; readonly onDecision: (decision: PermissionDecision) => void } | undefined;
+
+  /**
+   * Opens the sheet as a modal dialog: on the `request` it is given, else on the one already set. `onDecision` (seed
+   * 003 R7's `show(toolCall, onDecision)`) is called once with the user's decision on that request, after the
+   * `airlock-permission-decide` event; it is not called when the request is withdrawn or replaced first.
+   */
+  show(request?: PermissionRequest, onDecision?: (decision: PermissionDecision) => void): void {
+    if (request !== undefined) this.request = request;
+    const asked = this.request;
+    this.#callback = onDecision === undefined || asked === undefined ? undefined : { request: asked, onDecision };
     this.open = true;
   }
 
@@ -114,6 +133,25 @@ export class AirlockPermissionSheet extends LitElement {
       if (this.request === undefined) this.open = false;
     }
     if (changed.has('open') && this.open) this.#decided = false;
+    if (changed.has('checking')) this.#followChecking();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#checkingTimer);
+  }
+
+  /** Starts the delay before "Checking permissions…" shows, or ends it when the lookup is done. */
+  #followChecking(): void {
+    if (this.checking && this.#checkingTimer !== undefined) return;
+    clearTimeout(this.#checkingTimer);
+    this.#checkingTimer = undefined;
+    this.#checkingShown = false;
+    if (!this.checking) return;
+    this.#checkingTimer = setTimeout(() => {
+      this.#checkingShown = true;
+      this.requestUpdate();
+    }, CHECKING_DELAY_MS);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -151,6 +189,9 @@ export class AirlockPermissionSheet extends LitElement {
     // Closed first, so a listener that shows the next request right away is not undone.
     this.open = false;
     this.dispatchEvent(new PermissionDecideEvent(decision));
+    const callback = this.#callback;
+    this.#callback = undefined;
+    if (callback?.request === request) callback.onDecision(decision);
   }
 
   #onCancel = (event: Event): void => {
@@ -189,8 +230,8 @@ export class AirlockPermissionSheet extends LitElement {
 
   #content(request: PermissionRequest): TemplateResult {
     return html`${this.#header(request)} ${this.#hints(request)} ${this.#args(request)}
-      <p class="checking" part="checking" role="status" ?hidden=${!this.checking}>
-        ${this.checking ? msg(this, 'mcp.permission.checking') : ''}
+      <p class="checking" part="checking" role="status" ?hidden=${!this.#checkingShown}>
+        ${this.#checkingShown ? msg(this, 'mcp.permission.checking') : ''}
       </p>
       ${this.checking ? nothing : this.#actions(request)}`;
   }

@@ -460,7 +460,7 @@ describe('<airlock-tool-card> content types', () => {
     expect(requests).toEqual([]);
   });
 
-  it('renders embedded markdown as markdown, other text as preformatted text, and a blob as its type and size', async () => {
+  it('renders embedded markdown as markdown, HTML as a code block of its source, and a blob as its type and size', async () => {
     const page = await mount(
       success([
         { type: 'resource', uri: 'file:///notes.md', mimeType: 'text/markdown', text: '## Notes\n\n*one*' },
@@ -473,7 +473,8 @@ describe('<airlock-tool-card> content types', () => {
       'Resource file:///notes.md',
     );
     await expect(resources.nth(0).locator('.markdown h2').textContent()).resolves.toBe('Notes');
-    await expect(resources.nth(1).locator('.plain-text').textContent()).resolves.toBe('<h1>not html</h1>');
+    await expect(resources.nth(1).locator('.code-block pre').textContent()).resolves.toBe('<h1>not html</h1>');
+    await expect(resources.nth(1).locator('.code-label').textContent()).resolves.toBe('Code · HTML');
     await expect(resources.nth(1).locator('h1').count()).resolves.toBe(0);
     await expect(resources.nth(2).locator('.note').textContent()).resolves.toContain('application/zip, 2 KB, binary');
   });

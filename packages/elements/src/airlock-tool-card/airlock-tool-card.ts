@@ -17,7 +17,14 @@ import { renderProgress } from './render-progress.js';
 import { TaskElapsedController, taskOpen } from './task-elapsed.js';
 import { mustPassRunning, RUNNING_HOLD_MS, runs, shownState } from './shown-state.js';
 import type { ShownState } from './shown-state.js';
-import { ToolCancelEvent, ToolCopyEvent, ToolResourceOpenEvent, ToolRetryEvent } from './tool-card-events.js';
+import {
+  ToolCancelEvent,
+  ToolCopyEvent,
+  ToolResourceOpenEvent,
+  ToolRetryEvent,
+  ToolShowAllEvent,
+} from './tool-card-events.js';
+import { toolCardCodeStyles } from './tool-card-code-styles.js';
 import { toolCardFormStyles } from './tool-card-form-styles.js';
 import { toolCardPresetStyles } from './tool-card-preset-styles.js';
 import { toolCardStyles } from './tool-card-styles.js';
@@ -53,6 +60,8 @@ let cards = 0;
  *   card is `cancellable`, while the call waits or runs).
  * - `airlock-tool-copy` (`ToolCopyEvent`, detail `{ text }`, cancelable): a value is being copied; the card writes it
  *   to `navigator.clipboard` unless the event is cancelled.
+ * - `airlock-tool-show-all` (`ToolShowAllEvent`, detail `{ invocationId, block }`): "Show all" pressed on a text the
+ *   host cut for the screen; the host answers by setting `wholeTexts` (R4: the whole text, never only its head).
  *
  * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `cancel`, `reason`, `progress`, `elapsed`, `args`, `result`,
  * `block` (each result block), `dialog` (the full-size image).
@@ -63,7 +72,7 @@ let cards = 0;
  */
 export class AirlockToolCard extends LitElement {
   /** The shadow root's styles: the shared base, then this element's own. */
-  static override styles = [baseStyles, toolCardStyles, toolCardFormStyles, toolCardPresetStyles];
+  static override styles = [baseStyles, toolCardStyles, toolCardCodeStyles, toolCardFormStyles, toolCardPresetStyles];
 
   static override properties = {
     invocation: { attribute: false },
@@ -73,6 +82,7 @@ export class AirlockToolCard extends LitElement {
     progress: { attribute: false },
     taskStartedAt: { attribute: false },
     fullText: { attribute: false },
+    wholeTexts: { attribute: false },
     cancellable: { type: Boolean },
   };
 
@@ -90,6 +100,11 @@ export class AirlockToolCard extends LitElement {
   taskStartedAt?: number;
   /** The whole result text; "copy" on the whole result copies it (else the blocks' text). */
   fullText?: string;
+  /**
+   * The whole texts of blocks the host cut for the screen, by 0-based block index, as the host read them behind the
+   * result's handle after `airlock-tool-show-all`: such a block then shows (and copies) its whole text.
+   */
+  wholeTexts?: ReadonlyMap<number, string>;
   /** Whether the host can stop this call: "Cancel call" shows in the header while it waits or runs. */
   cancellable = false;
 
@@ -108,6 +123,8 @@ export class AirlockToolCard extends LitElement {
   #expanded = new Set<string>();
   #copiedKey: string | undefined;
   #markdown = new Map<string, string>();
+  /** Blocks whose whole text was asked for and has not come yet. */
+  #askedAll = new Set<number>();
   #dialogImage: { readonly src: string; readonly alt: string } | undefined;
 
   constructor() {
@@ -129,6 +146,7 @@ export class AirlockToolCard extends LitElement {
     }
     if (changed.has('result')) {
       this.#markdown.clear();
+      this.#askedAll.clear();
       this.#copiedKey = undefined;
       for (const key of this.#expanded) if (!key.startsWith('arg')) this.#expanded.delete(key);
     }
@@ -303,6 +321,9 @@ export class AirlockToolCard extends LitElement {
       openImage: (src, alt) => void this.#openImage(src, alt),
       openResource: (uri) =>
         this.dispatchEvent(new ToolResourceOpenEvent({ uri, serverId: this.invocation?.serverId ?? null })),
+      wholeText: (block) => this.wholeTexts?.get(block),
+      loadingAll: (block) => this.#askedAll.has(block) && this.wholeTexts?.get(block) === undefined,
+      showAll: (block) => this.#showAll(block),
     };
   }
 
@@ -322,6 +343,16 @@ export class AirlockToolCard extends LitElement {
       },
       () => undefined,
     );
+  }
+
+  #showAll(block: number): void {
+    const id = this.invocation?.id;
+    if (id === undefined) return;
+    this.#askedAll.add(block);
+    // The whole text arrives already expanded: the user asked to see it, not its first 30 lines again.
+    this.#expanded.add(`block-${block}`);
+    this.dispatchEvent(new ToolShowAllEvent({ invocationId: id, block }));
+    this.requestUpdate();
   }
 
   #retry = (): void => {

@@ -18,4 +18,10 @@ export interface CardRenderContext {
   openImage(src: string, alt: string): void;
   /** The user asked to open a resource link: the host is told (airlock-tool-resource-open). */
   openResource(uri: string): void;
+  /** The whole text of a block the host cut (by 0-based block index), once the host gave it. */
+  wholeText(block: number): string | undefined;
+  /** True while the whole text of a cut block is asked for and has not come yet. */
+  loadingAll(block: number): boolean;
+  /** The user asked for the whole text of a cut block: the host is told (airlock-tool-show-all). */
+  showAll(block: number): void;
 }

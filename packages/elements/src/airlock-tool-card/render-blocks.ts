@@ -5,6 +5,7 @@ import type { CardRenderContext } from './card-render-context.js';
 import { blockCopyText, prettyJson, resultCopyText } from './copy-text.js';
 import { audioDataUrl, base64Bytes, imageDataUrl, isLargeImage } from './media-policy.js';
 import { linkIcon } from './card-icons.js';
+import { codeLanguage } from './code-language.js';
 import { renderBoundedText, renderCopyButton } from './render-text.js';
 import { RESULT_TEXT_BOUNDS } from './text-head.js';
 import { textKind } from './text-kind.js';
@@ -74,19 +75,47 @@ function renderBlock(ctx: CardRenderContext, block: ScreenBlock, place: BlockPla
 }
 
 function renderTextBlock(ctx: CardRenderContext, block: Block<'text'>, place: BlockPlace): TemplateResult {
-  const kind = textKind(block.text);
+  const text = shownText(ctx, block, place);
+  const kind = textKind(text);
   return html`<div class="block text" part="block" data-kind=${kind}>
-    ${blockCopy(ctx, place, () => block.text)}
-    ${renderBoundedText(ctx, place.key, block.text, { kind, bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })}
-    ${cutByHost(ctx, block.truncated, block.text.length, block.totalChars)}
+    ${blockCopy(ctx, place, () => text)}
+    ${renderBoundedText(ctx, place.key, text, { kind, bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })}
+    ${cutByHost(ctx, block, place, text.length)}
   </div>`;
 }
 
-/** The screen payload itself was cut by the host (its budget): say so; "copy all" still copies the full text. */
-function cutByHost(ctx: CardRenderContext, truncated: boolean | undefined, shown: number, total: number | undefined) {
-  if (truncated !== true || total === undefined) return nothing;
-  return html`<p class="note">
-    ${ctx.t('mcp.card.truncated', { shown: ctx.number(shown), total: ctx.number(total) })}
+/** A block's text as shown: the whole text once the host gave it after "show all", else the screen payload's. */
+function shownText(ctx: CardRenderContext, block: { readonly text?: string | undefined }, place: BlockPlace): string {
+  return ctx.wholeText(place.index - 1) ?? block.text ?? '';
+}
+
+/**
+ * The screen payload itself was cut by the host (its budget): say how much shows and offer "show all", which asks
+ * the host for the block's whole text behind the handle (R4). Once the whole text is shown, nothing is said.
+ */
+function cutByHost(
+  ctx: CardRenderContext,
+  block: { readonly truncated?: boolean | undefined; readonly totalChars?: number | undefined },
+  place: BlockPlace,
+  shown: number,
+) {
+  const total = block.totalChars;
+  if (block.truncated !== true || total === undefined || shown >= total) return nothing;
+  const index = place.index - 1;
+  const loading = ctx.loadingAll(index);
+  return html`<p class="note cut-note">
+    <span>${ctx.t('mcp.card.truncated', { shown: ctx.number(shown), total: ctx.number(total) })}</span>
+    <button
+      type="button"
+      class="link-button"
+      data-action="show-all"
+      aria-label=${`${ctx.t('mcp.card.show_all', { total: ctx.number(total) })} (${what(ctx, place)})`}
+      ?disabled=${loading}
+      @click=${() => ctx.showAll(index)}
+    >
+      ${ctx.t('mcp.card.show_all', { total: ctx.number(total) })}
+    </button>
+    <span class="loading-all" aria-live="polite">${loading ? ctx.t('mcp.card.loading_all') : ''}</span>
   </p>`;
 }
 
@@ -155,12 +184,20 @@ function renderResource(ctx: CardRenderContext, block: Block<'resource'>, place:
     <span class="chip">${ctx.t('mcp.card.resource', { uri: block.uri })}</span>
   </p>`;
   if (block.text !== undefined) {
-    const text = block.text;
-    const kind = textKind(text, block.mimeType ?? 'application/octet-stream');
+    const text = shownText(ctx, block, place);
+    const language = codeLanguage(block.mimeType, block.uri);
+    const kind = language === undefined ? textKind(text, block.mimeType ?? 'application/octet-stream') : 'monospace';
     return html`<div class="block resource" part="block" data-kind=${kind}>
-      ${blockCopy(ctx, place, () => blockCopyText(block) ?? '')} ${head}
-      ${renderBoundedText(ctx, place.key, text, { kind, bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })}
-      ${cutByHost(ctx, block.truncated, text.length, block.totalChars)}
+      ${blockCopy(ctx, place, () => text)} ${head}
+      ${language === undefined ? nothing : html`<p class="code-label">${ctx.t('mcp.card.code', { language })}</p>`}
+      ${
+        language === undefined
+          ? renderBoundedText(ctx, place.key, text, { kind, bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })
+          : html`<div class="code-block" data-language=${language}>
+              ${renderBoundedText(ctx, place.key, text, { kind, bounds: RESULT_TEXT_BOUNDS, what: what(ctx, place) })}
+            </div>`
+      }
+      ${cutByHost(ctx, block, place, text.length)}
     </div>`;
   }
   const bytes = block.blobBytes ?? (block.blob === undefined ? 0 : base64Bytes(block.blob));

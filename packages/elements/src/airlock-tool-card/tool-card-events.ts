@@ -75,11 +75,32 @@ export class ToolResourceOpenEvent extends Event {
   }
 }
 
+/** What `airlock-tool-show-all` carries: the call, and which block (0-based index) the user wants whole. */
+export interface ToolShowAllDetail {
+  readonly invocationId: string;
+  readonly block: number;
+}
+
+/**
+ * `airlock-tool-show-all`: the user pressed "Show all" on a text the host cut for the screen. The card holds only the
+ * screen payload; the host reads the block's whole text behind the result's handle and sets it in `wholeTexts`.
+ */
+export class ToolShowAllEvent extends Event {
+  static readonly eventName = 'airlock-tool-show-all';
+  readonly detail: ToolShowAllDetail;
+
+  constructor(detail: ToolShowAllDetail) {
+    super(ToolShowAllEvent.eventName, { bubbles: true, composed: true });
+    this.detail = detail;
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'airlock-tool-resource-open': ToolResourceOpenEvent;
     'airlock-tool-cancel': ToolCancelEvent;
     'airlock-tool-retry': ToolRetryEvent;
     'airlock-tool-copy': ToolCopyEvent;
+    'airlock-tool-show-all': ToolShowAllEvent;
   }
 }

@@ -375,10 +375,12 @@ export const toolCardStyles = css`
   dialog::backdrop {
     background: rgb(0 0 0 / 0.6);
   }
+  /* Full screen fills the viewport's room whatever the image's own size: a 16px icon scales up, its ratio kept. */
   .full-size {
     display: block;
-    max-inline-size: 85vw;
-    max-block-size: 75vh;
+    inline-size: 85vw;
+    block-size: 75vh;
+    object-fit: contain;
     margin-block-end: var(--_space);
   }
   .sr-only {

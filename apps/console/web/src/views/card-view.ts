@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import type { ToolShowAllEvent } from '@airlock/elements';
 import type { Actions } from '../actions.js';
 import { locale, t } from '../i18n.js';
 import type { PageState } from '../state.js';
@@ -40,9 +41,11 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
       .progress=${card.progress}
       .taskStartedAt=${card.taskStartedAt}
       .fullText=${fullText === '' ? undefined : fullText}
+      .wholeTexts=${state.wholeTexts.get(invocation.id)}
       cancellable
       @airlock-tool-retry=${() => actions.retry(invocation)}
       @airlock-tool-cancel=${() => actions.cancel(invocation.id)}
+      @airlock-tool-show-all=${(event: ToolShowAllEvent) => actions.showAll(invocation.id, event.detail.block)}
     ></airlock-tool-card>
     ${appViewSlot(invocation, entry?.tool, card.result, snapshot.chat.configured)}
     ${note === undefined ? nothing : html`<p class="note" data-retry-note>${note}</p>`}
