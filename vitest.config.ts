@@ -10,5 +10,9 @@ export default defineConfig({
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for a condition (a server restarted, a page updated); its default second was too short on
+    // two cores loaded by the whole suite (a demo server's restart after a switch took longer), and waiting longer
+    // costs a passing test nothing.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

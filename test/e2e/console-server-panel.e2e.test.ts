@@ -171,7 +171,7 @@ describe('the server panel', () => {
     expect(await demo.locator('[data-reconnect]').count()).toBe(0);
     await demo.getByRole('button', { name: 'Switch demo on' }).click();
     await expect.poll(() => demo.locator('.state').textContent()).toBe('ready');
-    expect(modelSees('ana')).toContain('demo__echo');
+    await expect.poll(() => modelSees('ana')).toContain('demo__echo');
   });
 
   it('states each fact of a server and passes axe with the panels open', async () => {
