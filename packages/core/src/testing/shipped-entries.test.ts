@@ -94,6 +94,7 @@ describe('the shipped entries', () => {
       'InstanceHeartbeat',
       'POSTGRES_SCHEMA_VERSION',
       'PostgresListener',
+      'PostgresNews',
       'PostgresStore',
       'RELISTEN_BACKOFF',
       'STALE_MS',
