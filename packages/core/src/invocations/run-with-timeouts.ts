@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
@@ -22,8 +23,13 @@ export const DEFAULT_TIMEOUT_LIMITS: TimeoutLimits = {
   taskMaxTotalMs: 4 * 60 * 60_000,
 };
 
-/** The signal of a call made without one: never aborts, and costs nothing to create per call. */
+/**
+ * The signal of a call made without one: never aborts, and costs nothing to create per call. Every call in flight
+ * without its own signal listens on it (and stops listening when it ends), so its listener count is the number of
+ * such calls, not a leak: Node's warning at 11 is turned off for it.
+ */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+setMaxListeners(0, NEVER_ABORTED);
 
 /** Why the run stopped before the tool answered, when it did. */
 export type RunAbort = 'timeout' | 'ceiling' | 'cancelled';
