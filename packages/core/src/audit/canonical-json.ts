@@ -14,10 +14,10 @@ export function flatCanonicalJson(value: unknown): string | undefined {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return undefined;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const { sorted, quoted } = keyOrder(Object.keys(record));
   let text = '{';
-  for (const key of keys) {
-    const v = record[key];
+  for (let i = 0; i < sorted.length; i++) {
+    const v = record[sorted[i] as string];
     if (
       typeof v !== 'string' &&
       typeof v !== 'boolean' &&
@@ -26,9 +26,37 @@ export function flatCanonicalJson(value: unknown): string | undefined {
     ) {
       return undefined;
     }
-    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(v)}`;
+    text += `${i === 0 ? '' : ','}${quoted[i] as string}${JSON.stringify(v)}`;
   }
   return `${text}}`;
+}
+
+/** An object shape's keys as they came, sorted, and each sorted key written out with its colon. */
+interface KeyOrder {
+  readonly keys: readonly string[];
+  readonly sorted: readonly string[];
+  readonly quoted: readonly string[];
+}
+
+/** The last few shapes met: the call path's data comes in a handful of shapes, each sorted once. */
+const SHAPES: KeyOrder[] = [];
+const MAX_SHAPES = 16;
+let nextShape = 0;
+
+/** The sorted order of `keys` (UTF-16 code units, as RFC 8785 sorts), kept for the next object of the same shape. */
+function keyOrder(keys: string[]): KeyOrder {
+  for (const shape of SHAPES) if (sameKeys(shape.keys, keys)) return shape;
+  const sorted = [...keys].sort();
+  const shape = { keys, sorted, quoted: sorted.map((key) => `${JSON.stringify(key)}:`) };
+  SHAPES[nextShape] = shape;
+  nextShape = (nextShape + 1) % MAX_SHAPES;
+  return shape;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** RFC 8785 canonical JSON of a value: the same bytes for the same data, whatever the key order. */

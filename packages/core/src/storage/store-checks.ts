@@ -1,6 +1,7 @@
 import type { SealedAuditInput } from '../audit/audit-chain.js';
 import type { AuditEvent, AuditEventInput, AuditEventType } from '../store/audit-record.js';
 import { auditInputFields, sealAuditInput } from '../audit/audit-chain.js';
+import type { AuditSealer } from '../audit/audit-sealer.js';
 import { canonicalJson, flatCanonicalJson } from '../audit/canonical-json.js';
 import { HostError } from '../errors/host-error.js';
 import { isTerminalState, transition as checkMove } from '../store/invocation-state.js';
@@ -209,15 +210,18 @@ export function storedAuditInput(input: AuditEventInput): AuditEventInput {
 
 /**
  * Seals the stored form of an input (see `storedAuditInput`) as the next event after `prev`, without building the
- * copy: data of plain values is its own JSON round trip, so its canonical JSON is written from it directly.
+ * copy: data of plain values is its own JSON round trip, so its canonical JSON is written from it directly. A store
+ * sealing many events in a row passes its `AuditSealer`, which gives the same hash for less.
  */
 export function sealStoredAuditInput(
   input: AuditEventInput,
   prev: Pick<AuditEvent, 'seq' | 'hash'> | undefined,
+  sealer?: AuditSealer,
 ): SealedAuditInput {
   checkAuditInput(input);
   const dataJson = flatCanonicalJson(input.data) ?? canonicalJson(jsonCopy(input));
-  return sealAuditInput(auditInputFields(input), prev, dataJson);
+  const fields = auditInputFields(input);
+  return sealer === undefined ? sealAuditInput(fields, prev, dataJson) : sealer.seal(fields, prev, dataJson);
 }
 
 /**

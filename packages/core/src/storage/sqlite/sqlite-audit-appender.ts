@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditEventInput } from '../../store/audit-record.js';
+import { AuditSealer } from '../../audit/audit-sealer.js';
 import { sealStoredAuditInput } from '../store-checks.js';
 import type { SqliteRowInsert } from './sqlite-row-insert.js';
 import type { SqliteStatement } from './sqlite-store-config.js';
@@ -17,6 +18,7 @@ type ChainLink = Pick<AuditEvent, 'seq' | 'hash'>;
 export class SqliteAuditAppender {
   readonly #lastAudit: SqliteStatement;
   readonly #insert: SqliteRowInsert;
+  readonly #sealer = new AuditSealer();
   /** null until read in this batch. */
   #last: ChainLink | undefined | null = null;
 
@@ -34,7 +36,7 @@ export class SqliteAuditAppender {
   /** Seals the next event of the chain and keeps it for the insert. */
   append(input: AuditEventInput): void {
     if (this.#last === null) this.#last = this.#lastAudit.get() as ChainLink | undefined;
-    const sealed = sealStoredAuditInput(input, this.#last);
+    const sealed = sealStoredAuditInput(input, this.#last, this.#sealer);
     this.#insert.add(auditParams(sealed));
     this.#last = sealed;
   }
