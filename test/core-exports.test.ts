@@ -139,6 +139,7 @@ describe('the public entry of @airlock/core', () => {
         "BoundedPrompt",
         "BoundedRead",
         "BoundedResult",
+        "CallApproval",
         "CallInFlight",
         "Caller",
         "CheckpointData",

@@ -3,6 +3,18 @@ import { dynamicTool, jsonSchema } from 'ai';
 import type { JSONSchema7, ToolSet } from 'ai';
 import type { GovernedToolsOptions } from './governed-call.js';
 import { governedCall, governedTools } from './governed-call.js';
+import { AI_SDK_ALLOW, approvedInMessages } from './app-approval.js';
+
+/** Whose question a call is: the host's surface asks (`surface`), or the AI SDK's approval flow, the app's (`app`). */
+export interface AirlockToolsOptions extends GovernedToolsOptions {
+  /**
+   * `surface` (the default): every call goes to the host, whose rules, stored decisions or surface decide. `app`: a
+   * tool's `needsApproval` says whether the host would ask (`host.permissions.explain`), so the AI SDK asks the user
+   * in the app's own UI; an approved call is made with the user's allow for that one call, and the app hands denied
+   * ones to `recordDenials`. A rule's or a stored decision's allow or deny needs no approval.
+   */
+  readonly consent?: 'surface' | 'app';
+}
 
 /**
  * What a governed tool's `execute` returns to the AI SDK (and so what `toolResults` and a UI stream carry): the
@@ -30,7 +42,7 @@ export interface AirlockToolOutput {
  * `tools/list_changed`, a tool switched off or a server that went away shows at the next step without building a new
  * set. A tool object stays the same while its definition does. Spread it (`{ ...tools }`) for a snapshot.
  */
-export function airlockTools(host: Host, options: GovernedToolsOptions): ToolSet {
+export function airlockTools(host: Host, options: AirlockToolsOptions): ToolSet {
   const built = new Map<string, { readonly hash: string; readonly tool: ToolSet[string] }>();
   const current = (): Map<string, ToolSet[string]> => {
     const now = new Map<string, ToolSet[string]>();
@@ -63,15 +75,18 @@ export function airlockTools(host: Host, options: GovernedToolsOptions): ToolSet
 }
 
 /** One host tool as an AI SDK dynamic tool (its input is the host's to check, against the tool's own schema). */
-function aiSdkTool(host: Host, options: GovernedToolsOptions, tool: Tool): ToolSet[string] {
+function aiSdkTool(host: Host, options: AirlockToolsOptions, tool: Tool): ToolSet[string] {
+  const app = options.consent === 'app';
   return dynamicTool({
     ...(tool.description === undefined ? {} : { description: tool.description }),
     ...(tool.title === undefined ? {} : { title: tool.title }),
     inputSchema: jsonSchema(tool.inputSchema as JSONSchema7),
-    execute: async (input, { toolCallId, abortSignal }): Promise<AirlockToolOutput> => {
+    ...(app ? { needsApproval: (input: unknown) => hostWouldAsk(host, options, tool.name, input) } : {}),
+    execute: async (input, { toolCallId, abortSignal, messages }): Promise<AirlockToolOutput> => {
       const result = await governedCall(host, options, tool.name, input, {
         callId: toolCallId,
         ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+        ...(app && approvedInMessages(toolCallId, messages) ? { approval: AI_SDK_ALLOW } : {}),
       });
       return {
         invocationId: result.invocationId,
@@ -83,6 +98,18 @@ function aiSdkTool(host: Host, options: GovernedToolsOptions, tool: Tool): ToolS
     },
     toModelOutput: ({ output }) => modelOutput(output),
   });
+}
+
+/**
+ * Whether the host would ask the user for this call now: no rule and no stored decision decides it. A tool the host
+ * no longer has needs no approval: its call is refused (`tool_not_found`) without running.
+ */
+function hostWouldAsk(host: Host, options: GovernedToolsOptions, tool: string, args: unknown): boolean {
+  try {
+    return host.permissions.explain({ scope: options.scope, tool, args }).decision === 'ask';
+  } catch {
+    return false;
+  }
 }
 
 /** What `toModelOutput` gives the AI SDK (the provider utilities' `ToolResultOutput`, which `ai` does not name). */

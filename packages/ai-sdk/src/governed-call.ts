@@ -1,4 +1,4 @@
-import type { Caller, Host, Scope, Tool, ToolResult } from '@airlock/core';
+import type { CallApproval, Caller, Host, Scope, Tool, ToolResult } from '@airlock/core';
 
 /** What every adapter of this package takes: whose tools, and who calls them. */
 export interface GovernedToolsOptions {
@@ -15,6 +15,8 @@ export interface GovernedToolsOptions {
 export interface FrameworkCall {
   readonly callId?: string;
   readonly signal?: AbortSignal;
+  /** The user's answer, when the framework's own approval flow asked them (the host's surface is then not asked). */
+  readonly approval?: CallApproval;
 }
 
 /** The tools the options offer, as the host lists them now. */
@@ -42,5 +44,6 @@ export function governedCall(
     args,
     ...(call.signal === undefined ? {} : { signal: call.signal }),
     ...(call.callId === undefined || call.callId === '' ? {} : { modelCallId: call.callId }),
+    ...(call.approval === undefined ? {} : { approval: call.approval }),
   });
 }

@@ -1,3 +1,4 @@
 export { airlockTools } from './airlock-tools.js';
-export type { AirlockToolOutput } from './airlock-tools.js';
+export type { AirlockToolOutput, AirlockToolsOptions } from './airlock-tools.js';
+export { recordDenials } from './app-approval.js';
 export type { FrameworkCall, GovernedToolsOptions } from './governed-call.js';

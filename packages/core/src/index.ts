@@ -99,6 +99,7 @@ export type { ToolLimits } from './invocations/invocation-pipeline.js';
 export type { TimeoutLimits } from './invocations/run-with-timeouts.js';
 export type { PreCallContext, PreCallHook, PreCallVerdict } from './invocations/pre-call-chain.js';
 export type { InvokeOptions, ToolResult } from './invocations/invoke-options.js';
+export type { CallApproval } from './invocations/call-approval.js';
 export { boundResult, DEFAULT_BOUND_LIMITS, resultHandle } from './invocations/bound-result.js';
 export type { BoundLimits, ResultSource } from './invocations/bound-result.js';
 export { safeInlineBinary } from './resources/bound-resource.js';

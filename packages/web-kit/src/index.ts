@@ -1,6 +1,9 @@
 // @airlock/web-kit: the server part. A Hono app that serves one user's calls and questions to the page and takes its
 // decisions, answers and cancels; the browser part is `@airlock/web-kit/browser`.
 export { createWebKit } from './web-kit.js';
-export type { WebKit } from './web-kit.js';
-export type { KitServer, ScopeOf } from './serve-kit.js';
+export type { WebKit, WebKitOptions } from './web-kit.js';
+export type { ExtraEvents, KitEnv, KitServer, ScopeOf } from './serve-kit.js';
+export { memoryQuestionBus, sameTenant } from './kit-question-bus.js';
+export type { KitBusNews, KitClaim, KitQuestionBus, Tenant } from './kit-question-bus.js';
+export type { KitSession, KitSessions } from './kit-sessions.js';
 export type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';

@@ -42,6 +42,8 @@ export interface KitEventMap {
   readonly 'permission.closed': { readonly id: string; readonly decision: PermissionDecision | null };
   readonly 'elicitation.requested': ElicitationRequest;
   readonly 'elicitation.closed': { readonly id: string };
+  /** The page's session ended (signed out): the stream ends after this. */
+  readonly 'session.ended': Readonly<Record<string, never>>;
 }
 
 export type KitEventName = keyof KitEventMap;

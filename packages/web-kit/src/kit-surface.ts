@@ -3,17 +3,12 @@ import type {
   ElicitationRequest,
   PermissionDecision,
   PermissionRequest,
-  Scope,
   Surface,
 } from '@airlock/core';
 import { PERMISSION_DECISIONS } from '@airlock/core';
+import type { KitBusNews, KitQuestionBus, Tenant } from './kit-question-bus.js';
+import { sameTenant } from './kit-question-bus.js';
 import { KitRefusal } from './kit-refusal.js';
-
-/** A user in a workspace: whose pages see a question, and who may answer it. */
-export type Tenant = Pick<Scope, 'userId' | 'workspaceId'>;
-
-/** Whether two scopes are the same user in the same workspace (conversations aside). */
-export const sameTenant = (a: Tenant, b: Tenant): boolean => a.userId === b.userId && a.workspaceId === b.workspaceId;
 
 /** What the surface tells the pages: a question opened or closed, for one tenant. */
 export type QuestionNews =
@@ -23,6 +18,8 @@ export type QuestionNews =
 interface Asking {
   readonly request: PermissionRequest;
   readonly settle: (decision: PermissionDecision | null) => void;
+  /** Whether the other instances hold the question (their answers claim it through the bus) once it is told. */
+  readonly shared: Promise<boolean>;
 }
 
 /**
@@ -30,11 +27,28 @@ interface Asking {
  * first answer wins; every page is told the question closed). Server questions (elicitations) are shown from the
  * host's events and answered through `host.elicitations.respond`, which validates forms, so `elicit` only waits for
  * the question to close. Sign-in to remote servers is not offered here: servers that need it stay `needs_auth`.
+ *
+ * With a question bus, a question asked here shows on the pages of every instance, one asked elsewhere shows here,
+ * and every answer is claimed through the bus: the first, from any instance, reaches the waiting call; a later one is
+ * told it came too late (409).
  */
 export class KitSurface implements Surface {
   readonly elicitationModes = ['form', 'url'] as const;
   readonly #asking = new Map<string, Asking>();
+  /** Questions asked by calls on other instances, shown here until they close. */
+  readonly #elsewhere = new Map<string, PermissionRequest>();
   readonly #listeners = new Set<(news: QuestionNews) => void>();
+  readonly #bus: KitQuestionBus | undefined;
+
+  constructor(bus?: KitQuestionBus) {
+    this.#bus = bus;
+    bus?.listen((news) => this.#heard(news));
+  }
+
+  /** Where questions are shared with other instances, when they are. */
+  get bus(): KitQuestionBus | undefined {
+    return this.#bus;
+  }
 
   /** Hears every question opened and closed; returns what stops it. */
   listen(listener: (news: QuestionNews) => void): () => void {
@@ -45,16 +59,28 @@ export class KitSurface implements Surface {
   askPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     const id = request.invocationId;
     return new Promise<PermissionDecision>((resolve, reject) => {
+      if (signal.aborted) return reject(new Error('the question closed before anyone answered it'));
+      const bus = this.#bus;
+      let told!: (shared: boolean) => void;
+      const shared = new Promise<boolean>((resolve) => (told = resolve));
       const settle = (decision: PermissionDecision | null): void => {
         if (!this.#asking.delete(id)) return;
         this.#tell({ kind: 'closed', request, decision });
-        if (decision === null) reject(new Error('the question closed before anyone answered it'));
-        else resolve(decision);
+        if (decision !== null) return resolve(decision);
+        reject(new Error('the question closed before anyone answered it'));
+        // Closed on the other instances' pages too, once they were told of it.
+        void shared.then((told) => (told ? bus?.close(request.scope, id) : undefined)).catch(() => undefined);
       };
       signal.addEventListener('abort', () => settle(null), { once: true });
-      if (signal.aborted) return settle(null);
-      this.#asking.set(id, { request, settle });
+      this.#asking.set(id, { request, settle, shared });
       this.#tell({ kind: 'opened', request });
+      // Told after it is held here, so the bus's own news of it is not taken for another instance's question.
+      if (bus === undefined) told(false);
+      else
+        bus.open(request).then(
+          () => told(true),
+          () => told(false),
+        );
     });
   }
 
@@ -64,24 +90,69 @@ export class KitSurface implements Surface {
     );
   }
 
-  /** The tenant's open permission questions, oldest first. */
+  /** The tenant's open permission questions (asked here or on another instance), oldest first. */
   pending(tenant: Tenant): PermissionRequest[] {
-    return [...this.#asking.values()].map((a) => a.request).filter((r) => sameTenant(r.scope, tenant));
+    return [...[...this.#asking.values()].map((a) => a.request), ...this.#elsewhere.values()].filter((r) =>
+      sameTenant(r.scope, tenant),
+    );
   }
 
-  /** Answers the tenant's question `id`: a decision that is not one of PERMISSION_DECISIONS, 400; no such open question, 404. */
-  decide(tenant: Tenant, id: string, decision: unknown): void {
+  /**
+   * Answers the tenant's question `id`, asked here or on another instance: a decision that is not one of
+   * PERMISSION_DECISIONS, 400; no such open question, 404; answered already on another instance, 409.
+   */
+  async decide(tenant: Tenant, id: string, decision: unknown): Promise<void> {
     if (!(PERMISSION_DECISIONS as readonly unknown[]).includes(decision)) {
       throw new KitRefusal(400, 'invalid_request', `decision must be one of ${PERMISSION_DECISIONS.join(', ')}`);
     }
+    const answer = decision as PermissionDecision;
     const asking = this.#asking.get(id);
-    if (asking === undefined || !sameTenant(asking.request.scope, tenant)) {
-      throw new KitRefusal(404, 'not_found', `no open permission question ${id}`);
+    const mine = asking !== undefined && sameTenant(asking.request.scope, tenant);
+    // Alone (or a question the other instances were never told of): decided here.
+    if (mine ? !(await asking.shared) : this.#bus === undefined) {
+      const still = this.#asking.get(id);
+      if (still === undefined || !sameTenant(still.request.scope, tenant)) throw notOpen(id);
+      return still.settle(answer);
     }
-    asking.settle(decision as PermissionDecision);
+    const claim = await this.#bus!.claim(tenant, id, answer);
+    if (claim === 'too_late') {
+      throw new KitRefusal(409, 'already_answered', `the permission question ${id} was already answered or has closed`);
+    }
+    if (claim === 'unknown') throw notOpen(id);
+    this.#ended(id, answer);
+  }
+
+  /** A question's end, wherever it was answered: the waiting call here gets the answer; pages here close it. */
+  #ended(id: string, decision: PermissionDecision | null): void {
+    const asking = this.#asking.get(id);
+    if (asking !== undefined) {
+      if (decision !== null) asking.settle(decision);
+      return;
+    }
+    const request = this.#elsewhere.get(id);
+    if (request === undefined) return;
+    this.#elsewhere.delete(id);
+    this.#tell({ kind: 'closed', request, decision });
+  }
+
+  #heard(news: KitBusNews): void {
+    if (news.kind === 'opened') {
+      const id = news.request.invocationId;
+      if (this.#asking.has(id) || this.#elsewhere.has(id)) return;
+      this.#elsewhere.set(id, news.request);
+      this.#tell({ kind: 'opened', request: news.request });
+    } else if (news.kind === 'answered') {
+      this.#ended(news.id, news.decision);
+    } else if (news.kind === 'closed') {
+      this.#ended(news.id, null);
+    }
   }
 
   #tell(news: QuestionNews): void {
     for (const listener of this.#listeners) listener(news);
   }
+}
+
+function notOpen(id: string): KitRefusal {
+  return new KitRefusal(404, 'not_found', `no open permission question ${id}`);
 }

@@ -6,8 +6,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';
 import { KitRefusal } from './kit-refusal.js';
-import type { KitSurface, Tenant } from './kit-surface.js';
-import { sameTenant } from './kit-surface.js';
+import type { Tenant } from './kit-question-bus.js';
+import { sameTenant } from './kit-question-bus.js';
+import type { KitSessions } from './kit-sessions.js';
+import type { KitSurface } from './kit-surface.js';
 
 /** Who a request is: the scope its events and answers belong to; undefined refuses it (401). */
 export type ScopeOf = (request: Request) => Scope | undefined | Promise<Scope | undefined>;
@@ -24,36 +26,66 @@ const HEARTBEAT_MS = 25_000;
  */
 const RECENTLY_ENDED = 200;
 
+/** What the kit's routes find on their context: who the request is, and its session's id when the app has one. */
+export type KitEnv = { Variables: { scope: Scope; sessionId: string | undefined } };
+
+/** The app's own events on the kit's stream (a chat's lines, say): their names, with what each carries as JSON. */
+export type ExtraEvents = Record<string, unknown>;
+
 /** What `serve` gives: the routes to mount, and `invoke`, whose calls a page can cancel from their card. */
-export interface KitServer {
+export interface KitServer<Extra extends ExtraEvents = Record<never, never>> {
   /** `GET /events`, `POST /permissions/:id`, `POST /elicitations/:id`, `POST /calls/:id/cancel`. */
-  readonly app: Hono<{ Variables: { scope: Scope } }>;
+  readonly app: Hono<KitEnv>;
   /** `host.invoke`, with the call's "Cancel call" button wired to it (the card is `cancellable` while it runs). */
   invoke(options: InvokeOptions): Promise<ToolResult>;
+  /**
+   * Sends one of the app's own events to every page of `tenant`, in order with the kit's own on the same stream. A
+   * name the kit uses itself is refused (a programmer's error).
+   */
+  send<E extends keyof Extra & string>(tenant: Tenant, event: E, data: Extra[E]): void;
   /** Ends every stream and stops following the host (the host itself is the caller's to close). */
   close(): void;
 }
 
 interface Stream {
   readonly tenant: Tenant;
-  send<E extends KitEventName>(event: E, data: KitEventMap[E]): void;
+  readonly sessionId: string | undefined;
+  send(event: string, data: unknown): void;
   end(): void;
 }
+
+/** The kit's own event names, which the app's events may not take. */
+const KIT_EVENTS: ReadonlySet<string> = new Set<KitEventName>([
+  'state',
+  'call',
+  'progress',
+  'permission.requested',
+  'permission.closed',
+  'elicitation.requested',
+  'elicitation.closed',
+  'session.ended',
+]);
 
 /**
  * The server part of the kit over one host whose surface is `surface`: each page's stream carries its tenant's calls
  * and questions (never another's), and the routes take its decisions, answers and cancels. Everything a page is shown
  * comes from the host's own events, so a call started anywhere (a model loop, a script) shows as a card.
  */
-export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): KitServer {
+export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
+  host: Host,
+  surface: KitSurface,
+  sessions: KitSessions,
+): KitServer<Extra> {
   const streams = new Set<Stream>();
   const open = new Map<string, KitCall>();
   const ended = new Map<string, KitCall>();
   const questions = new Map<string, ElicitationRequest>();
   const running = new Map<string, AbortController>();
-  const tell = <E extends KitEventName>(tenant: Tenant, event: E, data: KitEventMap[E]): void => {
+  const deliver = (tenant: Tenant, event: string, data: unknown): void => {
     for (const stream of streams) if (sameTenant(stream.tenant, tenant)) stream.send(event, data);
   };
+  const tell = <E extends KitEventName>(tenant: Tenant, event: E, data: KitEventMap[E]): void =>
+    deliver(tenant, event, data);
 
   const cardOf = (invocation: InvocationRecord): Pick<KitCall, 'tool' | 'server'> => {
     const known = open.get(invocation.id);
@@ -103,14 +135,29 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
         ? tell(news.request.scope, 'permission.requested', news.request)
         : tell(news.request.scope, 'permission.closed', { id: news.request.invocationId, decision: news.decision }),
     ),
+    // A cancel asked on another instance, of a call this one runs.
+    surface.bus?.listen((news) => {
+      if (news.kind !== 'cancel') return;
+      const call = open.get(news.invocationId);
+      if (call !== undefined && sameTenant(call.invocation.scope, news.tenant)) running.get(news.invocationId)?.abort();
+    }),
+    sessions.onEnded?.((sessionId) => {
+      for (const stream of [...streams]) {
+        if (stream.sessionId !== sessionId) continue;
+        streams.delete(stream);
+        stream.send('session.ended', {} satisfies KitEventMap['session.ended']);
+        stream.end();
+      }
+    }),
   ];
 
-  const app = new Hono<{ Variables: { scope: Scope } }>();
+  const app = new Hono<KitEnv>();
   app.onError((error, c) => refuse(c, error));
   app.use(async (c, next) => {
-    const scope = await scopeOf(c.req.raw);
-    if (scope === undefined) throw new KitRefusal(401, 'unauthenticated', 'the request names no signed-in user');
-    c.set('scope', scope);
+    const session = await sessions.of(c.req.raw);
+    if (session === undefined) throw new KitRefusal(401, 'unauthenticated', 'the request names no signed-in user');
+    c.set('scope', session.scope);
+    c.set('sessionId', session.id);
     await next();
   });
   app.use(
@@ -144,6 +191,7 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
       };
       const stream: Stream = {
         tenant,
+        sessionId: c.get('sessionId'),
         send: (event, data) => queue(() => sse.writeSSE({ event, data: JSON.stringify(data) })),
         end,
       };
@@ -153,7 +201,7 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
         calls: [...ended.values(), ...open.values()].filter((call) => sameTenant(call.invocation.scope, tenant)),
         permissions: surface.pending(tenant),
         elicitations: [...questions.values()].filter((q) => sameTenant(q.scope, tenant)),
-      });
+      } satisfies KitEventMap['state']);
       streams.add(stream);
       const heartbeat = setInterval(() => queue(() => sse.write(': ping\n\n').then(() => undefined)), HEARTBEAT_MS);
       try {
@@ -170,7 +218,7 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
   });
 
   app.post('/permissions/:id', async (c) => {
-    surface.decide(c.get('scope'), c.req.param('id'), (await bodyOf(c))['decision']);
+    await surface.decide(c.get('scope'), c.req.param('id'), (await bodyOf(c))['decision']);
     return c.json({ ok: true });
   });
 
@@ -184,15 +232,20 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
     return c.json({ ok: true });
   });
 
-  app.post('/calls/:id/cancel', (c) => {
+  app.post('/calls/:id/cancel', async (c) => {
     const id = c.req.param('id');
     const call = open.get(id);
     const controller = running.get(id);
-    if (call === undefined || controller === undefined || !sameTenant(call.invocation.scope, c.get('scope'))) {
-      throw new KitRefusal(404, 'not_found', `no running call ${id} that this app started`);
+    if (call !== undefined && controller !== undefined && sameTenant(call.invocation.scope, c.get('scope'))) {
+      controller.abort();
+      return c.json({ ok: true });
     }
-    controller.abort();
-    return c.json({ ok: true });
+    // Not a call of this instance: the one running it (if any) hears the cancel through the bus.
+    if (surface.bus !== undefined && call === undefined) {
+      await surface.bus.cancel(c.get('scope'), id);
+      return c.json({ ok: true });
+    }
+    throw new KitRefusal(404, 'not_found', `no running call ${id} that this app started`);
   });
 
   return {
@@ -212,8 +265,13 @@ export function serveKit(host: Host, surface: KitSurface, scopeOf: ScopeOf): Kit
         },
       });
     },
+    send(tenant, event, data) {
+      if (KIT_EVENTS.has(event))
+        throw new Error(`"${event}" is an event of the kit's own; name the app's event otherwise`);
+      deliver(tenant, event, data);
+    },
     close() {
-      for (const stop of off) stop();
+      for (const stop of off) stop?.();
       for (const stream of [...streams]) stream.end();
     },
   };

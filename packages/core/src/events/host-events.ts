@@ -37,6 +37,8 @@ export interface HostEventMap extends ServerEventMap {
      * destructive): the call ran once (`decision` is allow_once) and nothing was stored.
      */
     readonly allowAlwaysRefused?: true;
+    /** The app's own approval flow that answered instead of the surface (`InvokeOptions.approval.by`). */
+    readonly by?: string;
   };
   /** A server asked the user something; it is the surface's to show (or a console tab's to answer). */
   'elicitation.requested': { readonly request: ElicitationRequest };

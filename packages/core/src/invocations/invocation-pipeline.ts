@@ -15,6 +15,7 @@ import { DEFAULT_BOUND_LIMITS, resultHandle } from './bound-result.js';
 import { LiveCall } from './call-context.js';
 import { CallRecorder } from './call-recorder.js';
 import { assertModelCallId } from './model-call-id.js';
+import { assertCallApproval } from './call-approval.js';
 import type { CallHistory, PipelineEvents } from './call-recorder.js';
 import { classifyFailure } from './classify-failure.js';
 import type { ControllerPool } from './controller-pool.js';
@@ -125,6 +126,7 @@ export class InvocationPipeline {
     const scope = assertScope(options.scope);
     assertCaller(options.caller);
     assertModelCallId(options.modelCallId);
+    assertCallApproval(options.approval);
     const args = options.args ?? {};
     const entry = admitCall({
       registry: this.deps.registry,
@@ -180,9 +182,12 @@ export class InvocationPipeline {
     signal: AbortSignal,
   ): (() => void) | ToolResult | Promise<(() => void) | ToolResult> {
     const tool = call.tool;
-    const quick = signal.aborted
-      ? undefined
-      : this.#chain.quick?.({ scope: call.scope, tool, argsHash: call.argsHash, invocation: call.invocation });
+    // A call the app answered goes through the gate itself: its deny must win over a rule's or a stored allow.
+    const approval = options.approval;
+    const quick =
+      signal.aborted || approval !== undefined
+        ? undefined
+        : this.#chain.quick?.({ scope: call.scope, tool, argsHash: call.argsHash, invocation: call.invocation });
     if (quick?.verdict.allow === true && options.onRecorded === undefined) {
       return this.deps.writes.defer(() => {
         call.recordPending();
@@ -204,7 +209,12 @@ export class InvocationPipeline {
     if (signal.aborted) return cancelled();
     // A call cancelled while the gate waited (a person asked) ends cancelled, whatever the gate then said.
     const gated = (verdict: PreCallVerdict) => (signal.aborted ? cancelled() : decided(verdict));
-    const gate = this.#chain.run({ invocation: call.invocation(), tool, signal });
+    const gate = this.#chain.run({
+      invocation: call.invocation(),
+      tool,
+      signal,
+      ...(approval === undefined ? {} : { approval }),
+    });
     return gate instanceof Promise ? gate.then(gated) : gated(gate);
   }
 

@@ -1,6 +1,7 @@
 import type { ContentBlock } from '@modelcontextprotocol/client';
 import type { Scope } from '../scope.js';
 import type { Caller } from '../caller.js';
+import type { CallApproval } from './call-approval.js';
 import type { ScreenPayload, Truncation } from '../store/bounded-result-types.js';
 import type { InvocationError, InvocationRecord } from '../store/invocation-record.js';
 import type { InvocationOutcome, InvocationState } from '../store/invocation-state.js';
@@ -33,6 +34,11 @@ export interface InvokeOptions {
    * same call. A string of 1 to 256 characters.
    */
   readonly modelCallId?: string;
+  /**
+   * The user's answer to this one call, taken by the app's own approval flow (the AI SDK's `needsApproval`): the gate
+   * uses it where it would ask the surface, and audits it as the user's answer with `via: 'approval'` and its `by`.
+   */
+  readonly approval?: CallApproval;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Scope } from '../scope.js';
 import type { Tool } from '../tools/tool.js';
 import type { InvocationRecord } from '../store/invocation-record.js';
+import type { CallApproval } from './call-approval.js';
 
 /** What a pre-call hook decides. Returning nothing lets the next hook decide. */
 export type PreCallVerdict = { readonly allow: true } | { readonly allow: false; readonly reason: string };
@@ -10,6 +11,8 @@ export interface PreCallContext {
   readonly invocation: InvocationRecord;
   readonly tool: Tool;
   readonly signal: AbortSignal;
+  /** The app's own answer for this call (`InvokeOptions.approval`), for the gate to take instead of asking. */
+  readonly approval?: CallApproval;
 }
 
 /** A step that runs before anything is sent to a server: the permission gate is one. A deny stops the call. */

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput, DecisionOrigin } from '../store/audit-record.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
+import type { CallApproval } from '../invocations/call-approval.js';
 import type { PreCallContext, PreCallHook, PreCallVerdict, QuickGate } from '../invocations/pre-call-chain.js';
 import type { Scope } from '../scope.js';
 import type { HostStore } from '../store/host-store.js';
@@ -18,8 +19,9 @@ import type { ExpiryDays, PermissionConfig } from './permission-config.js';
 import { checkedUnannotatedRisk, DEFAULT_EXPIRY_DAYS } from './permission-config.js';
 import { explainPermission } from './explain-permission.js';
 import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
+import type { PromptAnswer } from './permission-prompt.js';
 import type { PermissionRule, RuleTarget } from './permission-rules.js';
-import { answeredVerdict, quickVerdict } from './permission-verdict.js';
+import { answeredVerdict, approvalDenied, quickVerdict } from './permission-verdict.js';
 import type { QuickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
 import {
@@ -51,6 +53,8 @@ export interface PermissionEvents {
     origin: DecisionOrigin;
     /** The surface answered allow always where it is refused: the call ran once and nothing was stored. */
     allowAlwaysRefused?: true;
+    /** The app's own approval flow that answered (`InvokeOptions.approval`), when the surface was not asked. */
+    by?: string;
   }): void;
 }
 
@@ -147,10 +151,13 @@ export class PermissionEngine {
    * rules match instead of the tool's own: a resource read (a host-made tool of its server) gives its kind and URI.
    */
   gate(context: PreCallContext, target?: RuleTarget): ReturnType<PreCallHook> {
-    const { invocation, tool, signal } = context;
+    const { invocation, tool, signal, approval } = context;
     const call = { scope: invocation.scope, tool, argsHash: () => invocation.argsHash, invocation: () => invocation };
     const decided = this.#decide(call, target);
-    if (decided.kind === 'ask') return this.#askAndRecord(invocation, decided.resolution, tool, decided.risk, signal);
+    if (decided.kind === 'ask') {
+      return this.#askAndRecord(invocation, decided.resolution, tool, decided.risk, signal, approval);
+    }
+    if (approval?.decision === 'deny_once' && decided.verdict.allow) return this.#appDenied(invocation, tool, approval);
     const { check } = decided;
     if (check !== undefined) return afterStoreCheck(check, decided, () => this.gate(context, target));
     decided.record();
@@ -216,18 +223,24 @@ export class PermissionEngine {
     tool: Tool,
     risk: RiskAssessment,
     signal: AbortSignal,
+    approval: CallApproval | undefined,
   ): Promise<PreCallVerdict> {
     const scope = invocation.scope;
     const request = this.#request(invocation, tool, risk, resolution);
     const audit = (data: Record<string, unknown>) => this.#audit(invocation, risk, data);
-    const answer = await askPermission({
-      surface: this.deps.surface,
-      request,
-      signal,
-      clock: this.deps.clock,
-      timeoutMs: this.#promptTimeoutMs,
-      requested: (asked) => this.deps.events.requested(asked),
-    });
+    // The app asked the user in its own flow: its answer stands in for the surface's, and says who asked.
+    const answer: PromptAnswer =
+      approval === undefined
+        ? await askPermission({
+            surface: this.deps.surface,
+            request,
+            signal,
+            clock: this.deps.clock,
+            timeoutMs: this.#promptTimeoutMs,
+            requested: (asked) => this.deps.events.requested(asked),
+          })
+        : { kind: 'answered', decision: approval.decision };
+    const by = approval === undefined ? {} : { by: approval.by };
     if (answer.kind === 'failed') {
       this.deps.writes.write({ kind: 'audit', audit: audit({ decision: 'deny_once', origin: answer.origin }) });
       this.deps.events.decided({ request: () => request, decision: 'deny_once', origin: answer.origin });
@@ -244,7 +257,12 @@ export class PermissionEngine {
       if (decision === 'deny_always') decision = 'deny_once';
       if (decision === 'allow_conversation') decision = 'allow_once';
     }
-    const data = { decision, origin: resolution.origin, ...(refused ? { allowAlwaysRefused: true } : {}) };
+    const data = {
+      decision,
+      origin: resolution.origin,
+      ...(refused ? { allowAlwaysRefused: true } : {}),
+      ...(approval === undefined ? {} : { via: 'approval', by: approval.by }),
+    };
     if (decision === 'allow_always' || decision === 'deny_always' || decision === 'allow_conversation') {
       await this.#store(scope, tool, null, decision, risk.tier, audit(data));
     } else {
@@ -255,8 +273,23 @@ export class PermissionEngine {
       decision,
       origin: resolution.origin,
       ...(refused ? { allowAlwaysRefused: true as const } : {}),
+      ...by,
     });
-    return answeredVerdict(decision, tool);
+    return approval?.decision === 'deny_once' ? approvalDenied(tool, approval) : answeredVerdict(decision, tool);
+  }
+
+  /** The app's deny for a call a rule or a stored decision would allow: a deny never waits on who else would allow. */
+  #appDenied(invocation: InvocationRecord, tool: Tool, approval: CallApproval): PreCallVerdict {
+    const { risk } = this.#tool(tool);
+    const data = { decision: 'deny_once', origin: 'user_prompt', via: 'approval', by: approval.by };
+    this.deps.writes.write({ kind: 'audit', audit: this.#audit(invocation, risk, data) });
+    this.deps.events.decided({
+      request: () => permissionRequest({ invocation, tool, risk, server: this.deps.server, reason: undefined }),
+      decision: 'deny_once',
+      origin: 'user_prompt',
+      by: approval.by,
+    });
+    return approvalDenied(tool, approval);
   }
 
   /** Says which rule or stored decision would decide a call now, and why; asks no one. */

@@ -1,4 +1,5 @@
 import type { DecisionOrigin } from '../store/audit-record.js';
+import type { CallApproval } from '../invocations/call-approval.js';
 import type { PreCallVerdict } from '../invocations/pre-call-chain.js';
 import type { PermissionDecision } from './permission-request.js';
 import type { Tool } from '../tools/tool.js';
@@ -55,4 +56,9 @@ export function answeredVerdict(decision: PermissionDecision, tool: Pick<Tool, '
   return decision.startsWith('allow')
     ? ALLOW
     : { allow: false, reason: `the user denied ${tool.name}; it was not run` };
+}
+
+/** A call the user denied in the app's own approval flow: the model reads who asked. */
+export function approvalDenied(tool: Pick<Tool, 'name'>, approval: CallApproval): PreCallVerdict {
+  return { allow: false, reason: `the user denied ${tool.name} when ${approval.by} asked; it was not run` };
 }

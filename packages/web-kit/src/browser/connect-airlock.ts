@@ -28,6 +28,10 @@ export interface ConnectOptions {
   readonly dialog?: HTMLElement;
   /** Told of a request the server refused (a question answered in another tab meanwhile, a lost connection). */
   readonly onError?: (error: Error) => void;
+  /** The app's own events on the stream (`KitServer.send`), by name, each with its JSON data. */
+  readonly events?: Readonly<Record<string, (data: unknown) => void>>;
+  /** Told when the session ended (signed out): the stream is closed and does not reconnect. */
+  readonly onSessionEnded?: () => void;
 }
 
 /** A live connection: `ready` once the first state is drawn; `close` ends the stream (the cards stay). */
@@ -154,6 +158,13 @@ export function connectAirlock(options: ConnectOptions): AirlockConnection {
   on('permission.closed', ({ id }) => permissions.remove(id));
   on('elicitation.requested', (request) => elicitations.add(request));
   on('elicitation.closed', ({ id }) => elicitations.remove(id));
+  on('session.ended', () => {
+    source.close();
+    options.onSessionEnded?.();
+  });
+  for (const [name, handle] of Object.entries(options.events ?? {})) {
+    source.addEventListener(name, (event) => handle(JSON.parse((event as MessageEvent<string>).data)));
+  }
 
   return { ready, close: () => source.close() };
 }
