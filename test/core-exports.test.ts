@@ -250,6 +250,7 @@ describe('the public entry of @airlock/core', () => {
         "RetentionReport",
         "RetentionWindows",
         "RiskAssessment",
+        "RiskRater",
         "RiskTier",
         "RuleEffect",
         "RuleLayer",

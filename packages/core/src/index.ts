@@ -168,7 +168,7 @@ export type { PermissionAskReason } from './permissions/resolve-permission.js';
 export { parseRules, parseRulesText, unmatchableRules } from './permissions/permission-rules.js';
 export type { PermissionRule, RuleEffect, RuleLayer, RuleVerdict } from './permissions/permission-rules.js';
 export { deriveRisk, SERVER_RISK_META_KEY } from './permissions/risk.js';
-export type { RiskAssessment } from './permissions/risk.js';
+export type { RiskAssessment, RiskRater } from './permissions/risk.js';
 export type { RiskTier } from './store/decision-record.js';
 export type { StoredDecision } from './store/decision-record.js';
 export { formatMessage, LOCALES, MESSAGES } from './i18n/messages.js';
