@@ -40,6 +40,8 @@ describe('the public entry of @airlock/core', () => {
         "DEFAULT_RESULT_SLICE_CHARS",
         "DEFAULT_TENANT_LIMITS",
         "DEFAULT_TIMEOUT_LIMITS",
+        "ELICITATION_REASON_META_KEY",
+        "ELICITATION_TIMEOUT_META_KEY",
         "FOLDER_CONFIG_FILE",
         "GENESIS_HASH",
         "HISTORY_LOSS_BOUND",

@@ -54,6 +54,7 @@ export type { FormField } from './elicitation/form-field.js';
 export type { FormModel } from './elicitation/form-model.js';
 export { inspectUrl } from './elicitation/url-safety.js';
 export type { UrlInspection, UrlWarning } from './elicitation/url-safety.js';
+export { ELICITATION_REASON_META_KEY, ELICITATION_TIMEOUT_META_KEY } from './elicitation/question-timeout.js';
 export { canonicalJson, hashJson, sha256Hex } from './audit/canonical-json.js';
 export { isolationOf, parseServersConfig, processVariables, serverIdentity } from './servers/server-config.js';
 export type { ServersConfigOptions } from './servers/server-config.js';
