@@ -125,6 +125,7 @@ export class InvocationPipeline {
     const scope = assertScope(options.scope);
     assertCaller(options.caller);
     assertModelCallId(options.modelCallId);
+    assertModelCallId(options.messageId, 'messageId');
     const args = options.args ?? {};
     const entry = admitCall({
       registry: this.deps.registry,

@@ -33,6 +33,12 @@ export interface InvokeOptions {
    * same call. A string of 1 to 256 characters.
    */
   readonly modelCallId?: string;
+  /**
+   * The id of the conversation's message whose turn made this call (a chat's user message), kept in history beside
+   * `modelCallId`: with the scope it is the seed's storage key (user, workspace, conversation, message, tool call).
+   * A string of 1 to 256 characters.
+   */
+  readonly messageId?: string;
 }
 
 /**
