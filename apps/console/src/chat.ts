@@ -112,7 +112,8 @@ export class Chat {
   async #run(conversation: OpenConversation, text: string, model: ModelConfig, signal: AbortSignal): Promise<void> {
     const named = conversation.title === '';
     if (named) conversation.title = titleOf(text);
-    this.log.addLine(conversation, { role: 'user', text });
+    // The user's line is the turn's message: its id keys every call the turn makes (with the model's call id).
+    const asked = this.log.addLine(conversation, { role: 'user', text });
     const history: ModelMessage[] = [...conversation.messages, { role: 'user', content: text }];
     // The question is kept before the model is asked: a restart mid-turn loses the reply, not the question.
     conversation.messages = history;
@@ -127,7 +128,7 @@ export class Chat {
       }).chatModel(model.model),
       system: [SYSTEM, this.hooks.viewContext?.(conversation)].filter((part) => part !== undefined).join('\n\n'),
       messages: history,
-      tools: this.#tools(conversation, reply),
+      tools: this.#tools(conversation, reply, String(asked.id)),
       stopWhen: stepCountIs(MAX_STEPS),
       maxRetries: 0,
       abortSignal: signal,
@@ -153,7 +154,7 @@ export class Chat {
     conversation.messages = [...history, ...(await result.response).messages];
   }
 
-  #tools(conversation: OpenConversation, reply: { line?: number }): ToolSet {
+  #tools(conversation: OpenConversation, reply: { line?: number }, messageId: string): ToolSet {
     const { scope } = conversation;
     const tools: ToolSet = {};
     for (const tool of this.host.tools.list({ audience: 'model', scope })) {
@@ -171,6 +172,7 @@ export class Chat {
             args,
             signal: controller.signal,
             modelCallId: toolCallId,
+            messageId,
             onRecorded: (invocation) => {
               delete reply.line;
               this.log.addLine(conversation, { role: 'call', text: '', invocationId: invocation.id });

@@ -9,6 +9,12 @@ export interface GovernedToolsOptions {
    * may see and calls as the model; `user` offers the user's (app-only tools stay out) and calls as the user.
    */
   readonly audience?: 'model' | 'user';
+  /**
+   * The id of the conversation's message whose turn these tools serve (the AI SDK's UI message id, say): frameworks
+   * hand a tool no message id of their own, so an application that builds the tools per turn passes it here, and
+   * every call is kept under it beside the model's id for the call (`InvokeOptions.messageId`).
+   */
+  readonly messageId?: string;
 }
 
 /** One call as a framework hands it over: the model's id for it and the framework's abort signal, when it has them. */
@@ -45,5 +51,6 @@ export function governedCall(
     ...(call.signal === undefined ? {} : { signal: call.signal }),
     ...(call.callId === undefined || call.callId === '' ? {} : { modelCallId: call.callId }),
     ...(call.approval === undefined ? {} : { approval: call.approval }),
+    ...(options.messageId === undefined ? {} : { messageId: options.messageId }),
   });
 }

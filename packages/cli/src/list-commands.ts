@@ -131,9 +131,19 @@ export async function history(
       io.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
       return 0;
     }
-    io.stdout.write(
-      `${cardHeader(entry.invocation, style)}  ${style.dim(id)}\n${cardArguments(entry.invocation.args)}\n`,
-    );
+    io.stdout.write(`${cardHeader(entry.invocation, style)}  ${style.dim(id)}\n`);
+    // The rest of the call's key where the caller gave it (a chat's message, the model's id for the call).
+    const { conversationId } = entry.invocation.scope;
+    const { messageId, modelCallId } = entry.invocation;
+    if (messageId !== undefined || modelCallId !== undefined) {
+      const parts = [
+        `conversation ${conversationId}`,
+        `message ${messageId ?? '-'}`,
+        `tool call ${modelCallId ?? '-'}`,
+      ];
+      io.stdout.write(`  ${style.dim(parts.join(' · '))}\n`);
+    }
+    io.stdout.write(`${cardArguments(entry.invocation.args)}\n`);
     for (const t of entry.transitions) {
       const outcome = t.outcome ? ` (${style.state(t.outcome, t.outcome)})` : '';
       io.stdout.write(

@@ -44,4 +44,16 @@ describe('the terminal prompt offers the five grains', () => {
     );
     expect(permissionPromptText(REQUEST, 'en-US')).toContain('No annotations: treated as the worst case');
   });
+
+  it('says the server rated the risk when its own claim set the tier, in both languages', () => {
+    const rated = {
+      ...REQUEST,
+      risk: { ...REQUEST.risk, tier: 'low' as const, destructive: false, ratedBy: 'server' as const },
+    };
+    const text = permissionPromptText(rated, 'en-US');
+    expect(text).toContain('Risk rated by the server itself');
+    expect(text).not.toContain('No annotations');
+    expect(permissionPromptText(rated, 'pt-BR')).toContain('Risco avaliado pelo próprio servidor');
+    expect(permissionPromptText(REQUEST, 'en-US')).not.toContain('rated by the server');
+  });
 });

@@ -71,17 +71,20 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale,
     ...(request.reason === undefined ? [] : [`  ${t(`mcp.permission.reason.${request.reason}`)}`]),
     `  ${style.strong(request.tool.displayName)} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${style.risk(t(`mcp.permission.risk.${request.risk.tier}`), request.risk.tier)}`,
   ];
-  if (hints.length === 0) {
+  const ratedByServer = request.risk.ratedBy === 'server';
+  if (hints.length === 0 && !ratedByServer) {
     // Without annotations a tool is the worst case, unless the host's policy rates a trusted server's tools lower.
     lines.push(
       `  ${t(request.risk.destructive ? 'mcp.permission.no_annotations' : 'mcp.permission.no_annotations_policy')}`,
     );
-  } else {
+  } else if (hints.length > 0) {
     lines.push(
       `  ${t('mcp.permission.annotations')}${request.risk.unverified ? ` (${t('mcp.permission.unverified')})` : ''}`,
     );
     lines.push(...hints);
   }
+  // The server's own `_meta["airlock/risk"]` set the tier: say so, as the sheet does.
+  if (ratedByServer) lines.push(`  ${t('mcp.permission.rated_by_server')}`);
   lines.push(`  ${t('mcp.permission.arguments')}:`);
   lines.push(
     ...JSON.stringify(request.args, null, 2)

@@ -55,14 +55,27 @@ export const elicitationTools: readonly DemoTool[] = [
     name: 'ask_briefly',
     title: 'Ask briefly',
     description: 'Asks the user a form question but gives up after timeoutMs: the server cancels its own question.',
-    input: z.object({ timeoutMs: z.number().int().min(1).max(60_000).default(300) }),
+    input: z.object({
+      timeoutMs: z.number().int().min(1).max(3_600_000).default(300),
+      hostTimeoutMs: z
+        .number()
+        .optional()
+        .describe('How long the host should keep the question open, sent as _meta["airlock/timeoutMs"].'),
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ timeoutMs }, { request, era }) => {
+    run: async ({ timeoutMs, hostTimeoutMs }, { request, era }) => {
       if (era !== 'legacy')
         return toolError('ask_briefly needs the 2025-11-25 era, where the server sends the question.');
+      const meta = hostTimeoutMs === undefined ? {} : { _meta: { 'airlock/timeoutMs': hostTimeoutMs } };
       try {
-        const answer = await request.mcpReq.elicitInput({ mode: 'form', ...PROFILE_FORM }, { timeout: timeoutMs });
-        return textResult(`The user answered in time with action "${answer.action}".`);
+        const answer = await request.mcpReq.elicitInput(
+          { mode: 'form', ...PROFILE_FORM, ...meta },
+          { timeout: timeoutMs },
+        );
+        // The host says why it cancelled (a timeout) in the answer's _meta: the demo repeats it.
+        const reason = answer._meta?.['airlock/reason'];
+        const why = typeof reason === 'string' ? ` (reason: ${reason})` : '';
+        return textResult(`The user answered in time with action "${answer.action}"${why}.`);
       } catch (error) {
         return textResult(`The server stopped waiting for an answer: ${(error as Error).message}`);
       }

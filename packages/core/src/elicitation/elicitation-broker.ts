@@ -15,6 +15,7 @@ import type { ElicitationAnswer, ElicitationMode, ElicitationRequest } from './e
 import { checkElicitationAnswer } from './check-elicitation-answer.js';
 import { buildFormModel, initialValues } from './form-model.js';
 import { UrlFlows } from './url-flows.js';
+import { ELICITATION_REASON_META_KEY, questionTimeout } from './question-timeout.js';
 import { inspectUrl } from './url-safety.js';
 
 /** Why a question closed. */
@@ -33,6 +34,8 @@ export interface ElicitationEvents {
   closed(event: { request: ElicitationRequest; action: ElicitationAnswer['action']; end: ElicitationEnd }): void;
   completed(event: { scope: Scope; serverId: string; elicitationId: string }): void;
   audit(event: AuditEventInput): void;
+  /** Something a server sent that the host corrected (a question's timeout out of bounds), for the server's log. */
+  warning?(event: { serverId: string; message: string }): void;
 }
 
 interface Pending {
@@ -220,6 +223,8 @@ export class ElicitationBroker {
       throw new ProtocolError(-32602, `this host cannot answer ${mode}-mode elicitation now`);
     }
     const now = this.deps.clock.now();
+    const timeout = questionTimeout(params._meta, this.deps.timeoutMs(call.invocation.tool), serverId);
+    if (timeout.warning !== undefined) this.deps.events.warning?.({ serverId, message: timeout.warning });
     const base = {
       id: randomUUID(),
       scope: call.invocation.scope,
@@ -229,7 +234,7 @@ export class ElicitationBroker {
       mode,
       message: typeof params.message === 'string' ? params.message : '',
       createdAt: now,
-      deadline: now + this.deps.timeoutMs(call.invocation.tool),
+      deadline: now + timeout.ms,
     };
     let request: ElicitationRequest;
     let schema: unknown;
@@ -259,7 +264,10 @@ export class ElicitationBroker {
         ? { action: 'accept', content: { ...(answer.content ?? {}) } as ElicitResult['content'] }
         : { action: 'accept' };
     }
-    return { action: answer.action };
+    // MCP has no timeout message: the answer is cancel, its `_meta` saying that nobody answered in time.
+    return end === 'timeout'
+      ? { action: 'cancel', _meta: { [ELICITATION_REASON_META_KEY]: 'timeout' } }
+      : { action: answer.action };
   }
 
   /** The call a question belongs to: the one whose async context asked (2026 rounds), else the one call in flight. */

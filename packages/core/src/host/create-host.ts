@@ -112,6 +112,7 @@ export function createHost(config: HostConfig = {}): Host {
       closed: (event) => events.emit('elicitation.closed', event),
       completed: (event) => events.emit('elicitation.completed', event),
       audit: (audit) => writes.write({ kind: 'audit', audit }),
+      warning: (warning) => events.emit('server.warning', warning),
     },
   });
   const tasks: HostTasks = new HostTasks({

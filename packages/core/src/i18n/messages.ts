@@ -25,6 +25,7 @@ export const MESSAGES = {
     'mcp.permission.unverified': 'Unverified hints from an untrusted server',
     'mcp.permission.no_annotations': 'No annotations: treated as the worst case',
     'mcp.permission.no_annotations_policy': "No annotations: rated by this host's policy for trusted servers",
+    'mcp.permission.rated_by_server': 'Risk rated by the server itself',
     'mcp.permission.allow_always_refused': 'Allow always is not offered for tools that may modify or delete data.',
     'mcp.permission.hint.readOnly': 'Only reads data',
     'mcp.permission.hint.destructive': 'May modify or delete data',
@@ -181,6 +182,7 @@ export const MESSAGES = {
     'mcp.permission.no_annotations': 'Sem anotações: tratada como o pior caso',
     'mcp.permission.no_annotations_policy':
       'Sem anotações: avaliada pela política deste host para servidores confiáveis',
+    'mcp.permission.rated_by_server': 'Risco avaliado pelo próprio servidor',
     'mcp.permission.allow_always_refused':
       'Permitir sempre não é oferecido para ferramentas que podem modificar ou apagar dados.',
     'mcp.permission.hint.readOnly': 'Apenas lê dados',

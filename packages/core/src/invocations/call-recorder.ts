@@ -97,8 +97,8 @@ export class CallRecorder {
       createdAt: this.#createdAt,
       updatedAt: this.#createdAt,
     };
-    const modelCallId = this.#options.modelCallId;
-    return modelCallId === undefined ? record : { ...record, modelCallId };
+    const { modelCallId, messageId } = this.#options;
+    return withIds(record, modelCallId, messageId);
   }
 
   /** Records the pending call, tells listeners, then the caller's `onRecorded` (whose failure never breaks the call). */
@@ -200,7 +200,13 @@ function advance(
     createdAt: r.createdAt,
     updatedAt,
   };
-  return r.modelCallId === undefined ? next : { ...next, modelCallId: r.modelCallId };
+  return withIds(next, r.modelCallId, r.messageId);
+}
+
+/** A record with the caller's ids for the call (the model's, the message's) where it gave them. */
+function withIds(record: InvocationRecord, modelCallId?: string, messageId?: string): InvocationRecord {
+  const withModel = modelCallId === undefined ? record : { ...record, modelCallId };
+  return messageId === undefined ? withModel : { ...withModel, messageId };
 }
 
 /** A transition's audit details, with the model's id for the call when it gave one. */

@@ -127,6 +127,7 @@ export class InvocationPipeline {
     assertCaller(options.caller);
     assertModelCallId(options.modelCallId);
     assertCallApproval(options.approval);
+    assertModelCallId(options.messageId, 'messageId');
     const args = options.args ?? {};
     const entry = admitCall({
       registry: this.deps.registry,

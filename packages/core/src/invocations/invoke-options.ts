@@ -39,6 +39,12 @@ export interface InvokeOptions {
    * uses it where it would ask the surface, and audits it as the user's answer with `via: 'approval'` and its `by`.
    */
   readonly approval?: CallApproval;
+  /**
+   * The id of the conversation's message whose turn made this call (a chat's user message), kept in history beside
+   * `modelCallId`: with the scope it is the seed's storage key (user, workspace, conversation, message, tool call).
+   * A string of 1 to 256 characters.
+   */
+  readonly messageId?: string;
 }
 
 /**

@@ -48,6 +48,30 @@ describe('deriveRisk', () => {
     expect(deriveRisk({ annotations: undefined, trusted: true, meta: { 'airlock/risk': 'low' } }).tier).toBe('low');
   });
 
+  it('names the server as the rater when its claim set the tier, and only then', () => {
+    const trusted = deriveRisk({ annotations: undefined, trusted: true, meta: { 'airlock/risk': 'medium' } });
+    expect(trusted).toMatchObject({ tier: 'medium', destructive: false, ratedBy: 'server' });
+    const raised = deriveRisk({
+      annotations: { readOnlyHint: true },
+      trusted: false,
+      meta: { 'airlock/risk': 'high' },
+    });
+    expect(raised).toMatchObject({ tier: 'high', ratedBy: 'server' });
+    const ignored = deriveRisk({ annotations: undefined, trusted: false, meta: { 'airlock/risk': 'low' } });
+    expect(ignored).toMatchObject({ tier: 'high', destructive: true, ratedBy: 'annotations' });
+    expect(deriveRisk({ annotations: undefined, trusted: true, unannotatedRisk: 'low' }).ratedBy).toBe('host_policy');
+    expect(deriveRisk({ annotations: undefined, trusted: true, ruleRisk: 'low' }).ratedBy).toBe('rule');
+  });
+
+  it('keeps an explicit destructive hint when a trusted server rates its tool low', () => {
+    const claimed = deriveRisk({
+      annotations: { destructiveHint: true },
+      trusted: true,
+      meta: { 'airlock/risk': 'low' },
+    });
+    expect(claimed).toMatchObject({ tier: 'low', destructive: true, ratedBy: 'server' });
+  });
+
   it("rates a trusted server's tool without annotations by the host's policy, not destructive", () => {
     expect(deriveRisk({ annotations: undefined, trusted: true, unannotatedRisk: 'medium' })).toMatchObject({
       tier: 'medium',

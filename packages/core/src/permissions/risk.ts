@@ -14,7 +14,15 @@ export interface RiskAssessment {
   /** The annotations came from an untrusted server: show them as unverified hints. */
   readonly unverified: boolean;
   readonly reasons: readonly string[];
+  /**
+   * Who set the tier: the annotations (or their absence, the spec's worst case), the host's policy for tools without
+   * annotations, the server's own claim in `_meta["airlock/risk"]`, or a host rule. Surfaces name the rater.
+   */
+  readonly ratedBy?: RiskRater | undefined;
 }
+
+/** Who set a tool's risk tier; see {@link RiskAssessment.ratedBy}. */
+export type RiskRater = 'annotations' | 'host_policy' | 'server' | 'rule';
 
 /**
  * Derives risk from a tool's annotations, its server's trust, the server's own claim, the host's policy for tools
@@ -23,7 +31,8 @@ export interface RiskAssessment {
  * No annotations: high and destructive (the spec's defaults), unless the server is trusted and the host's
  * `unannotatedRisk` says medium or low: then that tier, not destructive. Read-only: low on a trusted server, medium on an untrusted one. Not read-only: high when
  * destructive or open-world (both default to true when absent, as the spec says), else medium. A server's claim in
- * `_meta["airlock/risk"]` may raise the tier; only a trusted server's claim may lower it. A host rule's risk wins.
+ * `_meta["airlock/risk"]` may raise the tier; only a trusted server's claim may lower it (and, for a tool without
+ * annotations, lifts the worst-case destructiveness). A host rule's risk wins.
  */
 export function deriveRisk(options: {
   annotations: ToolAnnotations | undefined;
@@ -37,6 +46,7 @@ export function deriveRisk(options: {
   const hints = a === undefined ? [] : Object.keys(a).filter((k) => k.endsWith('Hint'));
   const reasons: string[] = [];
   let tier: RiskTier;
+  let ratedBy: RiskRater = 'annotations';
   const readOnly = a?.readOnlyHint === true;
   let destructive = !readOnly && a?.destructiveHint !== false;
   // An untrusted server's silence is read as the spec reads it: the host's policy lowers only what it trusts.
@@ -44,6 +54,7 @@ export function deriveRisk(options: {
   if (hints.length === 0 && assumed !== 'high') {
     tier = assumed;
     destructive = false;
+    ratedBy = 'host_policy';
     reasons.push(`the tool has no annotations; the host rates such tools of trusted servers ${assumed} risk`);
   } else if (hints.length === 0) {
     tier = 'high';
@@ -63,6 +74,10 @@ export function deriveRisk(options: {
     if (ORDER[claim] > ORDER[tier] || options.trusted) {
       if (claim !== tier) reasons.push(`the server states its risk as ${claim}`);
       tier = claim;
+      ratedBy = 'server';
+      // A trusted server's rating below high replaces the spec's worst case for a tool it left unannotated; an
+      // explicit destructiveHint still stands (allow always stays refused).
+      if (options.trusted && claim !== 'high' && hints.length === 0) destructive = false;
     } else if (claim !== tier) {
       reasons.push(`the server claims ${claim} risk; an untrusted server cannot lower it`);
     }
@@ -70,6 +85,7 @@ export function deriveRisk(options: {
   if (options.ruleRisk !== undefined && options.ruleRisk !== tier) {
     reasons.push(`a host rule sets the risk to ${options.ruleRisk}`);
     tier = options.ruleRisk;
+    ratedBy = 'rule';
   }
-  return { tier, destructive, unverified: !options.trusted && hints.length > 0, reasons };
+  return { tier, destructive, unverified: !options.trusted && hints.length > 0, reasons, ratedBy };
 }

@@ -34,6 +34,8 @@ export interface InvocationRecord {
   readonly updatedAt: number;
   /** The model's own id for the call (`InvokeOptions.modelCallId`); absent when the caller gave none. */
   readonly modelCallId?: string;
+  /** The id of the conversation's message whose turn made the call (`InvokeOptions.messageId`); absent when none. */
+  readonly messageId?: string;
 }
 
 /** One move of the state machine. `seq` starts at 1 with the pending row. */

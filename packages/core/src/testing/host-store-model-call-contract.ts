@@ -5,7 +5,8 @@ import type { HostStoreContractOptions, OpenedStore } from './store-contract-opt
 import { SCOPE, createWrite, invocation, move, resultFor, transitionWrite } from './host-store-fixtures.js';
 
 /**
- * The model's own id for a call (`InvocationRecord.modelCallId`), part of the `HostStore` contract: kept from the
+ * The model's own id for a call (`InvocationRecord.modelCallId`) and the id of the message whose turn made it
+ * (`messageId`), part of the `HostStore` contract: kept from the
  * create through every transition, whether the call ends in the batch that created it or in later ones, and across a
  * reopen; a call created without one reads back without one. Declared by `describeHostStoreContract`.
  */
@@ -60,14 +61,36 @@ export function describeModelCallContract(options: HostStoreContractOptions): vo
       expect(read).not.toHaveProperty('modelCallId');
     });
 
+    it("keeps the id of the message whose turn made the call beside the model's, to the tenant only", async () => {
+      const record = invocation({ caller: { kind: 'model' }, modelCallId: 'call-7', messageId: 'msg_01 user turn' });
+      await store.write([createWrite(record)]);
+      await store.write([transitionWrite(move(record, 2, 'pending', 'running'))]);
+
+      expect(await store.getInvocation(SCOPE, record.id)).toMatchObject({
+        scope: SCOPE,
+        messageId: 'msg_01 user turn',
+        modelCallId: 'call-7',
+        state: 'running',
+      });
+      const [listed] = await store.listInvocations(SCOPE);
+      expect(listed?.messageId).toBe('msg_01 user turn');
+      expect(await store.getInvocation({ ...SCOPE, userId: 'someone-else' }, record.id)).toBeUndefined();
+      const plain = invocation();
+      await store.write([createWrite(plain)]);
+      expect(await store.getInvocation(SCOPE, plain.id)).not.toHaveProperty('messageId');
+    });
+
     it("keeps the model's id across a reopen", async (context) => {
       if (opened.reopen === undefined) return context.skip('this store does not persist');
-      const record = invocation({ caller: { kind: 'model' }, modelCallId: 'call-kept' });
+      const record = invocation({ caller: { kind: 'model' }, modelCallId: 'call-kept', messageId: 'msg-kept' });
       await store.write([createWrite(record)]);
 
       store = await opened.reopen();
 
-      expect((await store.getInvocation(SCOPE, record.id))?.modelCallId).toBe('call-kept');
+      expect(await store.getInvocation(SCOPE, record.id)).toMatchObject({
+        modelCallId: 'call-kept',
+        messageId: 'msg-kept',
+      });
     });
   });
 }

@@ -395,9 +395,14 @@ describe('<airlock-elicitation-dialog> in URL mode', () => {
       window.__answers = [];
       window.__done = [];
       window.__opened = [];
+      // A tab as window.open gives it: what the dialog does to it is kept.
       window.open = (...args: unknown[]) => {
-        window.__opened.push(args);
-        return null;
+        const tab = { opener: window as unknown, closed: false, went: [] as string[] };
+        window.__opened.push([...args, tab]);
+        return Object.assign(tab, {
+          location: { replace: (to: string) => tab.went.push(to) },
+          close: () => (tab.closed = true),
+        }) as unknown as Window;
       };
       const dialog = document.querySelector('airlock-elicitation-dialog')!;
       dialog.addEventListener('airlock-elicitation-answer', (event) => window.__answers.push(event.answer));
@@ -419,7 +424,10 @@ describe('<airlock-elicitation-dialog> in URL mode', () => {
     expect(await inDialog(page, '[part~="action-done"]').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Open page' }).click();
-    expect(await page.evaluate(() => window.__opened)).toEqual([[url.url, '_blank', 'noopener,noreferrer']]);
+    // A blank tab, its opener cut, then sent to the address: the handle is kept, the tab cannot reach this page.
+    expect(await page.evaluate(() => JSON.parse(JSON.stringify(window.__opened)) as unknown)).toEqual([
+      ['about:blank', '_blank', { opener: null, closed: false, went: [url.url], location: {} }],
+    ]);
     expect(await answers(page)).toEqual([{ action: 'accept' }]);
     expect(await text(page, '[part~="status"]')).toBe('Opening external page');
     expect(await inDialog(page, '[part~="status"]').getAttribute('role')).toBe('status');
@@ -431,6 +439,8 @@ describe('<airlock-elicitation-dialog> in URL mode', () => {
     await page.getByRole('button', { name: 'Done, retry' }).click();
     expect(await page.evaluate(() => window.__done)).toEqual(['el-url']);
     expect(await isOpen(page)).toBe(false);
+    // The flow is over: its tab is closed.
+    expect(await page.evaluate(() => (window.__opened[0]!.at(-1) as { closed: boolean }).closed)).toBe(true);
     expect(await answers(page)).toEqual([{ action: 'accept' }]);
   });
 
@@ -446,6 +456,41 @@ describe('<airlock-elicitation-dialog> in URL mode', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await answers(page)).toEqual([{ action: 'accept' }, { action: 'cancel' }]);
     expect(await isOpen(page)).toBe(false);
+  });
+
+  it('closes the tab it opened when the user cancels, and when the host ends the question', async () => {
+    /** Stubs window.open with a tab whose closing is seen; returns how many tabs are still open. */
+    const stubTabs = (page: Page) =>
+      page.evaluate(() => {
+        window.__opened = [];
+        window.open = () => {
+          const tab = { opener: window as unknown, closed: false, location: { replace: () => undefined } };
+          window.__opened.push([tab]);
+          return Object.assign(tab, { close: () => (tab.closed = true) }) as unknown as Window;
+        };
+      });
+    const stillOpen = (page: Page) =>
+      page.evaluate(() => window.__opened.filter(([tab]) => !(tab as { closed: boolean }).closed).length);
+
+    const cancelled = await openDialog(urlRequest());
+    await stubTabs(cancelled);
+    await cancelled.getByRole('button', { name: 'Open page' }).click();
+    expect(await stillOpen(cancelled)).toBe(1);
+    await cancelled.getByRole('button', { name: 'Cancel' }).click();
+    expect(await stillOpen(cancelled)).toBe(0);
+
+    // The host closes the question (the server's completion notice, a timeout): request set to undefined.
+    const ended = await openDialog(urlRequest());
+    await stubTabs(ended);
+    await ended.getByRole('button', { name: 'Open page' }).click();
+    expect(await stillOpen(ended)).toBe(1);
+    await ended.evaluate(async () => {
+      const dialog = document.querySelector('airlock-elicitation-dialog')!;
+      dialog.request = undefined;
+      await dialog.updateComplete;
+    });
+    expect(await stillOpen(ended)).toBe(0);
+    expect(await isOpen(ended)).toBe(false);
   });
 
   it('emphasises the Unicode site, shows the punycode host beside it, and warns', async () => {

@@ -31,8 +31,10 @@ type Phase = 'asking' | 'opened' | 'answered';
  * integer, switch, radio group or select, checkbox group), pre-filled from `request.form.initialValues`, checked
  * before submit (required, ranges, lengths, format shapes, item counts; the host checks again), with the server's
  * errors from `request.errors` on their fields. URL mode shows the whole address as text, the site emphasised, and
- * warnings; the page opens only on the user's click, in a new top-level tab with `noopener`. Nothing the server sent
- * is rendered as HTML or as a link. A native modal `<dialog>`; Tab stays inside; Esc and the close button cancel.
+ * warnings; the page opens only on the user's click, in a new top-level tab whose `opener` is cut; when the question
+ * ends (cancel, done, or the host closing it on completion or timeout) the dialog asks that tab to close, which a
+ * browser may refuse once the tab shows another origin (Chromium does). Nothing the server sent is rendered as HTML
+ * or as a link. A native modal `<dialog>`; Tab stays inside; Esc and the close button cancel.
  * In the last 30 s before `request.deadline` a countdown shows (and is announced).
  *
  * Set `request`, then call `show()` (or set `open`). Setting `request` to undefined, or `close()`, closes it without
@@ -90,6 +92,8 @@ export class AirlockElicitationDialog extends LitElement {
   #touched = new Set<string>();
   #edited = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The tab the user opened for a URL question, asked to close when the question ends (cancel, done, the host). */
+  #page: Window | null = null;
 
   /** Opens the dialog as a modal (once a `request` is set). */
   show(): void {
@@ -112,6 +116,8 @@ export class AirlockElicitationDialog extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // The question is over (answered, cancelled, completed, timed out) or another took its place: its tab goes too.
+    if (changed.has('request') || (changed.has('open') && !this.open)) this.#closePage();
     if (changed.has('request')) {
       this.#phase = 'asking';
       this.#values.clear();
@@ -237,10 +243,25 @@ export class AirlockElicitationDialog extends LitElement {
   #openPage = (): void => {
     const url = this.request?.url;
     if (url === undefined) return;
-    // A new top-level tab the host cannot script or read: noopener, no referrer.
-    window.open(url.url, '_blank', 'noopener,noreferrer');
+    // A blank tab first, its way back to this page cut (opener null), then sent to the address: the page there
+    // cannot reach this one, and the handle kept lets the question's end close it where the browser allows (Chromium
+    // refuses once the tab is on another origin, the opener being cut). The referrer follows the embedding page's
+    // policy (the console sends none).
+    this.#closePage();
+    const page = window.open('about:blank', '_blank');
+    if (page !== null) {
+      page.opener = null;
+      page.location.replace(url.url);
+    }
+    this.#page = page;
     if (this.#phase === 'asking') this.#answer({ action: 'accept' });
   };
+
+  #closePage(): void {
+    const page = this.#page;
+    this.#page = null;
+    if (page !== null && !page.closed) page.close();
+  }
 
   #done = (): void => {
     const request = this.request;

@@ -171,6 +171,18 @@ describe('<airlock-permission-sheet>', () => {
     );
   });
 
+  it('says the server rated the risk when its own claim set the tier, in both languages', async () => {
+    const rated = { ...BARE, server: { id: 'shell', trusted: true }, allowAlways: { offered: true } };
+    const risk = { ...BARE.risk, tier: 'low' as const, destructive: false, ratedBy: 'server' as const };
+    const page = await openSheet({ ...rated, risk });
+    expect(await text(page, '[part~="rated-by-server"]')).toBe('Risk rated by the server itself');
+    expect(await page.locator('airlock-permission-sheet [part~="hints"] p').count()).toBe(1);
+    const pt = await openSheet({ ...rated, risk }, { lang: 'pt-BR' });
+    expect(await text(pt, '[part~="rated-by-server"]')).toBe('Risco avaliado pelo próprio servidor');
+    const policy = await openSheet({ ...rated, risk: { ...risk, ratedBy: 'host_policy' as const } });
+    expect(await policy.locator('airlock-permission-sheet [part~="rated-by-server"]').count()).toBe(0);
+  });
+
   it('cuts long arguments and shows them whole on show more', async () => {
     const long = { ...SEARCH, args: { body: 'x'.repeat(900), tail: 'THE-END' } };
     const page = await openSheet(long);

@@ -294,6 +294,8 @@ export class AirlockPermissionSheet extends LitElement {
   #hints(request: PermissionRequest): TemplateResult {
     const keys = hintKeys(request);
     const unverified = request.risk.unverified && keys.length > 0;
+    // The server's own `_meta["airlock/risk"]` set the tier (a trusted server's, or an untrusted one's raise).
+    const ratedByServer = request.risk.ratedBy === 'server';
     return html`<section id="hints" part="hints">
       <h3>${msg(this, 'mcp.permission.annotations')}</h3>
       ${
@@ -305,10 +307,17 @@ export class AirlockPermissionSheet extends LitElement {
       }
       ${
         keys.length === 0
-          ? html`<p class="muted">${msg(this, noAnnotationsKey(request))}</p>`
+          ? ratedByServer
+            ? nothing
+            : html`<p class="muted">${msg(this, noAnnotationsKey(request))}</p>`
           : html`<ul class=${unverified ? 'unverified-hints' : ''}>
               ${keys.map((key: MessageKey) => html`<li>${msg(this, key)}</li>`)}
             </ul>`
+      }
+      ${
+        ratedByServer
+          ? html`<p class="muted" part="rated-by-server">${msg(this, 'mcp.permission.rated_by_server')}</p>`
+          : nothing
       }
     </section>`;
   }

@@ -294,6 +294,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         UNIQUE (user_id, workspace_id, server_identity, tool, args_hash, conversation_id);
     `,
   },
+  {
+    version: 15,
+    name: 'the id of the message whose turn made a call',
+    // As SQLite's migration 11.
+    sql: `ALTER TABLE invocations ADD COLUMN message_id TEXT;`,
+  },
 ];
 
 /** The newest schema version this code knows. */

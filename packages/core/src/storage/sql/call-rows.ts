@@ -15,7 +15,7 @@ import type {
 /** The invocation columns, in the order `invocationParams` binds them. */
 export const INVOCATION_COLUMNS =
   'id, user_id, workspace_id, conversation_id, caller, tool, server_id, original_name, definition_hash, args, ' +
-  'args_hash, state, outcome, error, created_at, updated_at, model_call_id';
+  'args_hash, state, outcome, error, created_at, updated_at, model_call_id, message_id';
 
 /** The transition columns, in the order `transitionParams` binds them. */
 export const TRANSITION_COLUMNS = 'invocation_id, seq, from_state, to_state, at, outcome, error';
@@ -42,6 +42,7 @@ export interface InvocationRow {
   readonly created_at: number;
   readonly updated_at: number;
   readonly model_call_id: string | null;
+  readonly message_id: string | null;
 }
 
 /** An `invocation_transitions` row as the driver returns it. */
@@ -90,6 +91,7 @@ export function invocationParams(record: InvocationRecord): unknown[] {
     record.createdAt,
     record.updatedAt,
     record.modelCallId ?? null,
+    record.messageId ?? null,
   ];
 }
 
@@ -139,7 +141,9 @@ export function invocationFromRow(row: InvocationRow): InvocationRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  return row.model_call_id === null ? record : { ...record, modelCallId: row.model_call_id };
+  const withModel = row.model_call_id === null ? record : { ...record, modelCallId: row.model_call_id };
+  // undefined (not null) from a driver that reads a row without the column: the same as none.
+  return row.message_id == null ? withModel : { ...withModel, messageId: row.message_id };
 }
 
 /** Reads an `invocation_transitions` row back into the record that was written. */

@@ -223,6 +223,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE permission_decisions_next RENAME TO permission_decisions;
     `,
   },
+  {
+    version: 11,
+    name: 'the id of the message whose turn made a call',
+    // NULL when the caller gave none (InvokeOptions.messageId). With the scope and model_call_id, the seed's key of a
+    // call: user, workspace, conversation, message, tool call.
+    sql: `ALTER TABLE invocations ADD COLUMN message_id TEXT;`,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -14,7 +14,7 @@ export class SqliteRowInsert {
   readonly #database: SqliteDatabase;
   readonly #head: string;
   readonly #tuple: string;
-  /** The rows of one chunk: at most 64, and fewer for a wide table (17 columns: 58 rows, 986 values). */
+  /** The rows of one chunk: at most 64, and fewer for a wide table (18 columns: 55 rows, 990 values). */
   readonly #chunk: number;
   /** The statement inserting n rows, at index n. */
   readonly #byCount: (SqliteStatement | undefined)[] = [];

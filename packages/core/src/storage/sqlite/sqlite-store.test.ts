@@ -143,9 +143,11 @@ describe('SqliteStore on a file', () => {
     old.exec(SQLITE_MIGRATIONS.find((m) => m.version === 1)?.sql ?? '');
     old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (1, ?)').run(Date.now());
     const record = invocation();
-    // Version 1's columns: those of today but the ones later migrations added (model_call_id, 7).
+    // Version 1's columns: those of today but the ones later migrations added (model_call_id, 7; message_id, 11).
     old
-      .prepare(`INSERT INTO invocations (${INVOCATION_COLUMNS.replace(', model_call_id', '')}) VALUES (${marks(16)})`)
+      .prepare(
+        `INSERT INTO invocations (${INVOCATION_COLUMNS.replace(', model_call_id, message_id', '')}) VALUES (${marks(16)})`,
+      )
       .run(...invocationParams(record).slice(0, 16));
     old
       .prepare(`INSERT INTO invocation_transitions (${TRANSITION_COLUMNS}) VALUES (${marks(7)})`)

@@ -184,7 +184,7 @@ function encodeWrite(w: StoreWrite, audits: AuditDelta): WireWrite {
       const r = w.record;
       const out: unknown[] = [CREATE, r.id, r.scope, r.caller, r.tool, r.serverId, r.originalName];
       out.push(r.definitionHash, r.args, r.argsHash, r.state, r.outcome, r.error, r.createdAt, r.updatedAt);
-      out.push(r.modelCallId ?? null);
+      out.push(r.modelCallId ?? null, r.messageId ?? null);
       pushTransition(out, w.first);
       return audits.push(out, w.audit);
     }
@@ -261,7 +261,9 @@ function decodeWrite(values: readonly unknown[], audits: AuditDelta): StoreWrite
         updatedAt: r.next(),
       };
       const modelCallId = r.next<string | null>();
-      const record = modelCallId === null ? fields : { ...fields, modelCallId };
+      const messageId = r.next<string | null>();
+      const withModel = modelCallId === null ? fields : { ...fields, modelCallId };
+      const record = messageId === null ? withModel : { ...withModel, messageId };
       const first = r.transition();
       const audit = audits.read(r);
       return audit === undefined ? { kind: 'create', record, first } : { kind: 'create', record, first, audit };
