@@ -294,6 +294,23 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         UNIQUE (user_id, workspace_id, server_identity, tool, args_hash, conversation_id);
     `,
   },
+  {
+    version: 14,
+    name: "views' browser-permission consents, for every instance",
+    // As SQLite's migration 10: a consent given on one instance holds on all, until revoked on any.
+    sql: `
+      CREATE TABLE view_consents (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        permission TEXT NOT NULL,
+        decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+        decided_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, server_id, uri, permission)
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -223,6 +223,24 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE permission_decisions_next RENAME TO permission_decisions;
     `,
   },
+  {
+    version: 10,
+    name: "views' browser-permission consents",
+    // A user's answer about a feature an MCP Apps view declared (camera, microphone, …), per user, workspace, server,
+    // view and feature, so every tab (and a second process on the file) finds it; a list reads a tenant's prefix.
+    sql: `
+      CREATE TABLE view_consents (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        permission TEXT NOT NULL,
+        decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+        decided_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, server_id, uri, permission)
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code knows. */
