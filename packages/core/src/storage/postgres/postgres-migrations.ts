@@ -296,8 +296,10 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 14,
-    name: "views' browser-permission consents, for every instance",
-    // As SQLite's migration 10: a consent given on one instance holds on all, until revoked on any.
+    name: "views' browser-permission consents, for every instance; the sign-ins each instance holds",
+    // As SQLite's migration 10: a consent given on one instance holds on all, until revoked on any. held_flows names
+    // the sign-ins (by state) an instance holds in memory, so another that gets an unknown one answers
+    // at once instead of asking every instance and waiting out the reply timeout.
     sql: `
       CREATE TABLE view_consents (
         user_id TEXT NOT NULL,
@@ -308,6 +310,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
         decided_at BIGINT NOT NULL,
         PRIMARY KEY (user_id, workspace_id, server_id, uri, permission)
+      );
+      CREATE TABLE held_flows (
+        id TEXT PRIMARY KEY,
+        instance_id TEXT NOT NULL,
+        held_at BIGINT NOT NULL
       );
     `,
   },
