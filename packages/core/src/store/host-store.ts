@@ -98,8 +98,12 @@ export type StoreWrite =
       readonly updatedAt: number;
       readonly audit?: AuditEventInput;
     }
-  /** Keeps a conversation whole, replacing the tenant's one with the same id (its `createdAt` is kept). */
-  | { readonly kind: 'conversation.put'; readonly record: ConversationRecord }
+  /**
+   * Keeps a conversation whole, replacing the tenant's one with the same id (its `createdAt` is kept). With
+   * `ifUpdatedAt`, only over the revision it names (`null`: none kept yet); any other is refused with `conflict`, so
+   * two writers cannot overwrite each other's newer revision.
+   */
+  | { readonly kind: 'conversation.put'; readonly record: ConversationRecord; readonly ifUpdatedAt?: number | null }
   /** Forgets a tenant's conversation (an unknown id, or another tenant's, deletes nothing). */
   | { readonly kind: 'conversation.delete'; readonly tenant: DecisionTenant; readonly id: string }
   /** Keeps a user's answer about a view's browser feature, replacing the one with the same key. */
