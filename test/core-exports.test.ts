@@ -304,6 +304,10 @@ describe('the public entry of @airlock/core', () => {
         "UrlInspection",
         "UrlWarning",
         "UserOAuthProviderOptions",
+        "ViewConsentDecision",
+        "ViewConsentFilter",
+        "ViewConsentKey",
+        "ViewConsentRecord",
         "WholeRead",
       ]
     `);

@@ -57,15 +57,20 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-/** A page with `count` view elements, each given the probe view declaring `permissions`. */
+/**
+ * A page with `count` view elements, each given the probe view declaring `permissions`; `setup` runs on the page
+ * before the views are given.
+ */
 async function viewsPage(
   permissions: readonly string[] | undefined,
   count = 1,
   uri = 'ui://probe/view',
+  setup?: (page: Page) => Promise<void>,
 ): Promise<Page> {
   const page = await harness.open(
     Array.from({ length: count }, (_, i) => `<airlock-app-view id="v${i}"></airlock-app-view>`).join(''),
   );
+  await setup?.(page);
   await page.evaluate(
     ([proxyUrl, html, declared, n, resource]) => {
       for (let i = 0; i < n; i++) {
@@ -161,6 +166,49 @@ describe("a view's browser permissions", () => {
     const { features, init } = await probe(view);
     expect(features).toEqual(NONE);
     expect(init.hostCapabilities.sandbox?.permissions).toEqual({});
+    await page.close();
+  });
+});
+
+/**
+ * Gives the page's elements a keeper of consents (as the console does, over its store) that knows one answer, camera
+ * allowed for `ui://probe/kept`, and records in `window.__kept` each answer it is given.
+ */
+async function keepConsents(page: Page): Promise<void> {
+  // As text: the test's own transform would rewrite a dynamic import written as code.
+  await page.evaluate(`(async () => {
+    const elements = await import('/airlock-elements.js');
+    const kept = [];
+    window.__kept = kept;
+    elements.keepViewConsentsWith({
+      find: (view) => Promise.resolve(view.uri === 'ui://probe/kept' ? ['camera'] : undefined),
+      keep: (view, asked, granted) => {
+        kept.push({ serverId: view.serverId, uri: view.uri, asked, granted });
+        return Promise.resolve();
+      },
+    });
+  })()`);
+}
+
+describe("a view's browser permissions kept beyond the page", () => {
+  it('shows a view answered elsewhere without asking, with exactly the features allowed there', async () => {
+    const page = await viewsPage(['camera', 'microphone'], 1, 'ui://probe/kept', keepConsents);
+    const view = await viewFrame(page);
+    expect(await page.locator('#v0 [part~="permission-consent"]').count()).toBe(0);
+    expect(await allows(page)).toEqual({ outer: 'camera', inner: 'camera *' });
+    expect((await probe(view)).features).toEqual({ ...NONE, camera: true });
+    await page.close();
+  });
+
+  it("asks about a view with no kept answer, and hands the user's answer to the keeper", async () => {
+    const page = await viewsPage(['geolocation'], 1, 'ui://probe/new', keepConsents);
+    const consent = page.locator('#v0 [part~="permission-consent"]');
+    await consent.locator('button[data-permissions="deny"]').click();
+    await viewFrame(page);
+    expect(await allows(page)).toEqual({ outer: '', inner: '' });
+    expect(await page.evaluate(() => (window as unknown as { __kept: unknown[] }).__kept)).toEqual([
+      { serverId: 'probe', uri: 'ui://probe/new', asked: ['geolocation'], granted: [] },
+    ]);
     await page.close();
   });
 });

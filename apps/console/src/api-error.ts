@@ -24,6 +24,8 @@ const STATUS: Partial<Record<HostErrorCode, ApiStatus>> = {
   // Retention removed it: it existed and will not come back, which is not "not found".
   result_expired: 410,
   invalid_arguments: 400,
+  // Another writer kept a newer revision (of a conversation) meanwhile, or a turn already runs in it.
+  conflict: 409,
   invalid_scope: 400,
   // A rule, a stored decision or the user refused a resource read: nothing was sent to the server.
   permission_denied: 403,

@@ -31,6 +31,8 @@ import { mountEventStreamRoutes } from './routes/event-stream-routes.js';
 import { mountInvocationRoutes } from './routes/invocation-routes.js';
 import { mountPermissionRoutes } from './routes/permission-routes.js';
 import { mountSessionRoutes } from './routes/session-routes.js';
+import { mountViewConsentRoutes } from './routes/view-consent-routes.js';
+import type { ViewConsents } from './view-consents.js';
 import type { ViewProxyAddress } from './view-proxy-address.js';
 
 /** What the routes work with; the console server builds it. */
@@ -58,6 +60,8 @@ export interface ApiParts {
   readonly viewProxy?: ViewProxyAddress;
   /** What views added to the model's context, per conversation. */
   readonly viewContexts?: ViewContexts;
+  /** Views' browser-permission consents, kept in the store. */
+  readonly viewConsents: ViewConsents;
   /** `GET /metrics`, when the config turns it on. */
   readonly metrics?: Omit<MetricsRoutesOptions, 'app'>;
 }
@@ -123,5 +127,6 @@ export function createApi(parts: ApiParts): ApiApp {
     viewProxy: parts.viewProxy,
     contexts: parts.viewContexts ?? new ViewContexts(parts.conversations),
   });
+  mountViewConsentRoutes({ app, host, consents: parts.viewConsents });
   return app;
 }

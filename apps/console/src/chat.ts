@@ -4,7 +4,7 @@ import type { ModelMessage, ToolSet } from 'ai';
 import type { Host, InvocationRecord, Scope } from '@airlock/core';
 import type { ModelChoice, ModelConfig } from './model-config.js';
 import type { ConversationLog, OpenConversation } from './conversation-log.js';
-import { titleOf } from './conversation-log.js';
+import { titleOf, TURN_BUSY_MESSAGE } from './conversation-log.js';
 import type { TabHub } from './tab-hub.js';
 
 const SYSTEM = [
@@ -87,10 +87,14 @@ export class Chat {
     this.#told(scope, true);
     let conversation: OpenConversation | undefined;
     try {
-      conversation = await this.log.open(scope);
+      conversation = await this.log.claimTurn(scope);
       this.log.pin(conversation);
       await this.#run(conversation, text, this.#models[Number(modelId)] ?? this.#models[0]!, controller.signal);
     } catch (error) {
+      // Refused: a turn runs in this conversation on another instance (or another writer kept it meanwhile).
+      if (conversation === undefined && messageOf(error) === TURN_BUSY_MESSAGE) {
+        this.log.addLine(await this.log.open(scope), { role: 'error', text: TURN_BUSY_MESSAGE });
+      }
       if (conversation !== undefined) {
         this.log.addLine(
           conversation,
@@ -102,7 +106,7 @@ export class Chat {
     } finally {
       this.#turns.delete(k);
       if (conversation !== undefined) {
-        await this.log.save(conversation).catch(() => undefined);
+        await this.log.releaseTurn(conversation).catch(() => undefined);
         this.log.unpin(conversation);
       }
       this.#told(scope, false);

@@ -14,6 +14,7 @@ import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server
 import { openSqliteWorkerStore } from '@airlock/core/worker';
 import type { WorkerStore } from '@airlock/core/worker';
 import { createApi } from './api.js';
+import { ViewConsents } from './view-consents.js';
 import { consoleInputResolver } from './console-inputs.js';
 import { Chat } from './chat.js';
 import { ConversationLog } from './conversation-log.js';
@@ -148,6 +149,7 @@ export async function startConsole(
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const viewContexts = new ViewContexts(conversations);
+  const viewConsents = new ViewConsents({ store, ...(options.clock === undefined ? {} : { clock: options.clock }) });
   const chat =
     config.model === undefined
       ? undefined
@@ -212,6 +214,7 @@ export async function startConsole(
     pageData,
     chat,
     conversations,
+    viewConsents,
     inputs: { servers: config.servers, values: new StoredInputs({ store, vault }) },
     authMode: config.auth,
     allowedHosts: () =>

@@ -3,6 +3,7 @@ import { ApiError } from './api-error.js';
 import { IN_PROCESS_QUESTIONS } from './question-bus.js';
 import type { QuestionBus } from './question-bus.js';
 import type { Tenant } from './tab-hub.js';
+import { signInFlow } from './held-flows.js';
 
 /** A sign-in waiting for the user to come back from the authorization server. */
 interface Waiting {
@@ -11,6 +12,8 @@ interface Waiting {
   readonly giveUp: (why: Error) => void;
   /** The whole sign-in: it ends once the code is exchanged (or failed). */
   done?: Promise<void>;
+  /** Its row in the flows held for other instances, once written. */
+  readonly held: Promise<void>;
 }
 
 /** How a sign-in ended when the user landed back on the console (the popup says it in the user's language). */
@@ -65,9 +68,12 @@ export class ConsoleSignIn {
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => end(new Error('the sign-in was not finished within 10 minutes')), WAIT_MS);
       timer.unref?.();
+      const release = () => void this.questions.flows?.release(signInFlow(state)).catch(() => undefined);
       const end = (why: Error) => {
         clearTimeout(timer);
-        if (this.#waiting.delete(state)) reject(why);
+        if (!this.#waiting.delete(state)) return;
+        release();
+        reject(why);
       };
       signal.addEventListener('abort', () => end(new Error('the sign-in was cancelled')), { once: true });
       this.#waiting.set(state, {
@@ -75,9 +81,11 @@ export class ConsoleSignIn {
         back: (redirect) => {
           clearTimeout(timer);
           this.#waiting.delete(state);
+          release();
           resolve(redirect);
         },
         giveUp: end,
+        held: this.questions.flows?.hold(signInFlow(state)).catch(() => undefined) ?? Promise.resolve(),
       });
       const starting = this.#starting.get(startKey(request.user.userId, request.serverId));
       // Asked with no tab waiting (a step-up during a call): the console starts sign-ins only from a tab, so it says
@@ -112,6 +120,8 @@ export class ConsoleSignIn {
       const waiting = this.#waiting.get(request.authorizationUrl.searchParams.get('state') ?? '');
       if (waiting !== undefined) waiting.done = done;
       done.catch(() => undefined); // told to the popup by `callback`
+      // The user may come back to any instance: the others learn this one holds the sign-in before the user goes.
+      await waiting?.held;
       return { authorizationUrl: request.authorizationUrl.href };
     } finally {
       this.#starting.delete(key);

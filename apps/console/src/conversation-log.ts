@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import { systemClock } from '@airlock/core';
+import { HostError, systemClock } from '@airlock/core';
 import type { Clock, ConversationRecord, HostStore, Scope } from '@airlock/core';
 import type { TabHub } from './tab-hub.js';
 import type { ChatLine, ConversationView, ViewContext } from './wire.js';
@@ -15,12 +16,22 @@ const TITLE_LENGTH = 60;
  * model's transcript go first. A tool result reaches the transcript already bounded by the host's model budget.
  */
 const MAX_CONTENTS = 6 * 1024 * 1024;
+/**
+ * How long a turn's claim on a conversation holds without a save renewing it: an instance that dies mid-turn leaves
+ * the conversation to the others after this.
+ */
+export const TURN_CLAIM_MS = 15 * 60 * 1000;
+/** How often a write that found a newer revision is tried again over it. */
+const REBASES = 3;
+
+/** What a second turn is told while one runs in the conversation, on this instance or another. */
+export const TURN_BUSY_MESSAGE = 'a reply is already being written in this conversation';
 
 /** A conversation being shown or answered: its record's fields with its contents as values. */
 export interface OpenConversation {
   readonly scope: Scope;
   title: string;
-  readonly createdAt: number;
+  createdAt: number;
   updatedAt: number;
   messages: ModelMessage[];
   lines: ChatLine[];
@@ -28,6 +39,18 @@ export interface OpenConversation {
   views: ViewContext[];
   /** Whether the store holds it (a conversation with no message yet is not kept). */
   stored: boolean;
+  /** The revision kept (its `updatedAt`), which the next save replaces; null when none is kept yet. */
+  revision: number | null;
+  /** The claim of the turn this log runs in it, when it runs one. */
+  turn: string | undefined;
+  /** The turn's claim the revision read holds (another log's, maybe): a write outside a turn keeps it as it is. */
+  keptClaim?: TurnClaim | undefined;
+}
+
+/** A turn's claim as the kept context holds it: whose, and until when unless renewed. */
+export interface TurnClaim {
+  readonly id: string;
+  readonly until: number;
 }
 
 /** A line as a turn adds it: everything but its place in the conversation and its time. */
@@ -75,19 +98,19 @@ export class ConversationLog {
     const raced = this.#open.get(key);
     if (raced !== undefined) return raced;
     const now = this.#clock.now();
-    const opened: OpenConversation =
-      record === undefined
-        ? { scope, title: '', createdAt: now, updatedAt: now, messages: [], lines: [], views: [], stored: false }
-        : {
-            scope,
-            title: record.title,
-            createdAt: record.createdAt,
-            updatedAt: record.updatedAt,
-            messages: parseList<ModelMessage>(record.messages),
-            lines: parseList<ChatLine>(record.lines),
-            views: parseViews(record.context),
-            stored: true,
-          };
+    const opened: OpenConversation = {
+      scope,
+      title: '',
+      createdAt: now,
+      updatedAt: now,
+      messages: [],
+      lines: [],
+      views: [],
+      stored: false,
+      revision: null,
+      turn: undefined,
+    };
+    if (record !== undefined) readRecord(opened, record);
     this.#open.set(key, opened);
     this.#dropOldest();
     return opened;
@@ -137,11 +160,93 @@ export class ConversationLog {
   }
 
   /**
-   * Stores the conversation as it is now (the transcript cut from its oldest turns to fit), and tells the tenant's
-   * tabs the list when it was not stored before or its title changed.
+   * Claims the conversation for a turn: read afresh from the store (what another instance kept shows here), then kept
+   * with this turn's claim over exactly that revision. Refused with `TURN_BUSY_MESSAGE` (a `conflict`) while another
+   * turn's claim holds, here or on another instance, or when another writer kept a revision meanwhile.
    */
-  async save(conversation: OpenConversation, { listChanged = false } = {}): Promise<void> {
-    conversation.updatedAt = this.#clock.now();
+  async claimTurn(scope: Scope): Promise<OpenConversation> {
+    const conversation = await this.open(scope);
+    if (conversation.turn !== undefined) throw busy(scope);
+    const record = await this.#store.getConversation(scope, scope.conversationId);
+    if (record !== undefined) {
+      const claim = parseTurn(record.context);
+      if (claim !== undefined && claim.until > this.#clock.now()) throw busy(scope);
+      readRecord(conversation, record);
+    } else if (conversation.stored) conversation.revision = null;
+    conversation.turn = randomUUID();
+    try {
+      // Kept even before its first message, so a turn starting on another instance at once finds the claim.
+      await this.#put(conversation, true);
+    } catch (error) {
+      conversation.turn = undefined;
+      throw isConflict(error) ? busy(scope) : error;
+    }
+    return conversation;
+  }
+
+  /** Ends the turn's claim: the conversation is kept as it is, without it. */
+  async releaseTurn(conversation: OpenConversation): Promise<void> {
+    if (conversation.turn === undefined) return;
+    try {
+      if (conversation.stored) await this.save(conversation, { release: true });
+    } finally {
+      conversation.turn = undefined;
+    }
+  }
+
+  /**
+   * Changes a conversation outside a turn (a rename, a view's context): applied to the revision the store holds now
+   * and kept over exactly it, again over a newer one another writer kept meanwhile.
+   */
+  async update(scope: Scope, change: (conversation: OpenConversation) => void, listChanged = false): Promise<void> {
+    const conversation = await this.open(scope);
+    for (let attempt = 0; ; attempt += 1) {
+      if (conversation.turn === undefined) {
+        const record = await this.#store.getConversation(scope, scope.conversationId);
+        if (record !== undefined) readRecord(conversation, record);
+      }
+      change(conversation);
+      try {
+        await this.save(conversation, { listChanged });
+        return;
+      } catch (error) {
+        if (!isConflict(error) || attempt >= REBASES) throw error;
+      }
+    }
+  }
+
+  /**
+   * Stores the conversation as it is now (the transcript cut from its oldest turns to fit) over the revision it was
+   * read at, and tells the tenant's tabs the list when it was not stored before or its title changed. A turn's save
+   * that finds a newer revision (a view's context, a rename) takes its title and views and keeps its own transcript
+   * over it; any other save is refused with `conflict` (`update` reads afresh and tries again).
+   */
+  async save(conversation: OpenConversation, { listChanged = false, release = false } = {}): Promise<void> {
+    const announce = listChanged || !conversation.stored;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.#put(conversation, conversation.turn !== undefined && !release);
+        break;
+      } catch (error) {
+        if (!isConflict(error) || conversation.turn === undefined || attempt >= REBASES) throw error;
+        const { scope } = conversation;
+        const record = await this.#store.getConversation(scope, scope.conversationId);
+        if (record === undefined || parseTurn(record.context)?.id !== conversation.turn) throw busy(scope);
+        conversation.title = record.title;
+        conversation.views = parseViews(record.context);
+        conversation.revision = record.updatedAt;
+      }
+    }
+    if (announce) {
+      const { scope } = conversation;
+      this.#hub.send(scope, 'conversations', { conversations: await this.list(scope) });
+    }
+  }
+
+  /** One write of the conversation over its revision, with the turn's claim (renewed) when `claimed`. */
+  async #put(conversation: OpenConversation, claimed: boolean): Promise<void> {
+    const now = this.#clock.now();
+    conversation.updatedAt = Math.max(now, (conversation.revision ?? 0) + 1);
     const lines = JSON.stringify(conversation.lines);
     let messages = JSON.stringify(conversation.messages);
     while (messages.length + lines.length > MAX_CONTENTS && conversation.messages.length > 0) {
@@ -149,6 +254,13 @@ export class ConversationLog {
       messages = JSON.stringify(conversation.messages);
     }
     const { scope } = conversation;
+    const turn: TurnClaim | undefined =
+      claimed && conversation.turn !== undefined
+        ? { id: conversation.turn, until: now + TURN_CLAIM_MS }
+        : conversation.turn === undefined
+          ? conversation.keptClaim
+          : undefined;
+    const claim = turn === undefined ? {} : { turn };
     const record: ConversationRecord = {
       userId: scope.userId,
       workspaceId: scope.workspaceId,
@@ -158,20 +270,19 @@ export class ConversationLog {
       updatedAt: conversation.updatedAt,
       messages,
       lines,
-      context: JSON.stringify({ views: conversation.views }),
+      context: JSON.stringify({ views: conversation.views, ...claim }),
     };
-    const announce = listChanged || !conversation.stored;
-    await this.#store.write([{ kind: 'conversation.put', record }]);
+    await this.#store.write([{ kind: 'conversation.put', record, ifUpdatedAt: conversation.revision }]);
     conversation.stored = true;
-    if (announce) this.#hub.send(scope, 'conversations', { conversations: await this.list(scope) });
+    conversation.revision = record.updatedAt;
+    conversation.keptClaim = turn;
   }
 
   /** Renames a stored conversation; false when the tenant has none with that id. */
   async rename(scope: Scope, title: string): Promise<boolean> {
     const conversation = await this.open(scope);
     if (!conversation.stored) return false;
-    conversation.title = title;
-    await this.save(conversation, { listChanged: true });
+    await this.update(scope, (c) => void (c.title = title), true);
     return true;
   }
 
@@ -201,6 +312,38 @@ function parseList<T>(text: string): T[] {
   } catch {
     return [];
   }
+}
+
+/** The record's fields read into a conversation held in memory (its claim stays this log's own). */
+function readRecord(conversation: OpenConversation, record: ConversationRecord): void {
+  conversation.title = record.title;
+  conversation.createdAt = record.createdAt;
+  conversation.updatedAt = record.updatedAt;
+  conversation.messages = parseList<ModelMessage>(record.messages);
+  conversation.lines = parseList<ChatLine>(record.lines);
+  conversation.views = parseViews(record.context);
+  conversation.stored = true;
+  conversation.revision = record.updatedAt;
+  conversation.keptClaim = parseTurn(record.context);
+}
+
+/** The turn's claim kept in a record's `context`, if any. */
+function parseTurn(text: string): TurnClaim | undefined {
+  try {
+    const turn = (JSON.parse(text) as { turn?: Partial<TurnClaim> }).turn;
+    return typeof turn?.id === 'string' && typeof turn.until === 'number'
+      ? { id: turn.id, until: turn.until }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isConflict = (error: unknown) => error instanceof HostError && error.code === 'conflict';
+
+/** The refusal of a second turn. */
+function busy(scope: Scope): HostError {
+  return new HostError('conflict', TURN_BUSY_MESSAGE, { data: { conversationId: scope.conversationId } });
 }
 
 /** The views' contexts kept in a record's `context` ({ views: [...] }); anything else reads as none. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SignInOutcome } from './console-sign-in.js';
 import type { ElicitationReply } from './question-bus.js';
 import type { Tenant } from './tab-hub.js';
+import { signInFlow, urlFlow } from './held-flows.js';
 
 /** How long a request sent to the instance holding a question, a sign-in or a URL flow waits for its reply. */
 export const REPLY_MS = 15_000;
@@ -18,6 +19,8 @@ export interface RequestNews {
   /** Resolves once this instance hears news, so a reply cannot pass it by. */
   hearing(): Promise<void>;
   readonly onError: (error: Error) => void;
+  /** Whether another live instance holds the flow (`held-flows.ts`); a flow nobody holds is not asked for. */
+  heldElsewhere?(flow: string): Promise<boolean>;
 }
 
 /**
@@ -42,12 +45,15 @@ export class InstanceRequests {
   }
 
   async finishSignInElsewhere(tenant: Tenant | undefined, redirect: string): Promise<SignInOutcome | undefined> {
+    const state = new URL(redirect).searchParams.get('state') ?? '';
+    if (!(await this.#held(signInFlow(state)))) return undefined;
     const replyTo = randomUUID();
     const who = tenant === undefined ? {} : { userId: tenant.userId, workspaceId: tenant.workspaceId };
     return this.#ask<SignInOutcome>({ kind: 'signin.redirect', id: replyTo, redirect, ...who, replyTo }, replyTo);
   }
 
   async completeUrlFlowElsewhere(tenant: Tenant, id: string): Promise<boolean> {
+    if (!(await this.#held(urlFlow(id)))) return false;
     const replyTo = randomUUID();
     const { userId, workspaceId } = tenant;
     const payload = { kind: 'urlflow.done', id, userId, workspaceId, replyTo };
@@ -62,6 +68,11 @@ export class InstanceRequests {
   /** A reply was heard (news row `seq`): the request waiting for it, if it is this instance's, ends with it. */
   replied(replyTo: string, reply: unknown, seq: string): void {
     this.#replies.get(replyTo)?.(reply, seq);
+  }
+
+  /** Whether another instance may hold `flow`: yes when nothing records flows (then only asking tells). */
+  async #held(flow: string): Promise<boolean> {
+    return this.news.heldElsewhere === undefined ? true : this.news.heldElsewhere(flow);
   }
 
   /** Tells `payload` and waits for its reply (by `replyTo`) from the instance it is for; undefined after `REPLY_MS`. */

@@ -6,6 +6,7 @@ import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionN
 import type { SignInOutcome } from './console-sign-in.js';
 import type { Tenant } from './tab-hub.js';
 import { ASKED_KINDS, InstanceRequests, REPLY_MS } from './instance-requests.js';
+import { HeldFlows } from './held-flows.js';
 
 /** The channel on which instances tell each other of questions (opened, answered, closed) and of cancels. */
 export const QUESTIONS_CHANNEL = 'airlock_questions';
@@ -138,6 +139,8 @@ export class PostgresQuestions implements QuestionBus {
   #queue: Promise<void> = Promise.resolve();
   /** What this instance asks another (an answer, a sign-in's redirect, a URL flow's "done") and its replies. */
   readonly #requests: InstanceRequests;
+  /** The sign-ins and URL flows this instance holds, recorded for the others. */
+  readonly flows: HeldFlows;
   /** The seqs of news heard, with when each was told (database clock), kept for a catch-up's margin. */
   readonly #heardSeqs = new Map<number, number>();
   /** When the newest news heard was told (database clock); a catch-up reads from a margin before it. */
@@ -170,7 +173,9 @@ export class PostgresQuestions implements QuestionBus {
     this.#news =
       options.news ??
       new PostgresNews({ pool: this.#pool, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+    this.flows = new HeldFlows(this.#pool, this.#instance, this.#staleMs);
     this.#requests = new InstanceRequests({
+      heldElsewhere: (flow) => this.flows.heldElsewhere(flow),
       tell: async (news) => (await this.#pool.query<{ seq: string }>(SQL.tell, [JSON.stringify(news)])).rows[0]?.seq,
       forget: async (seqs) => void (await this.#pool.query(SQL.forget, [seqs])),
       hearing: async () => {
@@ -292,6 +297,7 @@ export class PostgresQuestions implements QuestionBus {
     this.#then(async () => {
       await this.#pool.query(SQL.prune, [this.#now() - KEPT_MS]);
       await this.#pool.query(SQL.pruneNews, [NEWS_KEPT_MS]);
+      await this.flows.prune();
       if (from !== undefined) {
         const { rows } = await this.#pool.query<NewsRow>(SQL.since, [from - CATCH_UP_MARGIN_MS]);
         for (const row of rows) await this.#heard(row, true);

@@ -94,6 +94,14 @@ export interface QuestionBus {
   finishSignInElsewhere(tenant: Tenant | undefined, redirect: string): Promise<SignInOutcome | undefined>;
   /** Sends "done, retry" for a URL flow to the instance holding it; resolves with whether one did. */
   completeUrlFlowElsewhere(tenant: Tenant, id: string): Promise<boolean>;
+  /**
+   * Given on a shared database: records the sign-ins this instance holds (`signin:<state>`) that another may be sent,
+   * so an instance sent one nobody holds says so at once.
+   */
+  readonly flows?: {
+    hold(flow: string): Promise<void>;
+    release(flow: string): Promise<void>;
+  };
   /** Replies to an `elicitation.answer`, a `urlflow.done` or a `signin.redirect` heard from another instance. */
   reply(replyTo: string, reply: ElicitationReply | SignInOutcome | { readonly ok: true }): Promise<void>;
   /** Hears what the other instances tell (first, the questions open on them now); returns what stops it. */

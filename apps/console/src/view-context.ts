@@ -34,10 +34,10 @@ export class ViewContexts {
       text: whole.slice(0, MAX_VIEW_CONTEXT_CHARS),
       truncated: whole.length > MAX_VIEW_CONTEXT_CHARS,
     };
-    const conversation = await this.log.open(scope);
-    const others = conversation.views.filter((v) => v.serverId !== update.serverId || v.tool !== update.tool);
-    conversation.views = [...others, ...(context.text === '' ? [] : [context])].slice(-MAX_VIEWS);
-    await this.log.save(conversation);
+    await this.log.update(scope, (conversation) => {
+      const others = conversation.views.filter((v) => v.serverId !== update.serverId || v.tool !== update.tool);
+      conversation.views = [...others, ...(context.text === '' ? [] : [context])].slice(-MAX_VIEWS);
+    });
     return context;
   }
 

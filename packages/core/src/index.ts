@@ -25,6 +25,12 @@ export type { SwitchKey, SwitchLevel, SwitchRecord } from './store/switches.js';
 export type { KeptReadRecord } from './store/kept-read.js';
 export { CONVERSATION_CONTENTS_MAX, CONVERSATION_TITLE_MAX } from './store/conversation-record.js';
 export type { ConversationRecord, ConversationSummary } from './store/conversation-record.js';
+export type {
+  ViewConsentDecision,
+  ViewConsentFilter,
+  ViewConsentKey,
+  ViewConsentRecord,
+} from './store/view-consent-record.js';
 export type { TelemetryConfig } from './telemetry/tool-spans.js';
 export { LOG_REDACT_PATHS, logHostEvents } from './telemetry/host-log.js';
 export type { LogSink } from './telemetry/host-log.js';

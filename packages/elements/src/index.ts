@@ -34,7 +34,8 @@ export { ElicitationAnswerEvent, ElicitationDoneEvent } from './airlock-elicitat
 export { AirlockAppView } from './airlock-app-view/airlock-app-view.js';
 export { REFUSALS, VIEW_SANDBOX } from './airlock-app-view/app-view-source.js';
 export type { AppViewSource } from './airlock-app-view/app-view-source.js';
-export type { ViewPermission } from './airlock-app-view/permission-consent.js';
+export type { ConsentView, ViewConsentKeeper, ViewPermission } from './airlock-app-view/permission-consent.js';
+export { keepViewConsentsWith } from './airlock-app-view/permission-consent.js';
 export {
   AppCallEvent,
   AppLinkOpenedEvent,

@@ -2,6 +2,7 @@
 // current, and the views that draw it. This file only wires them and starts.
 import { html, render } from 'lit';
 import '@airlock/elements';
+import { keepViewConsentsWith } from '@airlock/elements';
 import './web-awesome.js';
 import { createActions } from './actions.js';
 import type { Actions } from './actions.js';
@@ -16,6 +17,10 @@ import type { PageState } from './state.js';
 import { pageView } from './views/page-view.js';
 import { settleViewCalls } from './view-calls.js';
 import { askToOpenResource } from './resource-open.js';
+import { consoleConsentKeeper } from './view-consent-keeper.js';
+
+// Views' browser-permission consents are the console's (its store), not this tab's.
+keepViewConsentsWith(consoleConsentKeeper);
 
 const root = document.getElementById('app')!;
 

@@ -38,6 +38,8 @@ export type HostErrorCode =
   | 'store_error'
   // This instance was taken over by another on a shared database (its heartbeat went stale): its writes are refused.
   | 'instance_fenced'
+  // A write that names the revision it replaces found a newer one (another writer's): nothing was written.
+  | 'conflict'
   | 'closed'
   // A server's stream broke on a line that is not JSON-RPC; a reply passed the message cap; a remote server answered
   // HTTP 401 (it needs sign-in); an HTTP server could not be reached.

@@ -4,6 +4,13 @@ import type { ConversationRecord } from '../store/conversation-record.js';
 
 // The rules every store keeps for conversations, written once (as store-checks.ts does for the rest).
 
+/** The refusal of a `conversation.put` whose `ifUpdatedAt` is not the revision kept. */
+export function conversationConflict(id: string): HostError {
+  return new HostError('conflict', `conversation ${id} was changed by another writer since it was read`, {
+    data: { id },
+  });
+}
+
 /** How many conversations a list gives when asked for no number, and the most it gives. */
 export const DEFAULT_CONVERSATION_PAGE = 100;
 export const MAX_CONVERSATION_PAGE = 1000;

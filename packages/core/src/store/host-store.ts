@@ -7,6 +7,7 @@ import type { CredentialFilter, CredentialKey, CredentialMatch, CredentialRecord
 import type { SwitchKey, SwitchRecord } from './switches.js';
 import type { KeptReadRecord } from './kept-read.js';
 import type { ConversationRecord, ConversationSummary } from './conversation-record.js';
+import type { ViewConsentFilter, ViewConsentKey, ViewConsentRecord } from './view-consent-record.js';
 
 /**
  * The tenant a permission decision belongs to: decisions are per user and workspace (one that holds in a single
@@ -97,10 +98,18 @@ export type StoreWrite =
       readonly updatedAt: number;
       readonly audit?: AuditEventInput;
     }
-  /** Keeps a conversation whole, replacing the tenant's one with the same id (its `createdAt` is kept). */
-  | { readonly kind: 'conversation.put'; readonly record: ConversationRecord }
+  /**
+   * Keeps a conversation whole, replacing the tenant's one with the same id (its `createdAt` is kept). With
+   * `ifUpdatedAt`, only over the revision it names (`null`: none kept yet); any other is refused with `conflict`, so
+   * two writers cannot overwrite each other's newer revision.
+   */
+  | { readonly kind: 'conversation.put'; readonly record: ConversationRecord; readonly ifUpdatedAt?: number | null }
   /** Forgets a tenant's conversation (an unknown id, or another tenant's, deletes nothing). */
   | { readonly kind: 'conversation.delete'; readonly tenant: DecisionTenant; readonly id: string }
+  /** Keeps a user's answer about a view's browser feature, replacing the one with the same key. */
+  | { readonly kind: 'viewConsent.put'; readonly record: ViewConsentRecord }
+  /** Forgets a user's answer about a view's browser feature (none under the key: nothing). */
+  | { readonly kind: 'viewConsent.delete'; readonly key: ViewConsentKey }
   /** Turns a switch off (a server for everyone, a tool hidden from the model), replacing the row with its key. */
   | { readonly kind: 'switch.put'; readonly record: SwitchRecord; readonly audit: AuditEventInput }
   /** Turns a switch on again: deletes the row with this key (none: nothing; the audit event is stored all the same). */
@@ -213,6 +222,8 @@ export interface HostStore {
   getConversation(tenant: DecisionTenant, id: string): Promise<ConversationRecord | undefined>;
   /** The tenant's conversations, most recently updated first, at most `limit` (default 100, at most 1000). */
   listConversations(tenant: DecisionTenant, options?: { readonly limit?: number }): Promise<ConversationSummary[]>;
+  /** The tenant's answers about views' browser features that `filter` takes, by server, view and feature. */
+  listViewConsents(tenant: DecisionTenant, filter?: ViewConsentFilter): Promise<ViewConsentRecord[]>;
   /** Every switch that is off (servers switched off, tools hidden from the model): a host loads them at start. */
   listSwitches(): Promise<SwitchRecord[]>;
   /**

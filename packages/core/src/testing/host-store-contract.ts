@@ -10,6 +10,7 @@ import { describePruneContract } from './host-store-prune-contract.js';
 import { describeRetentionContract } from './host-store-retention-contract.js';
 import { describeTaskContract } from './host-store-task-contract.js';
 import { describeTenantHistoryContract } from './host-store-tenant-history-contract.js';
+import { describeViewConsentContract } from './host-store-view-consent-contract.js';
 import { describeWriteContract } from './host-store-write-contract.js';
 
 /**
@@ -37,4 +38,5 @@ export function describeHostStoreContract(options: HostStoreContractOptions): vo
   describeCredentialContract(options);
   describeTaskContract(options);
   describeConversationContract(options);
+  describeViewConsentContract(options);
 }

@@ -23,7 +23,7 @@ function conversation(overrides: Partial<ConversationRecord> = {}): Conversation
 
 /**
  * The conversation part of the `HostStore` contract: a tenant's conversations kept whole as given, replaced whole
- * (the first `createdAt` kept), listed newest first without their contents, invisible to another tenant, deleted by
+ * (the first `createdAt` kept; only over the revision a write names, when it names one), listed newest first without their contents, invisible to another tenant, deleted by
  * id, refused with the field named when a store could not keep them. Declared by `describeHostStoreContract`.
  */
 export function describeConversationContract(options: HostStoreContractOptions): void {
@@ -97,6 +97,28 @@ export function describeConversationContract(options: HostStoreContractOptions):
 
       await store.write([{ kind: 'conversation.delete', tenant: TENANT, id: 'conversation-a' }]);
       expect(await store.getConversation(TENANT, 'conversation-a')).toBeUndefined();
+    });
+
+    it('replaces only the revision a write names, refusing it with conflict over another, and nothing of its batch', async () => {
+      await store.write([{ kind: 'conversation.put', record: conversation(), ifUpdatedAt: null }]);
+      // A second first revision (another writer's): refused, the first kept.
+      await expectRejection(
+        store.write([{ kind: 'conversation.put', record: conversation({ title: 'Mine' }), ifUpdatedAt: null }]),
+        'conflict',
+      );
+      const next = conversation({ title: 'Second', updatedAt: 2_000 });
+      await store.write([{ kind: 'conversation.put', record: next, ifUpdatedAt: 1_000 }]);
+      // A writer still holding revision 1 000 cannot overwrite 2 000, nor the rest of its batch be kept.
+      const refused = await expectRejection(
+        store.write([
+          { kind: 'conversation.put', record: conversation({ id: 'other' }) },
+          { kind: 'conversation.put', record: conversation({ title: 'Stale', updatedAt: 3_000 }), ifUpdatedAt: 1_000 },
+        ]),
+        'conflict',
+      );
+      expect(refused.data).toMatchObject({ id: 'conversation-a' });
+      expect(await store.getConversation(TENANT, 'conversation-a')).toEqual(next);
+      expect(await store.getConversation(TENANT, 'other')).toBeUndefined();
     });
 
     it('refuses what it could not keep, naming the field, and keeps nothing of that batch', async () => {

@@ -29,17 +29,45 @@ export function permissionsObject(granted: readonly ViewPermission[]): Record<st
   return Object.fromEntries(granted.map((name) => [name, {}]));
 }
 
+/** The view a consent is about: its server and its resource. */
+export interface ConsentView {
+  readonly serverId: string;
+  readonly uri: string;
+}
+
 /**
- * The user's answers, per view (server, resource and the features it declared) while the page lives: a view is asked
- * once, and a second card of the same view is not asked again.
+ * Where a page keeps the user's answers beyond itself (the console: in its store, so they hold in every tab and on
+ * every instance, and can be revoked there). Without one, answers last while the page lives.
+ */
+export interface ViewConsentKeeper {
+  /** The kept answer about the features `asked`: those allowed, or undefined when any of them is unanswered. */
+  find(view: ConsentView, asked: readonly ViewPermission[]): Promise<readonly ViewPermission[] | undefined>;
+  /** Keeps the user's answer: `granted` allowed, the rest of `asked` refused. */
+  keep(view: ConsentView, asked: readonly ViewPermission[], granted: readonly ViewPermission[]): Promise<void>;
+}
+
+let keeper: ViewConsentKeeper | undefined;
+
+/**
+ * Keeps views' consents with `next` from now on (undefined: in the page only). With a keeper, each view shown asks
+ * it first, so an answer given or revoked elsewhere holds here too; a failed read or write leaves the user asked.
+ */
+export function keepViewConsentsWith(next: ViewConsentKeeper | undefined): void {
+  keeper = next;
+  answers.clear();
+}
+
+/**
+ * The user's answers, per view (server, resource and the features it declared) while the page lives and no keeper
+ * holds them: a view is asked once, and a second card of the same view is not asked again.
  */
 const answers = new Map<string, readonly ViewPermission[]>();
 
-/** Elements waiting for the answer about a view, told when it comes (from any of them). */
-const waiting = new Map<string, Set<() => void>>();
+/** Elements waiting for the answer about a view, told when it comes (from any of them, or from the keeper). */
+const waiting = new Map<string, Set<(granted: readonly ViewPermission[]) => void>>();
 
 /** Calls `answered` once the user answers about the view of `key`; returns how to stop waiting. */
-function onPermissionAnswer(key: string, answered: () => void): () => void {
+function onPermissionAnswer(key: string, answered: (granted: readonly ViewPermission[]) => void): () => void {
   const set = waiting.get(key) ?? new Set();
   waiting.set(key, set);
   set.add(answered);
@@ -51,8 +79,8 @@ function onPermissionAnswer(key: string, answered: () => void): () => void {
 
 /** Keeps the user's answer about a view, and tells every element waiting for it. */
 function rememberPermissionAnswer(key: string, granted: readonly ViewPermission[]): void {
-  answers.set(key, granted);
-  for (const answered of [...(waiting.get(key) ?? [])]) answered();
+  if (keeper === undefined) answers.set(key, granted);
+  for (const answered of [...(waiting.get(key) ?? [])]) answered(granted);
 }
 
 /** A view's declared features waiting for the user: Allow grants exactly those, Don't allow grants none. */
@@ -72,29 +100,46 @@ export class ViewPermissions {
   /** The declared features waiting for the user's answer (the view is shown once answered). */
   pending: PendingPermissions | undefined;
   #unlisten: (() => void) | undefined;
+  /** The answer that ended the last wait, for the next `settle` (with a keeper nothing else holds it). */
+  #given: { readonly key: string; readonly granted: readonly ViewPermission[] } | undefined;
 
   /**
    * Whether the view's declared features are answered: none declared, or the user answered for this view before.
    * Otherwise they wait for the user, and `answered` is called once the user answers, here or in another element
-   * showing the same view.
+   * showing the same view (or the keeper finds an answer given elsewhere).
    */
   settle(view: { serverId: string; uri: string; permissions?: readonly string[] }, answered: () => void): boolean {
+    // Consumed here only: the element resets its features (stopping the old frame) before it settles again.
+    const given = this.#given;
+    this.#given = undefined;
     this.reset();
     const asked = knownPermissions(view.permissions);
     const key = `${view.serverId}\n${view.uri}\n${asked.join(',')}`;
-    const answer = asked.length === 0 ? [] : answers.get(key);
+    const answer = asked.length === 0 ? [] : given?.key === key ? given.granted : answers.get(key);
     if (answer !== undefined) {
       this.granted = answer;
       return true;
     }
-    this.#unlisten = onPermissionAnswer(key, () => {
+    this.#unlisten = onPermissionAnswer(key, (granted) => {
       this.pending = undefined;
+      this.#given = { key, granted };
       answered();
     });
+    const about = { serverId: view.serverId, uri: view.uri };
     const decide = (granted: readonly ViewPermission[]) => () => {
-      if (this.pending !== undefined) rememberPermissionAnswer(key, granted);
+      if (this.pending === undefined) return;
+      rememberPermissionAnswer(key, granted);
+      void keeper?.keep(about, asked, granted).catch(() => undefined);
     };
-    this.pending = { asked, allow: decide(asked), deny: decide([]) };
+    const pending = { asked, allow: decide(asked), deny: decide([]) };
+    this.pending = pending;
+    // An answer kept elsewhere ends the wait of every element showing this view, unless the user answered first.
+    keeper?.find(about, asked).then(
+      (kept) => {
+        if (kept !== undefined && this.pending === pending) rememberPermissionAnswer(key, kept);
+      },
+      () => undefined,
+    );
     return false;
   }
 

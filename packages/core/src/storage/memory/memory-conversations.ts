@@ -1,4 +1,4 @@
-import { conversationLimit, storedConversation } from '../conversation-checks.js';
+import { conversationConflict, conversationLimit, storedConversation } from '../conversation-checks.js';
 import type { ConversationRecord, ConversationSummary } from '../../store/conversation-record.js';
 import type { DecisionTenant, StoreWrite } from '../../store/host-store.js';
 
@@ -19,6 +19,9 @@ export class MemoryConversations {
         ? keyOf(write.record.userId, write.record.workspaceId, write.record.id)
         : keyOf(write.tenant.userId, write.tenant.workspaceId, write.id);
     const previous = this.#rows.get(key);
+    if (write.kind === 'conversation.put' && write.ifUpdatedAt !== undefined) {
+      if ((previous?.updatedAt ?? null) !== write.ifUpdatedAt) throw conversationConflict(write.record.id);
+    }
     if (record === undefined) this.#rows.delete(key);
     // As the databases do: the first createdAt stays.
     else this.#rows.set(key, previous === undefined ? record : { ...record, createdAt: previous.createdAt });

@@ -21,6 +21,7 @@ import { matches } from './memory-audit-filter.js';
 import { MemoryTasks } from './memory-tasks.js';
 import { MemorySwitches } from './memory-switches.js';
 import { MemoryConversations } from './memory-conversations.js';
+import { MemoryViewConsents } from './memory-view-consents.js';
 import type {
   InvocationRecord,
   ListInvocationsOptions,
@@ -83,6 +84,7 @@ export class MemoryStore implements HostStore {
   readonly #tasks = new MemoryTasks();
   readonly #switches = new MemorySwitches();
   readonly #conversations = new MemoryConversations();
+  readonly #viewConsents = new MemoryViewConsents();
   readonly #stateOf = (scope: Scope, id: string) => this.#find(scope, id)?.record.state;
 
   /**
@@ -151,6 +153,10 @@ export class MemoryStore implements HostStore {
       case 'conversation.put':
       case 'conversation.delete':
         undo.push(this.#conversations.apply(w));
+        return;
+      case 'viewConsent.put':
+      case 'viewConsent.delete':
+        undo.push(this.#viewConsents.apply(w));
         return;
       case 'task.put':
         undo.push(this.#tasks.put(w.task, this.#stateOf));
@@ -340,6 +346,8 @@ export class MemoryStore implements HostStore {
   getConversation: HostStore['getConversation'] = (tenant, id) => this.#call(() => this.#conversations.get(tenant, id));
   listConversations: HostStore['listConversations'] = (tenant, options) =>
     this.#call(() => this.#conversations.list(tenant, options));
+  listViewConsents: HostStore['listViewConsents'] = (tenant, filter) =>
+    this.#call(() => this.#viewConsents.list(tenant, filter));
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
     return this.#call(() => {

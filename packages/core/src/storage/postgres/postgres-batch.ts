@@ -19,6 +19,7 @@ import {
 import { applyCredentialWrite } from './postgres-credentials.js';
 import { applySwitchWrite } from './postgres-switches.js';
 import { applyConversationWrite } from './postgres-conversations.js';
+import { applyViewConsentWrite } from './postgres-view-consents.js';
 import { putTask } from './postgres-tasks.js';
 import { NOTIFY_DECISIONS, tenantPayload } from './postgres-decision-news.js';
 import { NewCalls, insertRows } from './postgres-new-calls.js';
@@ -109,6 +110,10 @@ export class PostgresBatch {
         case 'conversation.put':
         case 'conversation.delete':
           await applyConversationWrite(this.#client, w);
+          continue;
+        case 'viewConsent.put':
+        case 'viewConsent.delete':
+          await applyViewConsentWrite(this.#client, w);
           continue;
         default:
           throw unknownWrite(w);

@@ -1,11 +1,14 @@
-import { conversationLimit, storedConversation } from '../conversation-checks.js';
+import { conversationConflict, conversationLimit, storedConversation } from '../conversation-checks.js';
 import type { ConversationRecord, ConversationSummary } from '../../store/conversation-record.js';
 import type { DecisionTenant, StoreWrite } from '../../store/host-store.js';
 import {
   CONVERSATION_COLUMNS,
   CONVERSATION_SUMMARY_COLUMNS,
   conversationFromRow,
+  conversationInsertNew,
   conversationParams,
+  conversationReplace,
+  conversationReplaceParams,
   conversationSummaryFromRow,
   conversationUpsert,
 } from '../sql/conversation-rows.js';
@@ -21,6 +24,19 @@ export async function applyConversationWrite(
   client: PgClient,
   write: Extract<StoreWrite, { kind: 'conversation.put' | 'conversation.delete' }>,
 ): Promise<void> {
+  if (write.kind === 'conversation.put' && write.ifUpdatedAt !== undefined) {
+    const record = storedConversation(write.record);
+    const dollars = Array.from({ length: 9 }, (_, i) => `$${i + 1}`);
+    const { rowCount } =
+      write.ifUpdatedAt === null
+        ? await client.query({ text: conversationInsertNew(dollars), values: conversationParams(record) })
+        : await client.query({
+            text: conversationReplace(dollars),
+            values: conversationReplaceParams(record, write.ifUpdatedAt),
+          });
+    if (rowCount !== 1) throw conversationConflict(record.id);
+    return;
+  }
   if (write.kind === 'conversation.put') {
     await client.query({
       name: 'airlock_conversation_put',

@@ -295,6 +295,30 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     `,
   },
   {
+    version: 14,
+    name: "views' browser-permission consents, for every instance; the sign-ins each instance holds",
+    // As SQLite's migration 10: a consent given on one instance holds on all, until revoked on any. held_flows names
+    // the sign-ins (by state) an instance holds in memory, so another that gets an unknown one answers
+    // at once instead of asking every instance and waiting out the reply timeout.
+    sql: `
+      CREATE TABLE view_consents (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        permission TEXT NOT NULL,
+        decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+        decided_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, server_id, uri, permission)
+      );
+      CREATE TABLE held_flows (
+        id TEXT PRIMARY KEY,
+        instance_id TEXT NOT NULL,
+        held_at BIGINT NOT NULL
+      );
+    `,
+  },
+  {
     version: 15,
     name: 'the id of the message whose turn made a call',
     // As SQLite's migration 11.

@@ -24,6 +24,7 @@ import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { SWITCHES_CHANNEL, listSwitches } from './postgres-switches.js';
 import { getConversation, listConversations } from './postgres-conversations.js';
+import { listViewConsents } from './postgres-view-consents.js';
 import { findKeptRead, keepRead } from './postgres-kept-reads.js';
 import { withConnection } from './postgres-checkout.js';
 import { DECISIONS_CHANNEL, tenantOf } from './postgres-decision-news.js';
@@ -263,6 +264,9 @@ export class PostgresStore implements HostStore {
 
   listConversations: HostStore['listConversations'] = (tenant, options) =>
     this.#read('list conversations', () => listConversations(this.#pool, tenant, options));
+
+  listViewConsents: HostStore['listViewConsents'] = (tenant, filter) =>
+    this.#read("list views' consents", () => listViewConsents(this.#pool, tenant, filter));
 
   keepRead: NonNullable<HostStore['keepRead']> = (read, dropBefore) =>
     this.#read('keep the read', () => keepRead(this.#pool, read, dropBefore));

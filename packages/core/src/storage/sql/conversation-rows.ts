@@ -15,6 +15,35 @@ export function conversationUpsert(placeholders: readonly string[]): string {
   );
 }
 
+/** The insert of a conversation that must not be kept yet (a conflict inserts nothing). */
+export function conversationInsertNew(placeholders: readonly string[]): string {
+  return (
+    `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (${placeholders.join(', ')}) ` +
+    'ON CONFLICT (user_id, workspace_id, id) DO NOTHING'
+  );
+}
+
+/**
+ * The replacement of the revision kept at `updated_at` = the last placeholder; the others are the contents in
+ * `conversationReplaceParams` order (another revision: nothing is changed).
+ */
+export function conversationReplace(placeholders: readonly string[]): string {
+  const [title, updatedAt, messages, lines, context, userId, workspaceId, id, expected] = placeholders;
+  return (
+    `UPDATE conversations SET title = ${title}, updated_at = ${updatedAt}, messages = ${messages}, ` +
+    `lines = ${lines}, context = ${context} WHERE user_id = ${userId} AND workspace_id = ${workspaceId} ` +
+    `AND id = ${id} AND updated_at = ${expected}`
+  );
+}
+
+/** The parameters of `conversationReplace`. */
+export function conversationReplaceParams(
+  r: ConversationRecord,
+  expected: number,
+): [string, number, string, string, string, string, string, string, number] {
+  return [r.title, r.updatedAt, r.messages, r.lines, r.context, r.userId, r.workspaceId, r.id, expected];
+}
+
 /** A row as both databases return it (PostgreSQL's BIGINT as a string). */
 export interface ConversationRow {
   readonly user_id: string;

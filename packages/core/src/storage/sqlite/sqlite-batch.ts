@@ -23,6 +23,7 @@ import type { SqliteStatements } from './sqlite-statements.js';
 import type { SqliteDatabase } from './sqlite-store-config.js';
 import type { SqliteSwitches } from './sqlite-switches.js';
 import type { SqliteConversations } from './sqlite-conversations.js';
+import type { SqliteViewConsents } from './sqlite-view-consents.js';
 import type { SqliteTasks } from './sqlite-tasks.js';
 import { AUDIT_COLUMNS } from '../sql/audit-rows.js';
 import {
@@ -49,6 +50,7 @@ export interface SqliteBatchParts {
   readonly tasks: SqliteTasks;
   readonly switches: SqliteSwitches;
   readonly conversations: SqliteConversations;
+  readonly viewConsents: SqliteViewConsents;
 }
 
 /**
@@ -83,7 +85,7 @@ export class SqliteBatch {
     for (const w of batch) if (w.kind === 'create' && typeof w.record?.id === 'string') creates.push(w.record.id);
     newCalls.begin(creates);
     audit.begin();
-    const { sql, credentials, tasks, switches, conversations } = this.#parts;
+    const { sql, credentials, tasks, switches, conversations, viewConsents } = this.#parts;
     for (const w of batch) {
       switch (w.kind) {
         case 'create':
@@ -133,6 +135,10 @@ export class SqliteBatch {
         case 'conversation.put':
         case 'conversation.delete':
           conversations.apply(w);
+          continue;
+        case 'viewConsent.put':
+        case 'viewConsent.delete':
+          viewConsents.apply(w);
           continue;
         default:
           throw unknownWrite(w);

@@ -1,11 +1,14 @@
-import { conversationLimit, storedConversation } from '../conversation-checks.js';
+import { conversationConflict, conversationLimit, storedConversation } from '../conversation-checks.js';
 import type { ConversationRecord, ConversationSummary } from '../../store/conversation-record.js';
 import type { DecisionTenant, StoreWrite } from '../../store/host-store.js';
 import {
   CONVERSATION_COLUMNS,
   CONVERSATION_SUMMARY_COLUMNS,
   conversationFromRow,
+  conversationInsertNew,
   conversationParams,
+  conversationReplace,
+  conversationReplaceParams,
   conversationSummaryFromRow,
   conversationUpsert,
 } from '../sql/conversation-rows.js';
@@ -20,12 +23,16 @@ const BY_KEY = 'user_id = ? AND workspace_id = ? AND id = ?';
  */
 export class SqliteConversations {
   readonly #upsert: SqliteStatement;
+  readonly #insertNew: SqliteStatement;
+  readonly #replace: SqliteStatement;
   readonly #delete: SqliteStatement;
   readonly #get: SqliteStatement;
   readonly #list: SqliteStatement;
 
   constructor(database: SqliteDatabase) {
     this.#upsert = database.prepare(conversationUpsert(Array.from({ length: 9 }, () => '?')));
+    this.#insertNew = database.prepare(conversationInsertNew(Array.from({ length: 9 }, () => '?')));
+    this.#replace = database.prepare(conversationReplace(Array.from({ length: 9 }, () => '?')));
     this.#delete = database.prepare(`DELETE FROM conversations WHERE ${BY_KEY}`);
     this.#get = database.prepare(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${BY_KEY}`);
     this.#list = database.prepare(
@@ -36,8 +43,20 @@ export class SqliteConversations {
 
   /** Applies a `conversation.put` or `conversation.delete` write (inside the caller's transaction). */
   apply(write: Extract<StoreWrite, { kind: 'conversation.put' | 'conversation.delete' }>): void {
-    if (write.kind === 'conversation.put') this.#upsert.run(...conversationParams(storedConversation(write.record)));
-    else this.#delete.run(write.tenant.userId, write.tenant.workspaceId, write.id);
+    if (write.kind === 'conversation.delete') {
+      this.#delete.run(write.tenant.userId, write.tenant.workspaceId, write.id);
+      return;
+    }
+    const record = storedConversation(write.record);
+    if (write.ifUpdatedAt === undefined) {
+      this.#upsert.run(...conversationParams(record));
+      return;
+    }
+    const { changes } =
+      write.ifUpdatedAt === null
+        ? this.#insertNew.run(...conversationParams(record))
+        : this.#replace.run(...conversationReplaceParams(record, write.ifUpdatedAt));
+    if (changes !== 1) throw conversationConflict(record.id);
   }
 
   get(tenant: DecisionTenant, id: string): ConversationRecord | undefined {

@@ -224,6 +224,24 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `,
   },
   {
+    version: 10,
+    name: "views' browser-permission consents",
+    // A user's answer about a feature an MCP Apps view declared (camera, microphone, …), per user, workspace, server,
+    // view and feature, so every tab (and a second process on the file) finds it; a list reads a tenant's prefix.
+    sql: `
+      CREATE TABLE view_consents (
+        user_id TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        permission TEXT NOT NULL,
+        decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+        decided_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, workspace_id, server_id, uri, permission)
+      );
+    `,
+  },
+  {
     version: 11,
     name: 'the id of the message whose turn made a call',
     // NULL when the caller gave none (InvokeOptions.messageId). With the scope and model_call_id, the seed's key of a

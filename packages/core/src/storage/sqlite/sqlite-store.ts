@@ -14,6 +14,7 @@ import { SqliteBatch } from './sqlite-batch.js';
 import { SqliteCredentials } from './sqlite-credentials.js';
 import { SqliteSwitches } from './sqlite-switches.js';
 import { SqliteConversations } from './sqlite-conversations.js';
+import { SqliteViewConsents } from './sqlite-view-consents.js';
 import { SqliteTasks } from './sqlite-tasks.js';
 import { applySqliteMigrations } from './sqlite-migrations.js';
 import { sqliteRetentionCandidates } from './sqlite-retention.js';
@@ -64,6 +65,7 @@ export class SqliteStore implements HostStore {
   readonly #tasks: SqliteTasks;
   readonly #switches: SqliteSwitches;
   readonly #conversations: SqliteConversations;
+  readonly #viewConsents: SqliteViewConsents;
   readonly #write: SqliteTransaction<[readonly StoreWrite[]], void>;
   #closed = false;
   readonly #idleCheckpointMs: number;
@@ -100,6 +102,7 @@ export class SqliteStore implements HostStore {
       this.#tasks = new SqliteTasks(db);
       this.#switches = new SqliteSwitches(db);
       this.#conversations = new SqliteConversations(db);
+      this.#viewConsents = new SqliteViewConsents(db);
     } catch (error) {
       if (config.database === undefined) db.close();
       throw asStoreError('open the SQLite store', error);
@@ -111,6 +114,7 @@ export class SqliteStore implements HostStore {
       tasks: this.#tasks,
       switches: this.#switches,
       conversations: this.#conversations,
+      viewConsents: this.#viewConsents,
     });
     this.#write = db.transaction((writes: readonly StoreWrite[]) => batch.apply(writes));
   }
@@ -167,6 +171,9 @@ export class SqliteStore implements HostStore {
 
   listConversations: HostStore['listConversations'] = (tenant, options) =>
     this.#call('list conversations', () => this.#conversations.list(tenant, options));
+
+  listViewConsents: HostStore['listViewConsents'] = (tenant, filter) =>
+    this.#call("list views' consents", () => this.#viewConsents.list(tenant, filter));
 
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#call('list open tasks', () => this.#tasks.listOpen(filter));
