@@ -213,6 +213,11 @@ export interface HostStore {
   getConversation(tenant: DecisionTenant, id: string): Promise<ConversationRecord | undefined>;
   /** The tenant's conversations, most recently updated first, at most `limit` (default 100, at most 1000). */
   listConversations(tenant: DecisionTenant, options?: { readonly limit?: number }): Promise<ConversationSummary[]>;
+  /**
+   * Conversations of every tenant last updated before `before`, oldest first, at most `limit` (1 to 1000): what a
+   * retention sweep deletes. An operator's read, like `listRetention`.
+   */
+  listStaleConversations(query: { readonly before: number; readonly limit: number }): Promise<ConversationSummary[]>;
   /** Every switch that is off (servers switched off, tools hidden from the model): a host loads them at start. */
   listSwitches(): Promise<SwitchRecord[]>;
   /**

@@ -340,6 +340,8 @@ export class MemoryStore implements HostStore {
   getConversation: HostStore['getConversation'] = (tenant, id) => this.#call(() => this.#conversations.get(tenant, id));
   listConversations: HostStore['listConversations'] = (tenant, options) =>
     this.#call(() => this.#conversations.list(tenant, options));
+  listStaleConversations: HostStore['listStaleConversations'] = (query) =>
+    this.#call(() => this.#conversations.stale(query));
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
     return this.#call(() => {

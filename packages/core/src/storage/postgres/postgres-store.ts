@@ -23,7 +23,7 @@ import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../st
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { SWITCHES_CHANNEL, listSwitches } from './postgres-switches.js';
-import { getConversation, listConversations } from './postgres-conversations.js';
+import { getConversation, listConversations, listStaleConversations } from './postgres-conversations.js';
 import { findKeptRead, keepRead } from './postgres-kept-reads.js';
 import { withConnection } from './postgres-checkout.js';
 import { DECISIONS_CHANNEL, tenantOf } from './postgres-decision-news.js';
@@ -263,6 +263,9 @@ export class PostgresStore implements HostStore {
 
   listConversations: HostStore['listConversations'] = (tenant, options) =>
     this.#read('list conversations', () => listConversations(this.#pool, tenant, options));
+
+  listStaleConversations: HostStore['listStaleConversations'] = (query) =>
+    this.#read('list stale conversations', () => listStaleConversations(this.#pool, query));
 
   keepRead: NonNullable<HostStore['keepRead']> = (read, dropBefore) =>
     this.#read('keep the read', () => keepRead(this.#pool, read, dropBefore));

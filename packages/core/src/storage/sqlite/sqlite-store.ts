@@ -168,6 +168,9 @@ export class SqliteStore implements HostStore {
   listConversations: HostStore['listConversations'] = (tenant, options) =>
     this.#call('list conversations', () => this.#conversations.list(tenant, options));
 
+  listStaleConversations: HostStore['listStaleConversations'] = (query) =>
+    this.#call('list stale conversations', () => this.#conversations.stale(query));
+
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#call('list open tasks', () => this.#tasks.listOpen(filter));
 

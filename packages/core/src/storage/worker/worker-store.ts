@@ -25,6 +25,7 @@ const METHODS = [
   'listSwitches',
   'getConversation',
   'listConversations',
+  'listStaleConversations',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
 
@@ -131,6 +132,7 @@ export class WorkerStore implements HostStore {
   listSwitches: HostStore['listSwitches'] = () => this.#call('listSwitches', []);
   getConversation: HostStore['getConversation'] = (...args) => this.#call('getConversation', args);
   listConversations: HostStore['listConversations'] = (...args) => this.#call('listConversations', args);
+  listStaleConversations: HostStore['listStaleConversations'] = (...args) => this.#call('listStaleConversations', args);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
   async close(): Promise<void> {
