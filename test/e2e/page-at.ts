@@ -11,8 +11,6 @@ export interface PageAtOptions {
   /** The browser's language, which the page speaks (`en-US` unless told). */
   readonly locale?: string;
   readonly colorScheme?: 'light' | 'dark';
-  /** Where to go once signed in (a path or hash of the console), if not its first page. */
-  readonly path?: string;
 }
 
 /**
@@ -35,9 +33,5 @@ export async function pageAt(browser: Browser, url: string, options: PageAtOptio
   await page.locator('input[name="user"]').fill(options.name);
   await page.locator('input[name="user"]').press('Enter');
   await page.locator('#cards-title').waitFor();
-  if (options.path !== undefined) {
-    await page.goto(new URL(options.path, url).href);
-    await page.locator('main').first().waitFor();
-  }
   return page;
 }
