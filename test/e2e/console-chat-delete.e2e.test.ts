@@ -21,7 +21,11 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'airlock-console-chat-delete-'));
-  mock = await startMockOpenAI(Array.from({ length: 12 }, (_, i) => ({ text: () => `Reply ${i + 1}.` })));
+  // Seven quick replies for the first tests, then one that never ends (the busy case last).
+  mock = await startMockOpenAI([
+    ...Array.from({ length: 7 }, (_, i) => ({ text: () => `Reply ${i + 1}.` })),
+    { text: () => 'Still thinking', hang: true },
+  ]);
   const config = loadConsoleConfig(
     { port: 0, store: join(dir, 'console.db') },
     { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
@@ -118,5 +122,25 @@ describe("another user's conversation", () => {
     expect(await listed(owner)).toEqual(['Carla’s secret plans']);
     const own = await owner.request.delete(new URL(`/api/conversations/${id}`, running.url).href);
     expect(own.status()).toBe(200);
+  });
+});
+
+describe('a conversation the model is still answering', () => {
+  it('is not deleted while its turn runs (409 busy), and is once the turn is stopped', async () => {
+    const page = await pageAt(browser, running.url, { contexts, name: 'eli' });
+    await page.locator('#chat-message').fill('Take your time');
+    await page.locator('#chat-message').press('Enter');
+    await page.locator('.chat-lines li[data-role="assistant"]', { hasText: 'Still thinking' }).waitFor();
+    const id = 'main';
+    const busy = await page.request.delete(new URL(`/api/conversations/${id}`, running.url).href);
+    expect(busy.status()).toBe(409);
+    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('busy');
+
+    await page.locator('.chat-form wa-button[data-stop]').click();
+    await page.locator('.chat-lines li[data-role="stopped"]').waitFor();
+    await expect
+      .poll(async () => (await page.request.delete(new URL(`/api/conversations/${id}`, running.url).href)).status())
+      .toBe(200);
+    await expect.poll(() => listed(page)).toEqual(['New conversation']);
   });
 });
