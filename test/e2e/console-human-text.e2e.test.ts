@@ -106,7 +106,9 @@ describe('the words the page shows', () => {
     await card(page, id).locator('[part=badge][data-state="running"]').waitFor();
     await card(page, id).locator('[part=cancel]').click();
     await card(page, id).locator('[part=badge][data-state="cancelled"]').waitFor();
-    expect(await card(page, id).locator('[part=reason]').innerText()).toBe('the call of demo__hang was cancelled');
+    expect(await card(page, id).locator('[part=reason]').innerText()).toBe(
+      'The call was cancelled before it finished.',
+    );
     expect(await cardText(page, id)).not.toMatch(/cancelled\s+cancelled/);
   });
 

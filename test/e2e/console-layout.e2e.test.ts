@@ -146,6 +146,17 @@ describe('a phone (390 px)', () => {
   });
 });
 
+describe('a phone (390 px) with a long name', () => {
+  it('ellipsises the name before the workspace field slides under its Switch button', async () => {
+    const page = await signedIn(390, 'maximiliana-long-name', 'en-US');
+    const field = (await page.locator('.who input[name="workspace"]').boundingBox())!;
+    const button = (await page.locator('.who form button, .who form wa-button').first().boundingBox())!;
+    expect(field.x + field.width).toBeLessThanOrEqual(button.x);
+    expect(field.width).toBeGreaterThanOrEqual(45);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
 describe('a desktop (1280 px)', () => {
   it.each(['en-US', 'pt-BR'])('has the top bar on one row and no sideways scroll (%s)', async (locale) => {
     const page = await signedIn(1280, 'dora', locale);

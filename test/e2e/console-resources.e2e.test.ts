@@ -12,6 +12,7 @@ import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
 import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { axeViolations } from './axe-violations.js';
+import { pageAt } from './page-at.js';
 import { signedInPage } from './signed-in-page.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
@@ -136,5 +137,40 @@ describe('the Resources page', () => {
     await expect.poll(() => page.locator('.resource-preview .markdown h1').textContent()).toBe('Meeting notes');
     const events = await running.host.audit.query({ scope: { userId: 'ana', workspaceId: 'default' } });
     expect(events.some((e) => e.type === 'resource.read')).toBe(true);
+  });
+});
+
+describe.each([
+  { width: 1280, locale: 'en-US', from: 'From', templates: 'Templates' },
+  { width: 390, locale: 'pt-BR', from: 'De', templates: 'Modelos' },
+])('the Resources page at $width px ($locale)', ({ width, locale, from, templates }) => {
+  it('groups resources under a heading per server, and templates apart, also grouped by server', async () => {
+    const page = await pageAt(browser, running.url, { contexts, name: `grouped-${width}`, width, locale });
+    await page.goto(new URL('#/resources', running.url).href);
+    const groups = page.locator('.resource-lists > section.resource-group:not(.templates)');
+    await groups.first().waitFor();
+    expect(await groups.locator('h3').allInnerTexts()).toEqual([`${from} demo`, `${from} everything`]);
+    // Each server's resources sit under its own heading, and nowhere else.
+    const uris = (server: string) =>
+      page.$$eval(`section.resource-group[data-server="${server}"] li[data-resource]`, (items) =>
+        items.map((li) => li.getAttribute('data-resource')!),
+      );
+    const listed = (await (await page.request.get(new URL('/api/resources', running.url).href)).json()) as {
+      items: { serverId: string; uri: string }[];
+    };
+    const offeredBy = (server: string) => listed.items.filter((r) => r.serverId === server).map((r) => r.uri);
+    expect(offeredBy('demo').length).toBeGreaterThan(0);
+    expect(offeredBy('everything').length).toBeGreaterThan(0);
+    expect(await uris('demo')).toEqual(offeredBy('demo'));
+    expect(await uris('everything')).toEqual(offeredBy('everything'));
+
+    // Templates come after every server's resources, under their own heading, grouped by server too.
+    const section = page.locator('section.resource-group.templates');
+    expect(await section.locator('h3').innerText()).toBe(templates);
+    expect(await section.locator('h4').allInnerTexts()).toContain(`${from} everything`);
+    const last = await groups.last().boundingBox();
+    expect((await section.boundingBox())!.y).toBeGreaterThan(last!.y);
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 });

@@ -154,6 +154,9 @@ describe('the server panel', () => {
     const page = await signedIn('ana-token');
     const everything = await openPanel(page, 'everything');
     await expect.poll(() => everything.locator('[data-counts]').textContent()).toMatch(/\d+ tools, \d+ resources/);
+    // A server without the prompts capability offers none: "0 prompts", not a dash.
+    const demo = await openPanel(page, 'demo');
+    await expect.poll(() => demo.locator('[data-counts]').textContent()).toMatch(/\d+ tools, \d+ resources, 0 prompts/);
     expect(await everything.locator('pre.server-log, .server-log-part, code.server-origin').count()).toBe(0);
     expect(await everything.locator('[data-server-switch]').count()).toBe(0);
     expect(await everything.locator('input[data-level="workspace"]').count()).toBe(0);

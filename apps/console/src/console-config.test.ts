@@ -429,6 +429,8 @@ describe('retention: the console owns its history file, so it sweeps by default'
         results: 0,
         invocations: 0,
         auditEvents: 0,
+        conversations: 0,
+        expiredDecisions: 0,
         capped: false,
       });
     } finally {

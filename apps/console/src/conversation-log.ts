@@ -286,6 +286,30 @@ export class ConversationLog {
     return true;
   }
 
+  /**
+   * Deletes a stored conversation (its lines and transcript) and tells the tenant's tabs the list; false when the
+   * tenant has none with that id, so another user's id reads as unknown.
+   */
+  async delete(scope: Scope): Promise<boolean> {
+    const conversation = await this.open(scope);
+    const key = keyOf(scope);
+    if (!conversation.stored) {
+      this.#open.delete(key);
+      return false;
+    }
+    await this.#store.write([
+      {
+        kind: 'conversation.delete',
+        tenant: { userId: scope.userId, workspaceId: scope.workspaceId },
+        id: scope.conversationId,
+      },
+    ]);
+    this.#open.delete(key);
+    this.#pinned.delete(key);
+    this.#hub.send(scope, 'conversations', { conversations: await this.list(scope) });
+    return true;
+  }
+
   /** The tenant's conversations, most recently updated first. */
   async list(tenant: Pick<Scope, 'userId' | 'workspaceId'>): Promise<ConversationView[]> {
     const summaries = await this.#store.listConversations(

@@ -158,7 +158,9 @@ export async function retentionCommand(host: Host, dryRun: boolean, json: boolea
   io.stdout.write(
     `${verb}${more}: ${r.results} whole result${r.results === 1 ? '' : 's'}, ` +
       `${r.invocations} history row${r.invocations === 1 ? '' : 's'}, ` +
-      `${r.auditEvents} audit event${r.auditEvents === 1 ? '' : 's'}\n`,
+      `${r.auditEvents} audit event${r.auditEvents === 1 ? '' : 's'}, ` +
+      `${r.conversations} conversation${r.conversations === 1 ? '' : 's'}, ` +
+      `${r.expiredDecisions} expired decision${r.expiredDecisions === 1 ? '' : 's'}\n`,
   );
   return 0;
 }

@@ -79,10 +79,14 @@ describe('airlock audit: the seed format and anchors', () => {
     db.prepare('UPDATE invocations SET updated_at = updated_at - ?').run(10 * 24 * 60 * 60 * 1000);
     db.close();
     const dry = await run(['retention', '--dry-run', ...common]);
-    expect(dry.stdout).toBe('would remove: 1 whole result, 0 history rows, 0 audit events\n');
+    expect(dry.stdout).toBe(
+      'would remove: 1 whole result, 0 history rows, 0 audit events, 0 conversations, 0 expired decisions\n',
+    );
     expect((await run(['retention', '--dry-run', ...common])).stdout).toBe(dry.stdout);
     const real = await run(['retention', ...common]);
-    expect(real.stdout).toBe('removed: 1 whole result, 0 history rows, 0 audit events\n');
+    expect(real.stdout).toBe(
+      'removed: 1 whole result, 0 history rows, 0 audit events, 0 conversations, 0 expired decisions\n',
+    );
     expect((await run(['retention', '--dry-run', ...common])).stdout).toMatch(/would remove: 0 whole results/);
     // The card of the call says its whole result expired, and shows what the model was given instead.
     const reader = new Database(w.store);
@@ -111,7 +115,9 @@ describe('airlock audit: the seed format and anchors', () => {
     db.close();
     // Results kept 30 days: not yet; history kept 5 days: the row goes.
     const dry = await run(['retention', '--dry-run', ...common]);
-    expect(dry.stdout).toBe('would remove: 0 whole results, 1 history row, 0 audit events\n');
+    expect(dry.stdout).toBe(
+      'would remove: 0 whole results, 1 history row, 0 audit events, 0 conversations, 0 expired decisions\n',
+    );
     expect((await run(['audit', 'anchor', ...common])).stdout).toMatch(
       new RegExp(`anchored event \\d+ .* in ${w.anchors}`),
     );
@@ -136,14 +142,16 @@ describe('airlock audit: the seed format and anchors', () => {
     writeFileSync(w.config, JSON.stringify({ ...servers, retention: null }));
     const forever = await run(['retention', '--dry-run', ...common]);
     expect(forever.stderr).toBe('');
-    expect(forever.stdout).toBe('would remove: 0 whole results, 0 history rows, 0 audit events\n');
+    expect(forever.stdout).toBe(
+      'would remove: 0 whole results, 0 history rows, 0 audit events, 0 conversations, 0 expired decisions\n',
+    );
     writeFileSync(w.config, JSON.stringify({ ...servers, retention: { history: null } }));
     expect((await run(['retention', '--dry-run', ...common])).stdout).toBe(
-      'would remove: 1 whole result, 0 history rows, 0 audit events\n',
+      'would remove: 1 whole result, 0 history rows, 0 audit events, 0 conversations, 0 expired decisions\n',
     );
     writeFileSync(w.config, JSON.stringify(servers));
     expect((await run(['retention', '--dry-run', ...common])).stdout).toBe(
-      'would remove: 1 whole result, 1 history row, 0 audit events\n',
+      'would remove: 1 whole result, 1 history row, 0 audit events, 0 conversations, 0 expired decisions\n',
     );
   });
 });

@@ -34,6 +34,16 @@ describe('the terminal prompt says why it asks', () => {
     ]);
   });
 
+  it('names the allow for one conversation when that is the one that expired', () => {
+    const expired = { ...REQUEST, reason: 'decision_expired', expiredGrain: 'conversation' } as const;
+    expect(linesOf(permissionPromptText(expired, 'en-US'))[2]).toBe(
+      'Your earlier "Allow for this conversation" has expired: renew it or choose again.',
+    );
+    expect(linesOf(permissionPromptText(expired, 'pt-BR'))[2]).toBe(
+      'Seu "Permitir nesta conversa" anterior expirou: renove ou escolha de novo.',
+    );
+  });
+
   it('adds no line for a request without a reason', () => {
     const withoutReason: PermissionRequest = { ...REQUEST };
     delete (withoutReason as { reason?: unknown }).reason;

@@ -68,7 +68,15 @@ export function permissionPromptText(request: PermissionRequest, locale: Locale,
     '',
     t('mcp.permission.title'),
     // Why the user is asked (first time, the tool or its server changed, a decision expired, ...), under the title.
-    ...(request.reason === undefined ? [] : [`  ${t(`mcp.permission.reason.${request.reason}`)}`]),
+    ...(request.reason === undefined
+      ? []
+      : [
+          `  ${t(
+            request.reason === 'decision_expired' && request.expiredGrain === 'conversation'
+              ? 'mcp.permission.reason.decision_expired_conversation'
+              : `mcp.permission.reason.${request.reason}`,
+          )}`,
+        ]),
     `  ${style.strong(request.tool.displayName)} (${request.tool.originalName}) · ${t('mcp.permission.from', { server })} · ${style.risk(t(`mcp.permission.risk.${request.risk.tier}`), request.risk.tier)}`,
   ];
   const ratedByServer = request.risk.ratedBy === 'server';

@@ -17,7 +17,7 @@ export interface ChatRoutesOptions {
 /**
  * The chat: a conversation's lines and whether the model is answering, a message that starts a turn (one turn per
  * conversation at a time; the lines arrive on the event stream), Stop, and the tenant's conversations (listed,
- * renamed). A new conversation needs no route: a message to an id not used before starts it.
+ * renamed, deleted). A new conversation needs no route: a message to an id not used before starts it.
  */
 export function mountChatRoutes({ app, chat, conversations }: ChatRoutesOptions): void {
   app.get('/api/chat', async (c) => {
@@ -62,6 +62,17 @@ export function mountChatRoutes({ app, chat, conversations }: ChatRoutesOptions)
       throw new ApiError(400, 'invalid_request', `title must be text of 1 to ${CONVERSATION_TITLE_MAX} characters`);
     }
     if (!(await conversations.rename(scope, title.trim()))) {
+      throw new ApiError(404, 'not_found', `no conversation ${scope.conversationId} is kept for you`);
+    }
+    return c.json({ ok: true });
+  });
+  app.delete('/api/conversations/:id', async (c) => {
+    const scope = scopeOf(c, checkName(c.req.param('id'), 'conversation'));
+    // A turn still writing would store the conversation again as it ends: it is stopped first.
+    if (chat?.busy(scope) === true) {
+      throw new ApiError(409, 'busy', 'the model is still answering in this conversation: stop it first');
+    }
+    if (!(await conversations.delete(scope))) {
       throw new ApiError(404, 'not_found', `no conversation ${scope.conversationId} is kept for you`);
     }
     return c.json({ ok: true });

@@ -356,6 +356,16 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
 
     showAll(invocationId, block) {
       const path = `/api/invocations/${invocationId}/blocks/${block}?conversation=${currentConversation()}`;
+      // A failure is the card's to show (its button comes back with the reason); asking again clears it.
+      const failure = (reason: string | undefined) =>
+        store.update((s) => {
+          const blocks = new Map(s.wholeTextErrors.get(invocationId));
+          if (reason === undefined) blocks.delete(block);
+          else blocks.set(block, reason);
+          return { ...s, wholeTextErrors: new Map(s.wholeTextErrors).set(invocationId, blocks) };
+        });
+      failure(undefined);
+      store.render();
       api<{ text: string }>('GET', path).then(
         ({ text }) => {
           store.update((s) => {
@@ -365,7 +375,7 @@ export function createActions({ store, stream }: { store: PageStore; stream: Str
           store.render();
         },
         (error: unknown) => {
-          store.update((s) => withNotice(s, error instanceof Error ? error.message : String(error)));
+          failure(error instanceof Error ? error.message : String(error));
           store.render();
         },
       );

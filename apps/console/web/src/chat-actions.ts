@@ -14,6 +14,10 @@ export interface ChatActions {
   readonly open: (id: string) => void;
   /** Renames the shown conversation to what the user typed. */
   readonly rename: (event: SubmitEvent) => void;
+  /** Deletes the shown conversation (the user confirmed) and shows the most recent other one, or a new one. */
+  readonly remove: (event: Event) => void;
+  /** Closes the delete confirmation without deleting. */
+  readonly keep: (event: Event) => void;
 }
 
 /** The chat's actions over the page's store; each failure shows under the message box. */
@@ -63,6 +67,19 @@ export function createChatActions(store: PageStore): ChatActions {
       api('PATCH', `/api/conversations/${encodeURIComponent(currentConversation())}`, { title }).then(() => {
         form.closest('details')?.removeAttribute('open');
       }, failed);
+    },
+
+    remove() {
+      const id = currentConversation();
+      api('DELETE', `/api/conversations/${encodeURIComponent(id)}`).then(() => {
+        const others = store.state.conversations.filter((c) => c.id !== id);
+        store.update((s) => ({ ...s, conversations: others }));
+        location.hash = conversationHash(others[0]?.id ?? newConversationId());
+      }, failed);
+    },
+
+    keep(event) {
+      (event.currentTarget as HTMLElement).closest('details')?.removeAttribute('open');
     },
   };
 }

@@ -88,6 +88,10 @@ export const CONSOLE_MESSAGES = {
     'console.conversation.rename': 'Rename',
     'console.conversation.name': 'Name',
     'console.conversation.save': 'Save',
+    'console.conversation.delete': 'Delete',
+    'console.conversation.delete_confirm': 'Delete “{title}”? Its messages are removed for good.',
+    'console.conversation.delete_yes': 'Delete conversation',
+    'console.conversation.delete_no': 'Keep it',
     'console.permissions.title': 'Stored decisions',
     'console.permissions.empty':
       'No stored decisions in this workspace. "Allow always", "Deny always" and "Allow for this conversation" are kept here.',
@@ -275,6 +279,10 @@ export const CONSOLE_MESSAGES = {
     'console.conversation.rename': 'Renomear',
     'console.conversation.name': 'Nome',
     'console.conversation.save': 'Salvar',
+    'console.conversation.delete': 'Excluir',
+    'console.conversation.delete_confirm': 'Excluir “{title}”? As mensagens dela são apagadas de vez.',
+    'console.conversation.delete_yes': 'Excluir conversa',
+    'console.conversation.delete_no': 'Manter',
     'console.permissions.title': 'Decisões guardadas',
     'console.permissions.empty':
       'Nenhuma decisão guardada neste espaço de trabalho. "Permitir sempre", "Negar sempre" e "Permitir nesta conversa" ficam aqui.',

@@ -44,6 +44,8 @@ export interface PageState {
   readonly expiredResults: ReadonlyMap<string, number>;
   /** Blocks shown whole after "show all": each call's block index to its whole text (seed 000 R4). */
   readonly wholeTexts: ReadonlyMap<string, ReadonlyMap<number, string>>;
+  /** Why a cut block's whole text could not be read, by call and block, until "show all" is pressed again. */
+  readonly wholeTextErrors: ReadonlyMap<string, ReadonlyMap<number, string>>;
   readonly permissionRequests: readonly PermissionRequest[];
   readonly questions: readonly ElicitationRequest[];
   /** Accepted URL flows still waiting for the server (or for "done, retry"). */
@@ -101,6 +103,7 @@ export function initialState(): PageState {
     fullTexts: new Map(),
     expiredResults: new Map(),
     wholeTexts: new Map(),
+    wholeTextErrors: new Map(),
     permissionRequests: [],
     questions: [],
     urlFlows: [],

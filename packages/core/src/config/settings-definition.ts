@@ -208,6 +208,8 @@ const WINDOW_KEYS: Readonly<Record<string, KeySchema>> = {
 export const RETENTION_KEYS: Readonly<Record<string, KeySchema>> = {
   ...WINDOW_KEYS,
   audit: days('audit events (pruned behind a checkpoint, so the chain still verifies)', '400'),
+  conversations: days('chat conversations (since they were last updated)', 'null (kept)'),
+  expiredDecisions: days('stored permission decisions past their expiry (counted from it)', '30'),
   workspaces: {
     type: 'object',
     additionalProperties: { type: 'object', properties: WINDOW_KEYS, additionalProperties: false },

@@ -22,6 +22,7 @@ import { parseServersConfig } from '../servers/server-config.js';
 import { serverNotReady } from './server-not-ready.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { HostStore } from '../store/host-store.js';
+import type { StoredDecision } from '../store/decision-record.js';
 import { sharedKeptReads } from '../resources/kept-reads.js';
 import { ToolSwitches } from '../switches/tool-switches.js';
 import { HostTasks } from '../tasks/host-tasks.js';
@@ -249,7 +250,8 @@ export function createHost(config: HostConfig = {}): Host {
   const stopAnchoring = audit.startAnchoring((error) =>
     events.emit('server.warning', { serverId: 'audit', message: `could not anchor the audit chain: ${String(error)}` }),
   );
-  const retention = startRetention({ store, writes, audit, clock }, config.retention, (error) =>
+  const forgetDecisions = (decisions: readonly StoredDecision[]) => engine.forgetDeleted(decisions);
+  const retention = startRetention({ store, writes, audit, clock, forgetDecisions }, config.retention, (error) =>
     events.emit('server.warning', { serverId: 'retention', message: `the retention sweep failed: ${String(error)}` }),
   );
   let closed = false;

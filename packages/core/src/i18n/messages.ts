@@ -42,6 +42,8 @@ export const MESSAGES = {
     'mcp.permission.reason.server_changed':
       "This server's setup changed since you last decided (command, address, environment, headers or trust).",
     'mcp.permission.reason.decision_expired': 'Your earlier "Allow always" has expired: renew it or choose again.',
+    'mcp.permission.reason.decision_expired_conversation':
+      'Your earlier "Allow for this conversation" has expired: renew it or choose again.',
     'mcp.permission.reason.decisions_loading': 'Your saved decisions are still loading, so you are asked this time.',
     'mcp.permission.reason.rule_says_ask': 'A permission rule says to ask every time for this tool.',
     'mcp.permission.reason.asked_each_time': 'Tools built into this host are asked about every time.',
@@ -131,6 +133,17 @@ export const MESSAGES = {
     'mcp.card.code': 'Code · {language}',
     'mcp.card.show_all': 'Show all {total} characters',
     'mcp.card.loading_all': 'Loading the whole text…',
+    'mcp.card.show_all_failed': 'The whole text could not be loaded: {reason}',
+    'mcp.card.reason.cancelled': 'The call was cancelled before it finished.',
+    'mcp.card.reason.cancelled_before_run': 'The call was cancelled before it ran: nothing was sent to the server.',
+    'mcp.card.reason.timeout_idle': 'The call timed out: no result or progress came for {seconds} s.',
+    'mcp.card.reason.timeout_ceiling': 'The call timed out: it ran past its limit of {seconds} s.',
+    'mcp.card.reason.server_cancelled': 'The server cancelled this task.',
+    'mcp.card.reason.host_closed': 'The host closed while this task ran; the server goes on with it.',
+    'mcp.card.reason.user_denied': 'You denied this call; it did not run.',
+    'mcp.card.reason.prompt_timeout':
+      'No one answered the permission question within {seconds} s; the call did not run.',
+    'mcp.card.reason.no_one_to_ask': 'No one could be asked for permission, so the call did not run.',
     'mcp.list.title': 'Tools exposed to the model',
     'mcp.list.visibility': 'Visible to',
     'mcp.list.decision': 'Stored decision',
@@ -200,6 +213,8 @@ export const MESSAGES = {
     'mcp.permission.reason.server_changed':
       'A configuração deste servidor mudou desde a sua última decisão (comando, endereço, ambiente, cabeçalhos ou confiança).',
     'mcp.permission.reason.decision_expired': 'Seu "Permitir sempre" anterior expirou: renove ou escolha de novo.',
+    'mcp.permission.reason.decision_expired_conversation':
+      'Seu "Permitir nesta conversa" anterior expirou: renove ou escolha de novo.',
     'mcp.permission.reason.decisions_loading':
       'Suas decisões salvas ainda estão sendo carregadas, por isso a pergunta é feita agora.',
     'mcp.permission.reason.rule_says_ask': 'Uma regra de permissão manda perguntar sempre por esta ferramenta.',
@@ -290,6 +305,17 @@ export const MESSAGES = {
     'mcp.card.code': 'Código · {language}',
     'mcp.card.show_all': 'Mostrar todos os {total} caracteres',
     'mcp.card.loading_all': 'Carregando o texto inteiro…',
+    'mcp.card.show_all_failed': 'Não foi possível carregar o texto inteiro: {reason}',
+    'mcp.card.reason.cancelled': 'A chamada foi cancelada antes de terminar.',
+    'mcp.card.reason.cancelled_before_run': 'A chamada foi cancelada antes de executar: nada foi enviado ao servidor.',
+    'mcp.card.reason.timeout_idle': 'O tempo da chamada esgotou: nenhum resultado ou progresso em {seconds} s.',
+    'mcp.card.reason.timeout_ceiling': 'O tempo da chamada esgotou: ela passou do limite de {seconds} s.',
+    'mcp.card.reason.server_cancelled': 'O servidor cancelou esta tarefa.',
+    'mcp.card.reason.host_closed': 'O host foi fechado durante esta tarefa; o servidor continua com ela.',
+    'mcp.card.reason.user_denied': 'Você negou esta chamada; ela não foi executada.',
+    'mcp.card.reason.prompt_timeout':
+      'Ninguém respondeu ao pedido de permissão em {seconds} s; a chamada não foi executada.',
+    'mcp.card.reason.no_one_to_ask': 'Não havia a quem pedir permissão, então a chamada não foi executada.',
     'mcp.list.title': 'Ferramentas expostas ao modelo',
     'mcp.list.visibility': 'Visível para',
     'mcp.list.decision': 'Decisão salva',

@@ -125,6 +125,9 @@ describe('allow for this conversation', () => {
     clock.advance(1);
     await call(host, SCOPE, 'demo__delete_note', { id: 'n3' });
     expect(surface.requests.map((r) => r.reason)).toEqual(['first_time', 'decision_expired']);
+    // The prompt names the grain that ran out: this conversation's allow, not an allow always.
+    expect(surface.requests[1]?.expiredGrain).toBe('conversation');
+    expect(surface.requests[0]?.expiredGrain).toBeUndefined();
   });
 
   it('gives way to a deny always the user stores afterwards', async () => {

@@ -360,6 +360,11 @@ export class PermissionEngine {
     return doomed.length;
   }
 
+  /** Drops from memory decisions a retention sweep deleted from the store (one renewed since under its key stays). */
+  forgetDeleted(decisions: readonly StoredDecision[]): void {
+    for (const d of decisions) this.#decisions.forgetExactly(d);
+  }
+
   /** Changes when a decision expires (null: never). */
   async setExpiry(options: { scope: Scope; id: string; expiresAt: number | null }): Promise<StoredDecision> {
     const current = this.list(options.scope).find((d) => d.id === options.id);
@@ -411,7 +416,8 @@ export class PermissionEngine {
 
   #request(invocation: InvocationRecord, tool: Tool, risk: RiskAssessment, resolution: PermissionResolution) {
     const reason = resolution.kind === 'ask' ? resolution.reason : undefined;
-    return permissionRequest({ invocation, tool, risk, server: this.deps.server, reason });
+    const expiredGrain = resolution.kind === 'ask' ? resolution.expiredGrain : undefined;
+    return permissionRequest({ invocation, tool, risk, server: this.deps.server, reason, expiredGrain });
   }
 
   async #store(

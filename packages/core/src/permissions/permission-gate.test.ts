@@ -218,7 +218,7 @@ describe('the permission gate', () => {
     fake.t = decidedAt + 91 * DAY;
     await call(host);
     expect(surface.asked).toHaveLength(2);
-    expect(surface.asked[1]).toMatchObject({ renewal: true, reason: 'decision_expired' });
+    expect(surface.asked[1]).toMatchObject({ renewal: true, reason: 'decision_expired', expiredGrain: 'always' });
     const events = await host.audit.query({ scope: SCOPE, type: 'permission.decision' });
     expect(events.at(-1)?.data).toMatchObject({ origin: 'expired_renewal' });
   });

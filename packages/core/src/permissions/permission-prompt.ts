@@ -6,7 +6,7 @@ import type { PermissionDecision, PermissionRequest } from './permission-request
 import { PERMISSION_DECISIONS } from './permission-request.js';
 import type { Tool } from '../tools/tool.js';
 import { toolDisplayName, toolTarget } from '../tools/tool.js';
-import type { PermissionAskReason, ServerFacts } from './resolve-permission.js';
+import type { ExpiredGrain, PermissionAskReason, ServerFacts } from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
 
 /** How long a prompt waits for the user when the host sets no `promptTimeoutMs`: then the call is denied. */
@@ -29,6 +29,8 @@ export function permissionRequest(options: {
   server: (serverId: string) => ServerFacts | undefined;
   /** Why the user is asked (`decision_expired`: the prompt says it is a renewal); none for a call decided at once. */
   reason: PermissionAskReason | undefined;
+  /** With `decision_expired`: which stored allow ran out, for the prompt to name it. */
+  expiredGrain?: ExpiredGrain | undefined;
 }): PermissionRequest {
   const { tool, risk } = options;
   const { id: invocationId, scope, caller, args, argsHash } = options.invocation;
@@ -54,6 +56,7 @@ export function permissionRequest(options: {
     defaultAction: risk.destructive ? 'deny_once' : 'allow_once',
     renewal: options.reason === 'decision_expired',
     ...(options.reason === undefined ? {} : { reason: options.reason }),
+    ...(options.expiredGrain === undefined ? {} : { expiredGrain: options.expiredGrain }),
   };
 }
 

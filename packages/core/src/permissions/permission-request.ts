@@ -50,6 +50,11 @@ export interface PermissionRequest {
    * surface is asked; absent on the request a listener is shown for a call decided without asking.
    */
   readonly reason?: PermissionAskReason;
+  /**
+   * With `decision_expired`: which stored allow ran out (`always`, or `conversation` for an allow kept in one
+   * conversation), so the prompt names the choice the user made; absent on a host that does not say.
+   */
+  readonly expiredGrain?: 'always' | 'conversation';
 }
 
 /** Whom the permission engine asks when no rule or stored decision settles a call (a surface is one). */

@@ -57,10 +57,13 @@ export type PermissionAskReason =
   | 'rule_says_ask'
   | 'asked_each_time';
 
+/** Which grain of stored allow ran out: one kept always, or one kept for a single conversation. */
+export type ExpiredGrain = 'always' | 'conversation';
+
 /**
  * What decides a call before anyone is asked: a rule that allows or denies it, a stored decision that applies, or
  * nobody, and then why the user is asked: `reason` for the prompt, `why` in words (`expired_renewal` is the audit
- * origin when a stored allow has run out).
+ * origin when a stored allow has run out, `expiredGrain` which one).
  */
 export type PermissionResolution =
   | { readonly kind: 'rule'; readonly verdict: RuleVerdict }
@@ -70,6 +73,7 @@ export type PermissionResolution =
       readonly origin: 'user_prompt' | 'expired_renewal';
       readonly reason: PermissionAskReason;
       readonly why: string;
+      readonly expiredGrain?: ExpiredGrain;
     };
 
 const NATIVE: PermissionResolution = {
@@ -168,6 +172,7 @@ export function resolvePermission(options: {
       origin: 'expired_renewal',
       reason: 'decision_expired',
       why: `the stored decision expired ${new Date(found.expiresAt).toISOString()}`,
+      expiredGrain: found.conversationId === undefined ? 'always' : 'conversation',
     };
   }
   return { kind: 'stored', decision: found };

@@ -18,6 +18,16 @@ export interface RetentionWindows {
 export interface RetentionConfig extends RetentionWindows {
   /** Audit events, pruned behind a checkpoint (see `AuditLog.prune`). */
   readonly audit?: number | null;
+  /**
+   * Chat conversations, by the time they were last updated. Default null: kept, as a user's chats are theirs to
+   * delete; an operator who keeps history a bounded time sets this too.
+   */
+  readonly conversations?: number | null;
+  /**
+   * Stored permission decisions past their expiry (an allow for one conversation whose session ended, an allow
+   * always that ran out), this many days after it. Default 30: meanwhile the prompt can still say the allow expired.
+   */
+  readonly expiredDecisions?: number | null;
   /** A workspace's own windows (a team with its own policy); a kind it leaves out takes the host's. */
   readonly workspaces?: Readonly<Record<string, RetentionWindows>>;
   /** How often the sweep runs on the host's clock, after the one at start. Default: hourly. */
@@ -28,14 +38,25 @@ export interface RetentionConfig extends RetentionWindows {
   readonly schedule?: boolean;
 }
 
-/** The windows when the config leaves a kind out: results 7 days, history 90 days, audit events 400 days. */
-export const RETENTION_DEFAULTS = { results: 7, history: 90, audit: 400 } as const;
+/**
+ * The windows when the config leaves a kind out: results 7 days, history 90 days, audit events 400 days, expired
+ * decisions 30 days past their expiry; conversations are kept.
+ */
+export const RETENTION_DEFAULTS = {
+  results: 7,
+  history: 90,
+  audit: 400,
+  conversations: null,
+  expiredDecisions: 30,
+} as const;
 
 /** The config with every default filled in and checked. */
 export interface ResolvedRetention {
   readonly results: number | null;
   readonly history: number | null;
   readonly audit: number | null;
+  readonly conversations: number | null;
+  readonly expiredDecisions: number | null;
   readonly workspaces: Readonly<Record<string, { readonly results: number | null; readonly history: number | null }>>;
   readonly sweepEveryMs: number;
   readonly batch: number;
@@ -73,6 +94,8 @@ export function resolveRetention(config: RetentionConfig = {}): ResolvedRetentio
     results,
     history,
     audit: days(config.audit, RETENTION_DEFAULTS.audit, 'retention.audit'),
+    conversations: days(config.conversations, RETENTION_DEFAULTS.conversations, 'retention.conversations'),
+    expiredDecisions: days(config.expiredDecisions, RETENTION_DEFAULTS.expiredDecisions, 'retention.expiredDecisions'),
     workspaces,
     sweepEveryMs,
     batch,

@@ -17,7 +17,13 @@ function object(value: unknown, field: string, file: string): Record<string, unk
 }
 
 /** `"retention": null` in a config: every kind kept forever (a product's defaults do not apply either). */
-export const KEEP_FOREVER: RetentionConfig = { results: null, history: null, audit: null };
+export const KEEP_FOREVER: RetentionConfig = {
+  results: null,
+  history: null,
+  audit: null,
+  conversations: null,
+  expiredDecisions: null,
+};
 
 /**
  * Reads a config file's `retention` (windows in days, `null` forever, `workspaces`; `"retention": null` keeps

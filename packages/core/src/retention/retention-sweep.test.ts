@@ -124,7 +124,15 @@ describe.each(stores)('retention on %s', (_name, open) => {
     clock.t += 10 * DAY_MS;
     const dry = await host.retention.sweep({ dryRun: true });
     // Without a `retention` config no sweep ran by itself; the defaults (results 7 days) apply when asked.
-    expect(dry).toEqual({ dryRun: true, results: 2, invocations: 0, auditEvents: 0, capped: false });
+    expect(dry).toEqual({
+      dryRun: true,
+      results: 2,
+      invocations: 0,
+      auditEvents: 0,
+      conversations: 0,
+      expiredDecisions: 0,
+      capped: false,
+    });
     expect((await host.history.get({ scope: TEAM, invocationId: team.invocationId }))?.result?.fullText).not.toBe('');
   });
 

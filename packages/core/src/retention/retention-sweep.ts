@@ -5,6 +5,9 @@ import type { HostStore, RetentionQuery, StoreWrite } from '../store/host-store.
 import { DAY_MS } from './retention-config.js';
 import type { ResolvedRetention } from './retention-config.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
+import type { StoredDecision } from '../store/decision-record.js';
+import { sweepExpiredDecisions } from './sweep-expired-decisions.js';
+import { sweepStaleConversations } from './sweep-stale-conversations.js';
 
 /** What a sweep removed (or, dry, would remove). */
 export interface RetentionReport {
@@ -15,6 +18,10 @@ export interface RetentionReport {
   readonly invocations: number;
   /** Audit events pruned behind a checkpoint. */
   readonly auditEvents: number;
+  /** Conversations deleted (`retention.conversations`). */
+  readonly conversations: number;
+  /** Stored permission decisions deleted, past their expiry by `retention.expiredDecisions`. */
+  readonly expiredDecisions: number;
   /** True when a dry run stopped counting at a page's end: at least this much would go. */
   readonly capped: boolean;
 }
@@ -29,6 +36,8 @@ export interface RetentionSweepDeps {
   };
   readonly clock: Clock;
   readonly retention: ResolvedRetention;
+  /** Told of the expired decisions deleted, so the permission engine's copy in memory drops them too. */
+  readonly forgetDecisions?: ((decisions: readonly StoredDecision[]) => void) | undefined;
 }
 
 /** The most batches of one kind one sweep writes; the next sweep goes on where it stopped. */
@@ -51,7 +60,8 @@ function sweepEvent(at: number, data: Record<string, unknown>): AuditEventInput 
  * Removes what the retention windows say has aged out, in small batches (one store write per batch, each with its own
  * `retention.sweep` audit event saying what it removed), so no sweep holds the store in one long transaction. Only
  * ended calls are candidates (the store re-checks it inside each write), so a running call, and the open question
- * or progress it holds, is never touched. `dryRun` counts what would go and changes nothing.
+ * or progress it holds, is never touched. Conversations not updated within their window, and decisions past their
+ * expiry by theirs, go too. `dryRun` counts what would go and changes nothing.
  */
 export async function sweepRetention(
   deps: RetentionSweepDeps,
@@ -93,7 +103,21 @@ export async function sweepRetention(
       capped ||= auditEvents >= DRY_RUN_CAP;
     } else auditEvents = (await deps.audit.prune({ before })).pruned;
   }
-  return { dryRun, results, invocations, auditEvents, capped };
+  let conversations = 0;
+  if (retention.conversations !== null) {
+    const before = now - retention.conversations * DAY_MS;
+    const options = { before, batch: retention.batch, maxBatches: MAX_BATCHES, dryRun, cap: DRY_RUN_CAP };
+    const swept = await sweepStaleConversations(deps, options);
+    conversations = swept.count;
+    capped ||= swept.capped;
+  }
+  let expiredDecisions = 0;
+  if (retention.expiredDecisions !== null) {
+    const before = now - retention.expiredDecisions * DAY_MS;
+    const forget = deps.forgetDecisions;
+    expiredDecisions = await sweepExpiredDecisions({ ...deps, forget }, { before, batch: retention.batch, dryRun });
+  }
+  return { dryRun, results, invocations, auditEvents, conversations, expiredDecisions, capped };
 }
 
 async function sweepKind(

@@ -224,6 +224,11 @@ export interface HostStore {
   listConversations(tenant: DecisionTenant, options?: { readonly limit?: number }): Promise<ConversationSummary[]>;
   /** The tenant's answers about views' browser features that `filter` takes, by server, view and feature. */
   listViewConsents(tenant: DecisionTenant, filter?: ViewConsentFilter): Promise<ViewConsentRecord[]>;
+  /**
+   * Conversations of every tenant last updated before `before`, oldest first, at most `limit` (1 to 1000): what a
+   * retention sweep deletes. An operator's read, like `listRetention`.
+   */
+  listStaleConversations(query: { readonly before: number; readonly limit: number }): Promise<ConversationSummary[]>;
   /** Every switch that is off (servers switched off, tools hidden from the model): a host loads them at start. */
   listSwitches(): Promise<SwitchRecord[]>;
   /**

@@ -23,8 +23,9 @@ function conversation(overrides: Partial<ConversationRecord> = {}): Conversation
 
 /**
  * The conversation part of the `HostStore` contract: a tenant's conversations kept whole as given, replaced whole
- * (the first `createdAt` kept; only over the revision a write names, when it names one), listed newest first without their contents, invisible to another tenant, deleted by
- * id, refused with the field named when a store could not keep them. Declared by `describeHostStoreContract`.
+ * (the first `createdAt` kept; only over the revision a write names, when it names one), listed newest first without
+ * their contents, invisible to another tenant, deleted by id, listed across tenants by age for retention, refused
+ * with the field named when a store could not keep them. Declared by `describeHostStoreContract`.
  */
 export function describeConversationContract(options: HostStoreContractOptions): void {
   const { name, open } = options;
@@ -119,6 +120,34 @@ export function describeConversationContract(options: HostStoreContractOptions):
       expect(refused.data).toMatchObject({ id: 'conversation-a' });
       expect(await store.getConversation(TENANT, 'conversation-a')).toEqual(next);
       expect(await store.getConversation(TENANT, 'other')).toBeUndefined();
+    });
+
+    it('lists every tenant’s conversations not updated since a time, oldest first, for a retention sweep', async () => {
+      const other = { userId: 'user-b', workspaceId: 'workspace-b' };
+      await store.write([
+        { kind: 'conversation.put', record: conversation({ id: 'recent', updatedAt: 5_000 }) },
+        { kind: 'conversation.put', record: conversation({ id: 'b-old', updatedAt: 2_000 }) },
+        { kind: 'conversation.put', record: conversation({ ...other, id: 'theirs', updatedAt: 1_500 }) },
+        { kind: 'conversation.put', record: conversation({ id: 'a-old', updatedAt: 2_000 }) },
+        { kind: 'conversation.put', record: conversation({ id: 'edge', updatedAt: 4_000 }) },
+      ]);
+
+      const stale = await store.listStaleConversations({ before: 4_000, limit: 10 });
+      expect(stale.map((c) => [c.userId, c.id])).toEqual([
+        ['user-b', 'theirs'],
+        ['user-a', 'a-old'],
+        ['user-a', 'b-old'],
+      ]);
+      expect(stale[0]).toEqual({
+        ...other,
+        id: 'theirs',
+        title: 'Which files changed?',
+        createdAt: 1_000,
+        updatedAt: 1_500,
+      });
+      expect((await store.listStaleConversations({ before: 4_000, limit: 1 })).map((c) => c.id)).toEqual(['theirs']);
+      expect(await store.listStaleConversations({ before: 1_000, limit: 10 })).toEqual([]);
+      await expectRejection(store.listStaleConversations({ before: 4_000, limit: 0 }), 'invalid_arguments');
     });
 
     it('refuses what it could not keep, naming the field, and keeps nothing of that batch', async () => {

@@ -503,6 +503,14 @@ describe('<airlock-permission-sheet>', () => {
     expect(await text(pt, '[part~="reason"]')).toBe(
       'Seu "Permitir sempre" anterior expirou: renove ou escolha de novo.',
     );
+    // An allow for one conversation that ran out is named as such, not as an "Allow always" never chosen.
+    for (const [lang, said] of [
+      ['en-US', 'Your earlier "Allow for this conversation" has expired: renew it or choose again.'],
+      ['pt-BR', 'Seu "Permitir nesta conversa" anterior expirou: renove ou escolha de novo.'],
+    ] as const) {
+      const grain = await openSheet({ ...DELETE, reason: 'decision_expired', expiredGrain: 'conversation' }, { lang });
+      expect(await text(grain, '[part~="reason"]')).toBe(said);
+    }
     for (const reason of ['first_time', 'server_changed', 'decisions_loading', 'rule_says_ask', 'asked_each_time']) {
       const other = await openSheet({ ...SEARCH, reason: reason as PermissionRequest['reason'] }, { lang: 'pt-BR' });
       expect((await text(other, '[part~="reason"]')).length, reason).toBeGreaterThan(20);

@@ -60,5 +60,9 @@ const REASON_KEYS: Readonly<Record<PermissionAskReason, MessageKey>> = {
  */
 export function reasonKey(request: PermissionRequest): MessageKey | undefined {
   const reason = request.reason;
+  // The allow that ran out is named: "Allow for this conversation" is not the "Allow always" the user never chose.
+  if (reason === 'decision_expired' && request.expiredGrain === 'conversation') {
+    return 'mcp.permission.reason.decision_expired_conversation';
+  }
   return reason !== undefined && Object.hasOwn(REASON_KEYS, reason) ? REASON_KEYS[reason] : undefined;
 }

@@ -29,6 +29,7 @@ import { toolCardFormStyles } from './tool-card-form-styles.js';
 import { toolCardPresetStyles } from './tool-card-preset-styles.js';
 import { toolCardStyles } from './tool-card-styles.js';
 import type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
+import { knownReason } from './failure-reason.js';
 
 let cards = 0;
 
@@ -61,7 +62,8 @@ let cards = 0;
  * - `airlock-tool-copy` (`ToolCopyEvent`, detail `{ text }`, cancelable): a value is being copied; the card writes it
  *   to `navigator.clipboard` unless the event is cancelled.
  * - `airlock-tool-show-all` (`ToolShowAllEvent`, detail `{ invocationId, block }`): "Show all" pressed on a text the
- *   host cut for the screen; the host answers by setting `wholeTexts` (R4: the whole text, never only its head).
+ *   host cut for the screen; the host answers by setting `wholeTexts` (R4: the whole text, never only its head), or
+ *   `wholeTextErrors` when it cannot.
  *
  * CSS parts: `card`, `header`, `icon`, `name`, `server`, `badge`, `retry`, `cancel`, `reason`, `progress`, `elapsed`, `args`, `result`,
  * `block` (each result block), `dialog` (the full-size image).
@@ -83,6 +85,7 @@ export class AirlockToolCard extends LitElement {
     taskStartedAt: { attribute: false },
     fullText: { attribute: false },
     wholeTexts: { attribute: false },
+    wholeTextErrors: { attribute: false },
     cancellable: { type: Boolean },
   };
 
@@ -105,6 +108,11 @@ export class AirlockToolCard extends LitElement {
    * result's handle after `airlock-tool-show-all`: such a block then shows (and copies) its whole text.
    */
   wholeTexts?: ReadonlyMap<number, string>;
+  /**
+   * Why the host could not read a block's whole text, by 0-based block index: the card stops saying it is loading,
+   * shows the reason, and offers "show all" again.
+   */
+  wholeTextErrors?: ReadonlyMap<number, string>;
   /** Whether the host can stop this call: "Cancel call" shows in the header while it waits or runs. */
   cancellable = false;
 
@@ -230,12 +238,20 @@ export class AirlockToolCard extends LitElement {
   #renderReason(state: ShownState): TemplateResult | typeof nothing {
     const error = this.invocation?.error;
     if (!error || (state !== 'error' && state !== 'denied' && state !== 'cancelled')) return nothing;
-    const text = (state === 'error' ? this.#toolMessage() : undefined) ?? error.message;
+    // A reason the host worded (cancelled, timed out, denied…) reads in the page's language; the host's own words
+    // stay on the line (its title, and `data-raw-reason`) for whoever needs them.
+    const known = state === 'error' && this.#toolMessage() !== undefined ? undefined : knownReason(error);
+    const text =
+      known === undefined
+        ? ((state === 'error' ? this.#toolMessage() : undefined) ?? error.message)
+        : this.#t(known.key, known.params);
     // The code beside the words, unless the words already say it ("… was cancelled" and `cancelled`).
     const code = String(error.code);
-    const said = text.toLowerCase().includes(code.replace(/_/g, ' ').toLowerCase());
+    const said = known !== undefined || text.toLowerCase().includes(code.replace(/_/g, ' ').toLowerCase());
     return html`<p part="reason" class="reason ${state}">
-      <span class="reason-text">${text}</span>
+      <span class="reason-text" title=${known === undefined ? nothing : error.message} data-raw-reason=${error.message}
+        >${text}</span
+      >
       ${said ? nothing : html`<code class="reason-code">${code}</code>`}
     </p>`;
   }
@@ -322,7 +338,12 @@ export class AirlockToolCard extends LitElement {
       openResource: (uri) =>
         this.dispatchEvent(new ToolResourceOpenEvent({ uri, serverId: this.invocation?.serverId ?? null })),
       wholeText: (block) => this.wholeTexts?.get(block),
-      loadingAll: (block) => this.#askedAll.has(block) && this.wholeTexts?.get(block) === undefined,
+      loadingAll: (block) =>
+        this.#askedAll.has(block) &&
+        this.wholeTexts?.get(block) === undefined &&
+        this.wholeTextErrors?.get(block) === undefined,
+      showAllError: (block) =>
+        this.wholeTexts?.get(block) === undefined ? this.wholeTextErrors?.get(block) : undefined,
       showAll: (block) => this.#showAll(block),
     };
   }

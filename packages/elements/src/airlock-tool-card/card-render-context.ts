@@ -20,8 +20,10 @@ export interface CardRenderContext {
   openResource(uri: string): void;
   /** The whole text of a block the host cut (by 0-based block index), once the host gave it. */
   wholeText(block: number): string | undefined;
-  /** True while the whole text of a cut block is asked for and has not come yet. */
+  /** True while the whole text of a cut block is asked for and has not come yet (nor failed). */
   loadingAll(block: number): boolean;
+  /** Why the host could not give a cut block's whole text, when it could not: "show all" is offered again. */
+  showAllError(block: number): string | undefined;
   /** The user asked for the whole text of a cut block: the host is told (airlock-tool-show-all). */
   showAll(block: number): void;
 }

@@ -103,6 +103,7 @@ function cutByHost(
   if (block.truncated !== true || total === undefined || shown >= total) return nothing;
   const index = place.index - 1;
   const loading = ctx.loadingAll(index);
+  const failed = ctx.showAllError(index);
   return html`<p class="note cut-note">
     <span>${ctx.t('mcp.card.truncated', { shown: ctx.number(shown), total: ctx.number(total) })}</span>
     <button
@@ -116,6 +117,13 @@ function cutByHost(
       ${ctx.t('mcp.card.show_all', { total: ctx.number(total) })}
     </button>
     <span class="loading-all" aria-live="polite">${loading ? ctx.t('mcp.card.loading_all') : ''}</span>
+    ${
+      failed === undefined
+        ? nothing
+        : html`<span class="show-all-failed" role="alert"
+            >${ctx.t('mcp.card.show_all_failed', { reason: failed })}</span
+          >`
+    }
   </p>`;
 }
 

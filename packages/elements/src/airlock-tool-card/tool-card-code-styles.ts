@@ -20,4 +20,12 @@ export const toolCardCodeStyles = css`
     gap: var(--_space);
     align-items: baseline;
   }
+  .show-all-failed {
+    flex-basis: 100%;
+    padding: calc(var(--_space) * 0.5) var(--_space);
+    border-radius: calc(var(--_radius) / 2);
+    background: var(--_danger);
+    color: var(--_on-danger);
+    overflow-wrap: anywhere;
+  }
 `;

@@ -42,6 +42,7 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
       .taskStartedAt=${card.taskStartedAt}
       .fullText=${fullText === '' ? undefined : fullText}
       .wholeTexts=${state.wholeTexts.get(invocation.id)}
+      .wholeTextErrors=${state.wholeTextErrors.get(invocation.id)}
       cancellable
       @airlock-tool-retry=${() => actions.retry(invocation)}
       @airlock-tool-cancel=${() => actions.cancel(invocation.id)}

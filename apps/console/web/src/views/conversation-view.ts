@@ -15,7 +15,7 @@ import { sideView } from './side-view.js';
 
 /**
  * The conversation's bar: its name (the heading), the user's other conversations to switch to, a new one, and a
- * rename once it is kept.
+ * rename and a delete once it is kept.
  */
 function conversationBar(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
   const shown = snapshot.conversationId;
@@ -47,7 +47,29 @@ function conversationBar(state: PageState, snapshot: Snapshot, actions: Actions)
             </form>
           </details>`
     }
+    ${kept === undefined ? nothing : deleteAction(state, kept.title, actions)}
   </div>`;
+}
+
+/** Delete, confirmed in place: the first press only asks, naming the conversation and that it cannot be undone. */
+function deleteAction(state: PageState, title: string, actions: Actions): TemplateResult {
+  return html`<details class="conversation-delete">
+    <summary>${t('console.conversation.delete')}</summary>
+    <div class="confirm" role="group" aria-label=${t('console.conversation.delete')}>
+      <p>${t('console.conversation.delete_confirm', { title })}</p>
+      <wa-button
+        size="small"
+        variant="danger"
+        data-delete-conversation
+        ?disabled=${state.chatBusy}
+        @click=${actions.chat.remove}
+        >${t('console.conversation.delete_yes')}</wa-button
+      >
+      <wa-button size="small" appearance="outlined" @click=${actions.chat.keep}
+        >${t('console.conversation.delete_no')}</wa-button
+      >
+    </div>
+  </details>`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { api } from '../api-client.js';
 import { t } from '../i18n.js';
 import { routeQuery } from '../route.js';
 import { takeAskedResource } from '../resource-open.js';
+import { groupByServer } from '../server-groups.js';
 import { promptContentView } from './resource-content-view.js';
 import type { ResourcePreviewData } from './resource-preview.js';
 import './resource-preview.js';
@@ -226,11 +227,27 @@ export class ConsoleResourcesPage extends LitElement {
   #resourcesView(): TemplateResult {
     if (this.resources === undefined) return html`<p class="hint">${t('console.connecting')}</p>`;
     if (this.resources.items.length === 0) return html`<p class="hint">${t('console.resources.empty')}</p>`;
+    return html`${groupByServer(this.resources.items).map(
+      (group) =>
+        html`<section
+          class="resource-group"
+          data-server=${group.serverId}
+          aria-labelledby=${`resources-of-${group.serverId}`}
+        >
+          <h3 id=${`resources-of-${group.serverId}`}>
+            ${t('console.resources.of_server', { server: group.serverId })}
+          </h3>
+          ${this.#resourceList(group.items)}
+        </section>`,
+    )}`;
+  }
+
+  #resourceList(items: readonly Listed[]): TemplateResult {
     return html`<ul class="resources">
-      ${this.resources.items.map(
+      ${items.map(
         (r) =>
           html`<li data-resource=${r.uri}>
-            <strong>${r.title ?? r.name}</strong> <small class="hint">${r.serverId} · ${r.uri}</small>
+            <strong>${r.title ?? r.name}</strong> <small class="hint">${r.uri}</small>
             ${r.description === undefined ? nothing : html`<div class="hint">${r.description}</div>`}
             <button
               type="button"
@@ -247,34 +264,41 @@ export class ConsoleResourcesPage extends LitElement {
   #templatesView(): TemplateResult | typeof nothing {
     const templates = this.templates?.items ?? [];
     if (templates.length === 0) return nothing;
-    return html`<h3>${t('console.resources.templates')}</h3>
-      ${templates.map(
-        (tpl) =>
-          html`<form
-            class="resource-template"
-            data-template=${tpl.uriTemplate}
-            @submit=${(e: SubmitEvent) => this.#readTemplate(e, tpl)}
-          >
-            <strong>${tpl.title ?? tpl.name}</strong> <small class="hint">${tpl.serverId} · ${tpl.uriTemplate}</small>
-            ${templateVariables(tpl.uriTemplate).map((name, i) => {
-              const list = `complete-${tpl.serverId}-${templates.indexOf(tpl)}-${i}`;
-              return html`<label
-                >${name}
-                <input
-                  name=${name}
-                  required
-                  list=${list}
-                  autocomplete="off"
-                  @input=${(e: Event) => void this.#complete(e, tpl, name, list)}
-                />
-                <datalist id=${list} aria-label=${t('console.resources.suggestions')}>
-                  ${(this.suggestions.get(list) ?? []).map((v) => html`<option value=${v}></option>`)}
-                </datalist></label
-              >`;
-            })}
-            <button type="submit">${t('console.resources.read')}</button>
-          </form>`,
-      )}`;
+    return html`<section class="resource-group templates" aria-labelledby="resource-templates">
+      <h3 id="resource-templates">${t('console.resources.templates')}</h3>
+      ${groupByServer(templates).map(
+        (group) =>
+          html`<h4 data-server=${group.serverId}>${t('console.resources.of_server', { server: group.serverId })}</h4>
+            ${group.items.map((tpl) => this.#templateForm(tpl, templates.indexOf(tpl)))}`,
+      )}
+    </section>`;
+  }
+
+  #templateForm(tpl: ListedTemplate, index: number): TemplateResult {
+    return html`<form
+      class="resource-template"
+      data-template=${tpl.uriTemplate}
+      @submit=${(e: SubmitEvent) => this.#readTemplate(e, tpl)}
+    >
+      <strong>${tpl.title ?? tpl.name}</strong> <small class="hint">${tpl.uriTemplate}</small>
+      ${templateVariables(tpl.uriTemplate).map((name, i) => {
+        const list = `complete-${tpl.serverId}-${index}-${i}`;
+        return html`<label
+          >${name}
+          <input
+            name=${name}
+            required
+            list=${list}
+            autocomplete="off"
+            @input=${(e: Event) => void this.#complete(e, tpl, name, list)}
+          />
+          <datalist id=${list} aria-label=${t('console.resources.suggestions')}>
+            ${(this.suggestions.get(list) ?? []).map((v) => html`<option value=${v}></option>`)}
+          </datalist></label
+        >`;
+      })}
+      <button type="submit">${t('console.resources.read')}</button>
+    </form>`;
   }
 
   #promptsView(): TemplateResult | typeof nothing {

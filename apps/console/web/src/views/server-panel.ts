@@ -207,8 +207,8 @@ export class ConsoleServerPanel extends LitElement {
       <dd data-counts>
         ${t('console.server_panel.counts_value', {
           tools: String(s.toolCount),
-          resources: s.resourceCount === undefined ? '—' : String(s.resourceCount),
-          prompts: s.promptCount === undefined ? '—' : String(s.promptCount),
+          resources: countOf(s.resourceCount, 'resources', about?.capabilities),
+          prompts: countOf(s.promptCount, 'prompts', about?.capabilities),
         })}
       </dd>
       ${
@@ -353,3 +353,12 @@ ${about.instructions}</pre>
 }
 
 customElements.define('console-server-panel', ConsoleServerPanel);
+
+/**
+ * A count of what a server offers: none ("0") when its capabilities leave the kind out, a dash when it is not known
+ * yet, so "24 tools, 4 resources, 0 prompts" rather than "— prompts" for a server without prompts.
+ */
+function countOf(count: number | undefined, kind: string, capabilities: readonly string[] | undefined): string {
+  if (count !== undefined) return String(count);
+  return capabilities !== undefined && !capabilities.includes(kind) ? '0' : '—';
+}

@@ -36,6 +36,16 @@ export class MemoryConversations {
     return row === undefined ? undefined : { ...row };
   }
 
+  /** Every tenant's, last updated before `before`: oldest first, then by id (as the databases sort them). */
+  stale(query: { readonly before: number; readonly limit: number }): ConversationSummary[] {
+    const limit = conversationLimit(query);
+    return [...this.#rows.values()]
+      .filter((r) => r.updatedAt < query.before)
+      .sort((a, b) => a.updatedAt - b.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit)
+      .map(({ messages: _m, lines: _l, context: _c, ...summary }) => summary);
+  }
+
   /** Most recently updated first, then by id (as the databases sort them). */
   list(tenant: DecisionTenant, options?: { readonly limit?: number }): ConversationSummary[] {
     const limit = conversationLimit(options);

@@ -348,6 +348,8 @@ export class MemoryStore implements HostStore {
     this.#call(() => this.#conversations.list(tenant, options));
   listViewConsents: HostStore['listViewConsents'] = (tenant, filter) =>
     this.#call(() => this.#viewConsents.list(tenant, filter));
+  listStaleConversations: HostStore['listStaleConversations'] = (query) =>
+    this.#call(() => this.#conversations.stale(query));
 
   getInvocation(scope: Scope, id: string): Promise<InvocationRecord | undefined> {
     return this.#call(() => {

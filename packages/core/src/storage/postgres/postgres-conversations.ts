@@ -67,6 +67,23 @@ export async function getConversation(
   return row === undefined ? undefined : conversationFromRow(row);
 }
 
+/** Every tenant's, last updated before `before`: oldest first, then by id in byte order (as SQLite sorts). */
+export async function listStaleConversations(
+  pool: PgPool,
+  query: { readonly before: number; readonly limit: number },
+): Promise<ConversationSummary[]> {
+  const limit = conversationLimit(query);
+  const { rows } = await pool.query({
+    name: 'airlock_conversation_stale',
+    text:
+      `SELECT ${CONVERSATION_SUMMARY_COLUMNS} FROM conversations WHERE updated_at < $1 ` +
+      'ORDER BY updated_at, id COLLATE "C" LIMIT $2',
+    values: [query.before, limit],
+    types: PARSERS,
+  });
+  return (rows as ConversationRow[]).map(conversationSummaryFromRow);
+}
+
 /** Newest first, then by id in byte order (as SQLite sorts). */
 export async function listConversations(
   pool: PgPool,

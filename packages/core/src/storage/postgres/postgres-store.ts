@@ -23,8 +23,8 @@ import type { CredentialFilter, CredentialKey, CredentialRecord } from '../../st
 import { getCredential, listCredentials } from './postgres-credentials.js';
 import { claimOpenTasks, getTask, listOpenTasks } from './postgres-tasks.js';
 import { SWITCHES_CHANNEL, listSwitches } from './postgres-switches.js';
-import { getConversation, listConversations } from './postgres-conversations.js';
 import { listViewConsents } from './postgres-view-consents.js';
+import { getConversation, listConversations, listStaleConversations } from './postgres-conversations.js';
 import { findKeptRead, keepRead } from './postgres-kept-reads.js';
 import { withConnection } from './postgres-checkout.js';
 import { DECISIONS_CHANNEL, tenantOf } from './postgres-decision-news.js';
@@ -267,6 +267,8 @@ export class PostgresStore implements HostStore {
 
   listViewConsents: HostStore['listViewConsents'] = (tenant, filter) =>
     this.#read("list views' consents", () => listViewConsents(this.#pool, tenant, filter));
+  listStaleConversations: HostStore['listStaleConversations'] = (query) =>
+    this.#read('list stale conversations', () => listStaleConversations(this.#pool, query));
 
   keepRead: NonNullable<HostStore['keepRead']> = (read, dropBefore) =>
     this.#read('keep the read', () => keepRead(this.#pool, read, dropBefore));

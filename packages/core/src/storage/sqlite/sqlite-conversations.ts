@@ -28,6 +28,7 @@ export class SqliteConversations {
   readonly #delete: SqliteStatement;
   readonly #get: SqliteStatement;
   readonly #list: SqliteStatement;
+  readonly #stale: SqliteStatement;
 
   constructor(database: SqliteDatabase) {
     this.#upsert = database.prepare(conversationUpsert(Array.from({ length: 9 }, () => '?')));
@@ -38,6 +39,10 @@ export class SqliteConversations {
     this.#list = database.prepare(
       `SELECT ${CONVERSATION_SUMMARY_COLUMNS} FROM conversations WHERE user_id = ? AND workspace_id = ? ` +
         'ORDER BY updated_at DESC, id LIMIT ?',
+    );
+    // A retention sweep's read, hourly at most: a scan of the table is acceptable, so no index (no migration).
+    this.#stale = database.prepare(
+      `SELECT ${CONVERSATION_SUMMARY_COLUMNS} FROM conversations WHERE updated_at < ? ORDER BY updated_at, id LIMIT ?`,
     );
   }
 
@@ -62,6 +67,11 @@ export class SqliteConversations {
   get(tenant: DecisionTenant, id: string): ConversationRecord | undefined {
     const row = this.#get.get(tenant.userId, tenant.workspaceId, id) as ConversationRow | undefined;
     return row === undefined ? undefined : conversationFromRow(row);
+  }
+
+  stale(query: { readonly before: number; readonly limit: number }): ConversationSummary[] {
+    const rows = this.#stale.all(query.before, conversationLimit(query)) as ConversationRow[];
+    return rows.map(conversationSummaryFromRow);
   }
 
   list(tenant: DecisionTenant, options?: { readonly limit?: number }): ConversationSummary[] {

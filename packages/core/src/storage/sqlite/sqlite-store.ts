@@ -174,6 +174,8 @@ export class SqliteStore implements HostStore {
 
   listViewConsents: HostStore['listViewConsents'] = (tenant, filter) =>
     this.#call("list views' consents", () => this.#viewConsents.list(tenant, filter));
+  listStaleConversations: HostStore['listStaleConversations'] = (query) =>
+    this.#call('list stale conversations', () => this.#conversations.stale(query));
 
   listOpenTasks: HostStore['listOpenTasks'] = (filter) =>
     this.#call('list open tasks', () => this.#tasks.listOpen(filter));

@@ -26,6 +26,7 @@ const METHODS = [
   'getConversation',
   'listConversations',
   'listViewConsents',
+  'listStaleConversations',
   'close',
 ] as const satisfies readonly (keyof HostStore)[];
 
@@ -133,6 +134,7 @@ export class WorkerStore implements HostStore {
   getConversation: HostStore['getConversation'] = (...args) => this.#call('getConversation', args);
   listConversations: HostStore['listConversations'] = (...args) => this.#call('listConversations', args);
   listViewConsents: HostStore['listViewConsents'] = (...args) => this.#call('listViewConsents', args);
+  listStaleConversations: HostStore['listStaleConversations'] = (...args) => this.#call('listStaleConversations', args);
 
   /** Closes the store in the worker, then the worker. Further calls reject with `closed`. */
   async close(): Promise<void> {
