@@ -10,6 +10,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { serveCatalog } from './catalog-handlers.js';
 import type { ClientAsker, GatewaySurface } from './gateway-surface.js';
+import type { ListenedResources } from './listened-resources.js';
 import type { RoundTrips } from './round-trips.js';
 import { TASKS_CAPABILITY, TaskCalls } from './task-calls.js';
 import { TaskResultServer } from './task-result-server.js';
@@ -45,6 +46,8 @@ export interface GatewayServerOptions {
    * with one instance per request publishes those on its own bus instead.
    */
   readonly relayListChanges?: boolean;
+  /** The resource URIs a modern-era stdio client's `subscriptions/listen` requests name, to tell it updates of. */
+  readonly listened?: ListenedResources;
 }
 
 /**
@@ -99,7 +102,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
         .catch(() => undefined);
     }),
   ];
-  const endSubscriptions = serveCatalog(server, host, scope);
+  const endSubscriptions = serveCatalog(server, host, scope, options.listened);
   const tasks = modern ? undefined : new TaskCalls({ host, surface, scope, sessionAsker });
   tasks?.serve(server);
   server.onclose = () => {

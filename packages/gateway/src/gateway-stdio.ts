@@ -3,7 +3,9 @@ import type { Host, Scope } from '@airlock/core';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
+import { ListenedResources } from './listened-resources.js';
 import { RoundTrips } from './round-trips.js';
+import { WatchedTransport } from './watched-transport.js';
 
 /** How to serve one gateway session over stdio. */
 export interface GatewayStdioOptions {
@@ -33,6 +35,7 @@ export interface GatewayStdio {
  */
 export function serveGatewayStdio(options: GatewayStdioOptions): Promise<GatewayStdio> {
   const roundTrips = new RoundTrips();
+  const listened = new ListenedResources();
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   /** The client's end closing (stdin ends) closes this transport: the session is over, whichever era it was. */
@@ -42,8 +45,8 @@ export function serveGatewayStdio(options: GatewayStdioOptions): Promise<Gateway
       ended();
     }
   }
-  const handle = serveStdio(({ era }) => createGatewayServer({ ...options, era, roundTrips }), {
-    transport: new SessionTransport(options.stdin, options.stdout),
+  const handle = serveStdio(({ era }) => createGatewayServer({ ...options, era, roundTrips, listened }), {
+    transport: new WatchedTransport(new SessionTransport(options.stdin, options.stdout), listened),
     ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
   return Promise.resolve({ closed, close: () => handle.close() });
