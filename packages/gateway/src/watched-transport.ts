@@ -2,13 +2,15 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions 
 
 /** What a {@link WatchedTransport} shows each message to, as it passes. */
 export interface TransportWatcher {
-  inbound(message: JSONRPCMessage): void;
+  /** Returns true when it answered the message itself: it then goes no further. */
+  inbound(message: JSONRPCMessage): boolean;
   outbound(message: JSONRPCMessage): void;
 }
 
 /**
  * A transport that shows every message, both ways, to a watcher before passing it on unchanged: the gateway learns
- * what the SDK's serving entry answers itself (a 2026-07-28 `subscriptions/listen`) without taking that over.
+ * what the SDK's serving entry answers itself (a 2026-07-28 `subscriptions/listen`) without taking that over, and
+ * may answer a hot request itself (the watcher says so, and the message goes no further).
  */
 export class WatchedTransport implements Transport {
   onclose?: () => void;
@@ -26,8 +28,7 @@ export class WatchedTransport implements Transport {
     this.#inner.onclose = () => this.onclose?.();
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onmessage = (message, extra) => {
-      this.#watcher.inbound(message);
-      this.onmessage?.(message, extra);
+      if (!this.#watcher.inbound(message)) this.onmessage?.(message, extra);
     };
     return this.#inner.start();
   }
