@@ -1,8 +1,9 @@
-import { isJSONRPCNotification, isJSONRPCRequest, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type {
   CallToolResult,
   JSONRPCMessage,
   JSONRPCNotification,
+  JSONRPCRequest,
   ListToolsResult,
   RequestId,
 } from '@modelcontextprotocol/server';
@@ -53,8 +54,13 @@ export class FastToolCalls {
   inbound(message: JSONRPCMessage): boolean {
     const handlers = this.#handlers;
     if (handlers === undefined) return false;
-    if (isJSONRPCNotification(message)) return this.#cancel(message);
-    if (!isJSONRPCRequest(message)) return false;
+    // The transport has checked the JSON-RPC shape: a method without an id is a notification, with one a request.
+    if (!('method' in message)) return false;
+    if (!('id' in message)) return this.#cancel(message);
+    return this.#request(message, handlers);
+  }
+
+  #request(message: JSONRPCRequest, handlers: FastHandlers): boolean {
     if (message.method === 'tools/list') {
       if ((message.params as { cursor?: unknown } | undefined)?.cursor !== undefined) return false;
       void this.#answer(message.id, () => Promise.resolve(handlers.list()));

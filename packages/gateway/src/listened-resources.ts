@@ -1,4 +1,4 @@
-import { isJSONRPCNotification, isJSONRPCResultResponse, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 /** Told when a resource URI gains its first listening subscription (`true`) or loses its last (`false`). */
@@ -18,7 +18,8 @@ export class ListenedResources {
 
   /** Reads one message from the client: the cancellation of a listen request ends its subscription. */
   inbound(message: JSONRPCMessage): void {
-    if (!isJSONRPCNotification(message) || message.method !== 'notifications/cancelled') return;
+    // Every message passes here: a look at two fields, not a schema parse.
+    if (!('method' in message) || 'id' in message || message.method !== 'notifications/cancelled') return;
     const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
     if (id !== undefined) this.#end(id);
   }
@@ -28,11 +29,13 @@ export class ListenedResources {
    * listen request's (empty) result, the entry's graceful close, ends it.
    */
   outbound(message: JSONRPCMessage): void {
-    if (isJSONRPCResultResponse(message)) {
+    if ('result' in message) {
       this.#end(message.id);
       return;
     }
-    if (!isJSONRPCNotification(message) || message.method !== 'notifications/subscriptions/acknowledged') return;
+    if (!('method' in message) || 'id' in message || message.method !== 'notifications/subscriptions/acknowledged') {
+      return;
+    }
     const params = message.params as
       { notifications?: { resourceSubscriptions?: unknown }; _meta?: Record<string, unknown> } | undefined;
     const id = params?._meta?.[SUBSCRIPTION_ID_META_KEY] as RequestId | undefined;
