@@ -57,10 +57,16 @@ function listening(client: Client): { updated: string[]; next: () => Promise<str
   return { updated, next };
 }
 
-/** A client of a gateway over stdio in front of server-everything, and the updates it hears. */
-async function connect(): Promise<{ client: Client; updated: string[]; next: () => Promise<string> }> {
+/**
+ * A client of a gateway over stdio in front of server-everything, and the updates it hears; `modern` negotiates the
+ * era (a v2 client's `auto` mode, which finds 2026-07-28).
+ */
+async function connect(modern = false): Promise<{ client: Client; updated: string[]; next: () => Promise<string> }> {
   const { dir, config } = configFile();
-  const client = new Client({ name: 'test', version: '1' });
+  const client = new Client(
+    { name: 'test', version: '1' },
+    modern ? { versionNegotiation: { mode: 'auto' } } : undefined,
+  );
   clients.push(client);
   const heard = listening(client);
   const args = [BIN, 'gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
@@ -103,6 +109,18 @@ describe('airlock gateway, resource subscriptions', () => {
     await toggle(client);
     await client.unsubscribeResource({ uri: URI });
   });
+
+  it('tells a 2026-07-28 client the updates of a URI its subscriptions/listen names', async () => {
+    const { client, next } = await connect(true);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const subscription = await client.listen({ resourceSubscriptions: [URI] });
+    expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: [URI] });
+    const heard = next();
+    expect((await toggle(client)).isError).toBeUndefined();
+    expect(await heard).toBe(URI);
+    await toggle(client);
+    await subscription.close();
+  }, 60_000);
 
   it('refuses a subscription to a URI no server lists, naming it', async () => {
     const { client } = await connect();

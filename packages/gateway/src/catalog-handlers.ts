@@ -2,6 +2,7 @@ import type { Host, Scope } from '@airlock/core';
 import { HostError, namespacedToolName, tenantMatches } from '@airlock/core';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ReadResourceResult, Server } from '@modelcontextprotocol/server';
+import type { ListenedResources } from './listened-resources.js';
 
 /** The scheme of the handles behind which the host keeps whole tool results (`airlock:result/<id>`). */
 const RESULT_HANDLE = 'airlock:result/';
@@ -15,9 +16,15 @@ const RESULT_HANDLE = 'airlock:result/';
  * A subscription is the host's (`host.resources.subscribe`: the server is told once per URI and connection, and each
  * session, a conversation of its own, holds its own part of it), and a server's `notifications/resources/updated`
  * reaches this session only for a URI it subscribed to, from the server it subscribed on, of its own tenant. Returns
- * what ends the session's subscriptions (when the session closes).
+ * what ends the session's subscriptions (when the session closes). A 2026-07-28 connection subscribes through the
+ * URIs its `subscriptions/listen` requests name (`listened`) instead.
  */
-export function serveCatalog(server: Server, host: Host, scope: Scope): () => Promise<void> {
+export function serveCatalog(
+  server: Server,
+  host: Host,
+  scope: Scope,
+  listened?: ListenedResources,
+): () => Promise<void> {
   /** Which server listed each URI, and each template's fixed prefix, from this session's latest listings. */
   const uriOwners = new Map<string, string>();
   let templatePrefixes: { readonly prefix: string; readonly serverId: string }[] = [];
@@ -76,24 +83,37 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): () => Pr
   let closed = false;
   const key = (serverId: string, uri: string): string => `${serverId}\u0000${uri}`;
 
-  server.setRequestHandler('resources/subscribe', async (request) => {
-    const { uri } = request.params;
+  /** Subscribes to `uri` for as long as `wanted` holds once the server has been told (the session may end first). */
+  async function subscribe(uri: string, wanted: () => boolean): Promise<void> {
     const serverId = await ownerOf(uri);
     await host.resources.subscribe({ scope, serverId, uri }).catch(refused(uri));
     // The session may have closed while the server was told: then the subscription ends at once, not never.
-    if (closed) await host.resources.unsubscribe({ scope, serverId, uri }).catch(() => undefined);
+    if (closed || !wanted()) await host.resources.unsubscribe({ scope, serverId, uri }).catch(() => undefined);
     else subscribed.set(key(serverId, uri), { serverId, uri });
-    return {};
-  });
+  }
 
-  server.setRequestHandler('resources/unsubscribe', async (request) => {
-    const { uri } = request.params;
+  async function unsubscribe(uri: string): Promise<void> {
     const held = [...subscribed.entries()].filter(([, s]) => s.uri === uri);
     for (const [k, { serverId }] of held) {
       subscribed.delete(k);
       await host.resources.unsubscribe({ scope, serverId, uri }).catch(refused(uri));
     }
+  }
+
+  server.setRequestHandler('resources/subscribe', async (request) => {
+    await subscribe(request.params.uri, () => true);
     return {};
+  });
+
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
+    await unsubscribe(request.params.uri);
+    return {};
+  });
+
+  // A URI no server lists cannot be told about: the acknowledgement already went out, so it is only left out.
+  const stopListening = listened?.follow((uri, listening) => {
+    const done = listening ? subscribe(uri, () => listened.has(uri)) : unsubscribe(uri);
+    void done.catch(() => undefined);
   });
 
   const stopUpdates = host.on('resource.updated', ({ serverId, tenant, uri }) => {
@@ -155,6 +175,7 @@ export function serveCatalog(server: Server, host: Host, scope: Scope): () => Pr
   return async () => {
     closed = true;
     stopUpdates();
+    stopListening?.();
     const held = [...subscribed.values()];
     subscribed.clear();
     await Promise.allSettled(held.map(({ serverId, uri }) => host.resources.unsubscribe({ scope, serverId, uri })));

@@ -9,7 +9,9 @@ import type {
   Tool as McpTool,
 } from '@modelcontextprotocol/server';
 import { serveCatalog } from './catalog-handlers.js';
+import type { FastCall, FastToolCalls } from './fast-tool-calls.js';
 import type { ClientAsker, GatewaySurface } from './gateway-surface.js';
+import type { ListenedResources } from './listened-resources.js';
 import type { RoundTrips } from './round-trips.js';
 import { TASKS_CAPABILITY, TaskCalls } from './task-calls.js';
 import { TaskResultServer } from './task-result-server.js';
@@ -45,6 +47,10 @@ export interface GatewayServerOptions {
    * with one instance per request publishes those on its own bus instead.
    */
   readonly relayListChanges?: boolean;
+  /** The resource URIs a modern-era stdio client's `subscriptions/listen` requests name, to tell it updates of. */
+  readonly listened?: ListenedResources;
+  /** The stdio wire's fast path, which a 2025-11-25 session hands its plain tool calls to once initialized. */
+  readonly fastCalls?: FastToolCalls;
 }
 
 /**
@@ -99,7 +105,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
         .catch(() => undefined);
     }),
   ];
-  const endSubscriptions = serveCatalog(server, host, scope);
+  const endSubscriptions = serveCatalog(server, host, scope, options.listened);
   const tasks = modern ? undefined : new TaskCalls({ host, surface, scope, sessionAsker });
   tasks?.serve(server);
   server.onclose = () => {
@@ -108,7 +114,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     void endSubscriptions();
   };
 
-  server.setRequestHandler('tools/list', () => {
+  function listTools() {
     // A client that makes task-augmented calls learns which tools may run as tasks; others call them plainly.
     const asked = modern
       ? undefined
@@ -117,12 +123,43 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     return {
       tools: host.tools.list({ audience: 'model', scope }).map((tool) => listedTool(tool, taskCalls !== undefined)),
     };
-  });
+  }
+  server.setRequestHandler('tools/list', listTools);
+
+  /** A 2025-11-25 client's plain call (no task): `host.invoke` as the model, asking through `callAsker`. */
+  async function plainCall(
+    { name, args, progressToken, signal, notify }: FastCall,
+    callAsker: ClientAsker,
+  ): Promise<CallToolResult> {
+    let recorded: string | undefined;
+    let detach: (() => void) | undefined;
+    try {
+      const result = await host.invoke({
+        scope,
+        caller: MODEL,
+        tool: name,
+        args,
+        signal,
+        onRecorded: (invocation) => {
+          recorded = invocation.id;
+          detach = surface.attachCall(invocation.id, callAsker);
+          if (progressToken !== undefined) {
+            progress.set(invocation.id, (value) =>
+              notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, ...value } }),
+            );
+          }
+        },
+      });
+      return { content: [...result.content], ...(result.isError ? { isError: true } : {}) };
+    } finally {
+      detach?.();
+      if (recorded !== undefined) progress.delete(recorded);
+    }
+  }
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     if (modern) return roundTripCall(options, request.params, ctx);
     const { name, arguments: args, _meta } = request.params;
-    const progressToken = _meta?.progressToken;
     const callAsker: ClientAsker = {
       modes: () => elicitationModes(server),
       elicit: (params, signal) => ctx.mcpReq.elicitInput(params, { signal, timeout: QUESTION_TIMEOUT_MS }),
@@ -140,27 +177,20 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
         signal: ctx.mcpReq.signal,
       }) as unknown as Promise<CallToolResult>;
     }
-    let recorded: string | undefined;
-    let detach: (() => void) | undefined;
-    try {
-      const result = await host.invoke({
-        scope,
-        caller: MODEL,
-        tool: name,
-        args: args ?? {},
-        signal: ctx.mcpReq.signal,
-        onRecorded: (invocation) => {
-          recorded = invocation.id;
-          detach = surface.attachCall(invocation.id, callAsker);
-          if (progressToken !== undefined) progress.set(invocation.id, relayProgress(ctx, progressToken));
-        },
-      });
-      return { content: [...result.content], ...(result.isError ? { isError: true } : {}) };
-    } finally {
-      detach?.();
-      if (recorded !== undefined) progress.delete(recorded);
-    }
+    const notify = ({ method, params }: { method: string; params?: object }) =>
+      void ctx.mcpReq.notify({ method, params } as never).catch(() => undefined);
+    return plainCall(
+      { name, args: args ?? {}, progressToken: _meta?.progressToken, signal: ctx.mcpReq.signal, notify },
+      callAsker,
+    );
   });
+
+  const fastCalls = options.fastCalls;
+  if (!modern && fastCalls !== undefined) {
+    // Only an initialized session has settled its era: from then on its plain calls skip the SDK's dispatch.
+    server.oninitialized = () =>
+      stops.push(fastCalls.enable({ list: listTools, call: (call) => plainCall(call, sessionAsker) }));
+  }
 
   return server;
 }

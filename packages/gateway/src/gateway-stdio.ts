@@ -1,9 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Host, Scope } from '@airlock/core';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { FastToolCalls } from './fast-tool-calls.js';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
+import { LeanStdioTransport } from './lean-stdio-transport.js';
+import { ListenedResources } from './listened-resources.js';
 import { RoundTrips } from './round-trips.js';
+import { WatchedTransport } from './watched-transport.js';
 
 /** How to serve one gateway session over stdio. */
 export interface GatewayStdioOptions {
@@ -29,21 +33,31 @@ export interface GatewayStdio {
  * Serves one gateway session over stdio, as a client that starts `airlock gateway` expects: one client, one
  * conversation, for as long as the client keeps stdin open. The client's opening picks the era: `initialize` is a
  * 2025-11-25 session; a `server/discover` probe or a request with the 2026-07-28 envelope is served statelessly, each
- * question of a call coming back as an input-required result.
+ * question of a call coming back as an input-required result. A 2025-11-25 session's plain tool calls take the fast
+ * path from the wire ({@link FastToolCalls}); everything else goes through the SDK's serving entry.
  */
 export function serveGatewayStdio(options: GatewayStdioOptions): Promise<GatewayStdio> {
   const roundTrips = new RoundTrips();
+  const listened = new ListenedResources();
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   /** The client's end closing (stdin ends) closes this transport: the session is over, whichever era it was. */
-  class SessionTransport extends StdioServerTransport {
+  class SessionTransport extends LeanStdioTransport {
     override async close(): Promise<void> {
       await super.close();
       ended();
     }
   }
-  const handle = serveStdio(({ era }) => createGatewayServer({ ...options, era, roundTrips }), {
-    transport: new SessionTransport(options.stdin, options.stdout),
+  const wire: WatchedTransport = new WatchedTransport(new SessionTransport(options.stdin, options.stdout), {
+    inbound: (message) => {
+      listened.inbound(message);
+      return fastCalls.inbound(message);
+    },
+    outbound: (message) => listened.outbound(message),
+  });
+  const fastCalls = new FastToolCalls((message) => wire.send(message));
+  const handle = serveStdio(({ era }) => createGatewayServer({ ...options, era, roundTrips, listened, fastCalls }), {
+    transport: wire,
     ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
   return Promise.resolve({ closed, close: () => handle.close() });

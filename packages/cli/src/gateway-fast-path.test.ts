@@ -1,0 +1,92 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// A 2025-11-25 session's plain tools/call is answered by the stdio fast path (not the SDK server's dispatch): the
+// client must not see the difference in progress, cancellation, errors or ids.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, '../dist/bin.js');
+const DEMO = resolve(here, '../../demo-server/dist/bin.js');
+
+const dirs: string[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A 2025-era v2 client of a gateway over stdio in front of the demo server, whose every tool a rule allows. */
+async function connect() {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-fast-'));
+  dirs.push(dir);
+  const calls = join(dir, 'calls.ndjson');
+  const config = join(dir, 'airlock.config.json');
+  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { demo }, permissions: { rules: [{ effect: 'allow', server: 'demo' }] } }),
+  );
+  const client = new Client({ name: 'fast', version: '1' });
+  clients.push(client);
+  const args = [BIN, 'gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
+  await client.connect(new StdioClientTransport({ command: process.execPath, args }));
+  /** What the demo server saw: each call, and each call the client cancelled, in order. */
+  const seen = (): string[] =>
+    existsSync(calls)
+      ? readFileSync(calls, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { event: string; tool: string })
+          .map(({ event, tool }) => `${event} ${tool}`)
+      : [];
+  return { client, seen };
+}
+
+function textOf(result: unknown): string {
+  const { content } = result as { content: { type: string; text?: string }[] };
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+describe('airlock gateway over stdio, a 2025-11-25 plain call', () => {
+  it("relays the server's progress to the client's progress token", async () => {
+    const { client } = await connect();
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = await client.callTool(
+      { name: 'demo__slow_task', arguments: { steps: 3, stepMs: 5 } },
+      { onprogress: (value) => progress.push(value) },
+    );
+    expect(result.isError).toBeUndefined();
+    expect(progress.map((value) => value.progress)).toEqual([1, 2, 3]);
+    expect(progress[2]).toMatchObject({ total: 3, message: 'step 3 of 3' });
+  });
+
+  it('passes a cancellation on to the server, and the session serves the next call', async () => {
+    const { client, seen } = await connect();
+    const abort = new AbortController();
+    const hanging = client.callTool({ name: 'demo__hang', arguments: {} }, { signal: abort.signal });
+    await expect.poll(seen).toEqual(['call hang']);
+    abort.abort(new Error('the person gave up'));
+    await expect(hanging).rejects.toThrow(/gave up/);
+    await expect.poll(seen).toEqual(['call hang', 'cancelled hang']);
+    const echo = await client.callTool({ name: 'demo__echo', arguments: { text: 'still here' } });
+    expect(textOf(echo)).toContain('still here');
+  });
+
+  it('answers concurrent calls each under its own id, and arguments the schema refuses with an isError naming it', async () => {
+    const { client } = await connect();
+    const texts = ['one', 'two', 'three'];
+    const results = await Promise.all(
+      texts.map((text) => client.callTool({ name: 'demo__echo', arguments: { text } })),
+    );
+    expect(results.map(textOf).map((text, i) => text.includes(texts[i]!))).toEqual([true, true, true]);
+    const refused = await client.callTool({ name: 'demo__echo', arguments: { text: 42 } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/text/);
+  });
+});
