@@ -174,6 +174,7 @@ describe('resolvePermission', () => {
       origin: 'expired_renewal',
       reason: 'decision_expired',
       why: `the stored decision expired ${new Date(expiresAt).toISOString()}`,
+      expiredGrain: 'always',
     });
   });
 
