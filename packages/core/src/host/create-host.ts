@@ -250,7 +250,7 @@ export function createHost(config: HostConfig = {}): Host {
   const stopAnchoring = audit.startAnchoring((error) =>
     events.emit('server.warning', { serverId: 'audit', message: `could not anchor the audit chain: ${String(error)}` }),
   );
-  const forgetDecisions = (decisions: readonly StoredDecision[]) => engine.forgetDeleted(decisions);
+  const forgetDecisions = (decisions: readonly StoredDecision[]) => engine.stored.forgetDeleted(decisions);
   const retention = startRetention({ store, writes, audit, clock, forgetDecisions }, config.retention, (error) =>
     events.emit('server.warning', { serverId: 'retention', message: `the retention sweep failed: ${String(error)}` }),
   );

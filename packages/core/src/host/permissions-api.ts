@@ -43,14 +43,14 @@ export function hostPermissionsApi(deps: {
         argsHash: args === undefined ? null : hashJson(args),
       });
     },
-    list: ({ scope }) => engine.list(assertScope(scope)),
+    list: ({ scope }) => engine.stored.list(assertScope(scope)),
     revoke: ({ scope, id, serverId }) =>
-      engine.revoke({
+      engine.stored.revoke({
         scope: assertScope(scope),
         ...(id === undefined ? {} : { id }),
         ...(serverId === undefined ? {} : { serverId }),
       }),
-    setExpiry: ({ scope, id, expiresAt }) => engine.setExpiry({ scope: assertScope(scope), id, expiresAt }),
+    setExpiry: ({ scope, id, expiresAt }) => engine.stored.setExpiry({ scope: assertScope(scope), id, expiresAt }),
     explain: ({ scope, tool, args }) => {
       const checked = assertScope(scope);
       return engine.explain({ scope: checked, tool: toolFor(tool, checked), argsHash: hashJson(args ?? {}) });

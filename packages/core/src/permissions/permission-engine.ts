@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { HostError } from '../errors/host-error.js';
 import type { AuditEventInput, DecisionOrigin } from '../store/audit-record.js';
 import { auditEvent } from '../audit/audit-event-builder.js';
 import type { CallApproval } from '../invocations/call-approval.js';
@@ -15,7 +13,7 @@ import type { Tool } from '../tools/tool.js';
 import { toolTarget } from '../tools/tool.js';
 import { DecisionCache, followStoreDecisions } from './decision-cache.js';
 import type { PermissionExplanation } from './explain-permission.js';
-import type { ExpiryDays, PermissionConfig } from './permission-config.js';
+import type { PermissionConfig } from './permission-config.js';
 import { checkedUnannotatedRisk, DEFAULT_EXPIRY_DAYS } from './permission-config.js';
 import { explainPermission } from './explain-permission.js';
 import { allowAlwaysOffer, askPermission, DEFAULT_PROMPT_TIMEOUT_MS, permissionRequest } from './permission-prompt.js';
@@ -24,16 +22,11 @@ import type { PermissionRule, RuleTarget } from './permission-rules.js';
 import { answeredVerdict, approvalDenied, quickVerdict } from './permission-verdict.js';
 import type { QuickVerdict } from './permission-verdict.js';
 import type { PermissionResolution, ServerFacts } from './resolve-permission.js';
-import {
-  decisionExpiresAt,
-  DESTRUCTIVE_CONVERSATION_MS,
-  permissionRisk,
-  resolvePermission,
-  ruleTarget,
-} from './resolve-permission.js';
+import { permissionRisk, resolvePermission, ruleTarget } from './resolve-permission.js';
 import type { RiskAssessment } from './risk.js';
 import type { RiskTier } from '../store/decision-record.js';
 import { decisionToStore } from './decision-to-store.js';
+import { StoredDecisions } from './stored-decisions.js';
 import type { StoreCheck, SharedRevokeCheck } from './shared-revoke-check.js';
 import { afterStoreCheck, sharedRevokeCheck } from './shared-revoke-check.js';
 import type { StoredDecision } from '../store/decision-record.js';
@@ -66,7 +59,8 @@ export interface PermissionEvents {
  */
 export class PermissionEngine {
   readonly #decisions = new DecisionCache();
-  readonly #expiry: ExpiryDays;
+  /** The user's standing answers: kept by the gate when a user gives one, listed and revoked by the host's API. */
+  readonly stored: StoredDecisions;
   readonly #promptTimeoutMs: number;
   readonly #rules: readonly PermissionRule[];
   readonly #unannotatedRisk: RiskTier | undefined;
@@ -91,7 +85,13 @@ export class PermissionEngine {
       events: PermissionEvents;
     },
   ) {
-    this.#expiry = { ...DEFAULT_EXPIRY_DAYS, ...deps.config.expiryDays };
+    this.stored = new StoredDecisions(this.#decisions, {
+      writes: deps.writes,
+      clock: deps.clock,
+      expiry: { ...DEFAULT_EXPIRY_DAYS, ...deps.config.expiryDays },
+      server: deps.server,
+      risk: (tool) => this.risk(tool),
+    });
     this.#promptTimeoutMs = deps.config.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
     this.#rules = deps.config.rules ?? [];
     this.#unannotatedRisk = checkedUnannotatedRisk(deps.config.unannotatedRisk);
@@ -264,7 +264,7 @@ export class PermissionEngine {
       ...(approval === undefined ? {} : { via: 'approval', by: approval.by }),
     };
     if (decision === 'allow_always' || decision === 'deny_always' || decision === 'allow_conversation') {
-      await this.#store(scope, tool, null, decision, risk.tier, audit(data));
+      await this.stored.keep(scope, tool, null, decision, risk.tier, audit(data));
     } else {
       this.deps.writes.write({ kind: 'audit', audit: audit(data) });
     }
@@ -314,7 +314,7 @@ export class PermissionEngine {
     const argsHash = options.argsHash ?? null;
     const decision = decisionToStore({ decision: options.decision, tool, risk: () => this.risk(tool), argsHash });
     const risk = this.risk(tool);
-    return this.#store(
+    return this.stored.keep(
       scope,
       tool,
       argsHash,
@@ -331,74 +331,6 @@ export class PermissionEngine {
         data: { decision, origin: 'user_prompt', via: 'decide' },
       }),
     );
-  }
-
-  /** The tenant's stored decisions. */
-  list(scope: Pick<Scope, 'userId' | 'workspaceId'>): StoredDecision[] {
-    return this.#decisions.list(scope);
-  }
-
-  /** Forgets one decision, or all of a server's; returns how many. Another tenant's ids find nothing. */
-  async revoke(options: { scope: Scope; id?: string; serverId?: string }): Promise<number> {
-    const { scope } = options;
-    if ((options.id === undefined) === (options.serverId === undefined)) {
-      throw new HostError('invalid_arguments', 'revoke takes either an id or a serverId');
-    }
-    const doomed = this.list(scope).filter((d) =>
-      options.id !== undefined ? d.id === options.id : d.serverId === options.serverId,
-    );
-    if (options.id !== undefined && doomed.length === 0)
-      throw new HostError('not_found', `no stored decision ${options.id}`);
-    if (doomed.length === 0) return 0;
-    await this.deps.writes.commit({
-      kind: 'decision.delete',
-      scope,
-      ids: doomed.map((d) => d.id),
-      audit: doomed.map((d) => this.#decisionAudit(d, { decision: 'revoke', origin: 'user_prompt', decisionId: d.id })),
-    });
-    for (const d of doomed) this.#decisions.forget(d);
-    return doomed.length;
-  }
-
-  /** Drops from memory decisions a retention sweep deleted from the store (one renewed since under its key stays). */
-  forgetDeleted(decisions: readonly StoredDecision[]): void {
-    for (const d of decisions) this.#decisions.forgetExactly(d);
-  }
-
-  /** Changes when a decision expires (null: never). */
-  async setExpiry(options: { scope: Scope; id: string; expiresAt: number | null }): Promise<StoredDecision> {
-    const current = this.list(options.scope).find((d) => d.id === options.id);
-    if (current === undefined) throw new HostError('not_found', `no stored decision ${options.id}`);
-    if (options.expiresAt !== null && !Number.isFinite(options.expiresAt)) {
-      throw new HostError('invalid_arguments', 'expiresAt must be a time in milliseconds or null');
-    }
-    const next = { ...current, expiresAt: options.expiresAt };
-    await this.deps.writes.commit({
-      kind: 'decision.put',
-      decision: next,
-      audit: this.#decisionAudit(current, {
-        decision: 'set_expiry',
-        origin: 'user_prompt',
-        decisionId: current.id,
-        expiresAt: options.expiresAt,
-      }),
-    });
-    this.#decisions.remember(next);
-    return next;
-  }
-
-  /** The audit event of a change to a stored decision: the decision's tenant (and its conversation), no call. */
-  #decisionAudit(d: StoredDecision, data: Record<string, unknown>): AuditEventInput {
-    return auditEvent({
-      type: 'permission.decision',
-      at: this.deps.clock.now(),
-      scope: d,
-      serverId: d.serverId,
-      tool: d.tool,
-      argsHash: d.argsHash,
-      riskTier: d.riskTier,
-      data,
-    });
   }
 
   #resolve(scope: Scope, tool: Tool, argsHash: () => string, target: RuleTarget): PermissionResolution {
@@ -418,56 +350,5 @@ export class PermissionEngine {
     const reason = resolution.kind === 'ask' ? resolution.reason : undefined;
     const expiredGrain = resolution.kind === 'ask' ? resolution.expiredGrain : undefined;
     return permissionRequest({ invocation, tool, risk, server: this.deps.server, reason, expiredGrain });
-  }
-
-  async #store(
-    scope: Scope,
-    tool: Tool,
-    argsHash: string | null,
-    decision: 'allow_always' | 'deny_always' | 'allow_conversation',
-    tier: RiskTier,
-    audit: AuditEventInput,
-  ): Promise<StoredDecision> {
-    if (tool.origin.kind !== 'mcp') throw new HostError('invalid_arguments', `${tool.name} is native`);
-    const server = this.deps.server(tool.origin.serverId);
-    if (server === undefined) throw new HostError('server_not_found', `no server "${tool.origin.serverId}"`);
-    const now = this.deps.clock.now();
-    const effect = decision === 'deny_always' ? 'deny' : 'allow';
-    const stored: StoredDecision = {
-      id: randomUUID(),
-      userId: scope.userId,
-      workspaceId: scope.workspaceId,
-      serverId: tool.origin.serverId,
-      serverIdentity: server.identity,
-      tool: tool.origin.originalName,
-      argsHash,
-      // The conversation grain is a row like allow always's, with the conversation in its key: every store keeps it,
-      // and instances sharing a store learn of it (and of its revoke) as of any other decision.
-      ...(decision === 'allow_conversation' ? { conversationId: scope.conversationId } : {}),
-      definitionHash: tool.definitionHash,
-      effect,
-      riskTier: tier,
-      grantedAt: now,
-      // An allow for a conversation runs out with an allow always of its tier, and within a day for a tool that may
-      // modify or delete data: a long-lived conversation does not turn it into the standing allow refused such a tool.
-      expiresAt: decisionExpiresAt({
-        effect,
-        tier,
-        grantedAt: now,
-        expiryDays: this.#expiry,
-        capMs:
-          decision === 'allow_conversation' && this.risk(tool).destructive ? DESTRUCTIVE_CONVERSATION_MS : undefined,
-      }),
-      grantedBy: scope.userId,
-    };
-    // Stored decisions are committed before this returns (not left queued) so a remembered answer survives a crash;
-    // the writer stores what was queued first, so the audit log keeps the order in which things happened.
-    await this.deps.writes.commit({
-      kind: 'decision.put',
-      decision: stored,
-      audit: { ...audit, data: { ...audit.data, decisionId: stored.id } },
-    });
-    this.#decisions.remember(stored);
-    return stored;
   }
 }
