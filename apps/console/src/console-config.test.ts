@@ -81,7 +81,7 @@ describe('loadConsoleConfig', () => {
       port: 7410,
       auth: 'local',
       users: [],
-      retention: { results: 7, history: 90, audit: 400 },
+      retention: { results: 7, history: 90, audit: 400, conversations: null, expiredDecisions: 30 },
     });
     const demo = config.servers[0];
     expect(demo?.transport === 'stdio' && existsSync(demo.args[0] ?? '')).toBe(true);
@@ -400,10 +400,16 @@ describe('loadConsoleConfig', () => {
 describe('retention: the console owns its history file, so it sweeps by default', () => {
   it('applies the default windows when the config says nothing; null keeps forever; audit anchoring is read', async () => {
     const none = loadConsoleConfig({ config: await withKeys({}), store: ':memory:' }, {});
-    expect(none.retention).toEqual({ results: 7, history: 90, audit: 400 });
+    expect(none.retention).toEqual({ results: 7, history: 90, audit: 400, conversations: null, expiredDecisions: 30 });
     expect(none.audit).toBeUndefined();
     const forever = loadConsoleConfig({ config: await withKeys({ retention: null }), store: ':memory:' }, {});
-    expect(forever.retention).toEqual({ results: null, history: null, audit: null });
+    expect(forever.retention).toEqual({
+      results: null,
+      history: null,
+      audit: null,
+      conversations: null,
+      expiredDecisions: null,
+    });
     const anchors = join(dir, 'anchors.ndjson');
     const some = loadConsoleConfig(
       {
