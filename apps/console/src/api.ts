@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Host, ServerConfig, StoredInputs } from '@airlock/core';
 import { ApiError, toApiError } from './api-error.js';
 import type { Chat } from './chat.js';
+import type { ModelKeys } from './model-keys.js';
 import type { ConversationLog } from './conversation-log.js';
 import type { AuthMode } from './console-config.js';
 import type { ConsoleLogger } from './console-logger.js';
@@ -23,6 +24,7 @@ import { mountCatalogRoutes } from './routes/catalog-routes.js';
 import { mountServerPanelRoutes } from './routes/server-panel-routes.js';
 import { mountInputRoutes } from './routes/input-routes.js';
 import { mountChatRoutes } from './routes/chat-routes.js';
+import { mountModelKeyRoutes } from './routes/model-key-routes.js';
 import { mountElicitationRoutes } from './routes/elicitation-routes.js';
 import { mountHealthRoutes } from './routes/health-routes.js';
 import { mountMetricsRoutes } from './routes/metrics-routes.js';
@@ -50,6 +52,8 @@ export interface ApiParts {
   readonly running: RunningCalls;
   readonly pageData: PageData;
   readonly chat: Chat | undefined;
+  /** Users' own keys for the chat's models; absent when no model is configured. */
+  readonly modelKeys?: ModelKeys;
   readonly conversations: ConversationLog;
   /** The config's servers (the inputs they declare) and the values entered for them. */
   readonly inputs: { readonly servers: readonly ServerConfig[]; readonly values: StoredInputs };
@@ -119,7 +123,13 @@ export function createApi(parts: ApiParts): ApiApp {
   // Sign-in to remote servers; its callback (outside /api, where authorization servers send users back) checks the
   // session itself.
   mountServerAuthRoutes({ app, host, signIn: parts.signIn, sessions, publicUrl: parts.publicUrl });
-  mountChatRoutes({ app, chat, conversations: parts.conversations });
+  mountChatRoutes({
+    app,
+    chat,
+    conversations: parts.conversations,
+    ...(parts.modelKeys === undefined ? {} : { modelKeys: parts.modelKeys }),
+  });
+  mountModelKeyRoutes({ app, modelKeys: parts.modelKeys });
   mountAppViewRoutes({
     app,
     host,

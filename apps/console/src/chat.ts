@@ -30,6 +30,8 @@ export interface ChatHooks {
   readonly track?: (invocation: InvocationRecord, controller: AbortController) => void;
   /** What MCP Apps views of the conversation added to the model's context, if any. */
   readonly viewContext?: (conversation: OpenConversation) => string | undefined;
+  /** The key a turn sends to `model` for the scope's user (their own, kept in the vault); default `model.apiKey`. */
+  readonly apiKey?: (scope: Scope, model: ModelConfig) => Promise<string | undefined>;
 }
 
 /**
@@ -57,6 +59,11 @@ export class Chat {
   /** The models the page may choose from, the default first. */
   models(): ChatModelView[] {
     return this.#models.map((model, index) => ({ id: String(index), label: model.label }));
+  }
+
+  /** The models as configured, in the order of `models()`: their endpoints and keys, for the server only. */
+  modelConfigs(): readonly ModelChoice[] {
+    return this.#models;
   }
 
   /** Whether `id` names one of `models()`. */
@@ -122,13 +129,14 @@ export class Chat {
     // The question is kept before the model is asked: a restart mid-turn loses the reply, not the question.
     conversation.messages = history;
     await this.log.save(conversation, { listChanged: named });
+    const apiKey = this.hooks.apiKey === undefined ? model.apiKey : await this.hooks.apiKey(conversation.scope, model);
     // The line the reply's text streams into; a call ends it, so text after a call starts a line of its own.
     const reply: { line?: number } = {};
     const result = streamText({
       model: createOpenAICompatible({
         name: 'airlock-model',
         baseURL: model.baseURL,
-        ...(model.apiKey === undefined ? {} : { apiKey: model.apiKey }),
+        ...(apiKey === undefined ? {} : { apiKey }),
       }).chatModel(model.model),
       system: [SYSTEM, this.hooks.viewContext?.(conversation)].filter((part) => part !== undefined).join('\n\n'),
       messages: history,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Clock, Host, HostError } from '@airlock/core';
-import { createHost, logHostEvents, SECRET_KEY_ENV, StoredInputs, TokenVault } from '@airlock/core';
+import { createHost, logHostEvents, SECRET_KEY_ENV, StoredInputs, systemClock, TokenVault } from '@airlock/core';
 import { createGatewayHandler, createResourceServer, GatewaySurface } from '@airlock/gateway';
 import type { ResourceServer } from '@airlock/gateway';
 import { ConsoleSignIn } from './console-sign-in.js';
@@ -16,6 +16,7 @@ import type { WorkerStore } from '@airlock/core/worker';
 import { createApi } from './api.js';
 import { ViewConsents } from './view-consents.js';
 import { consoleInputResolver } from './console-inputs.js';
+import { ModelKeys } from './model-keys.js';
 import { Chat } from './chat.js';
 import { ConversationLog } from './conversation-log.js';
 import type { ConsoleConfig } from './console-config.js';
@@ -150,7 +151,7 @@ export async function startConsole(
   });
   const viewContexts = new ViewContexts(conversations);
   const viewConsents = new ViewConsents({ store, ...(options.clock === undefined ? {} : { clock: options.clock }) });
-  const chat =
+  const chat: Chat | undefined =
     config.model === undefined
       ? undefined
       : new Chat(
@@ -161,8 +162,19 @@ export async function startConsole(
           {
             track: (invocation, controller) => running.track(invocation, controller),
             viewContext: (conversation) => viewContexts.forModel(conversation),
+            apiKey: (scope, model): Promise<string | undefined> =>
+              modelKeys?.keyFor(scope.userId, model) ?? Promise.resolve(model.apiKey),
           },
         );
+  // Users' own keys for the models that take one, sealed with the vault that seals their sign-in tokens.
+  const modelKeys: ModelKeys | undefined =
+    chat === undefined
+      ? undefined
+      : new ModelKeys({
+          models: chat.modelConfigs(),
+          stored: new StoredInputs({ store, vault }),
+          clock: options.clock ?? systemClock,
+        });
   const pageData = new PageData({ host, relay, surface, chat, conversations });
   const signIn = new ConsoleSignIn(host, questions);
   // A user sent back to another instance after signing in to a server: that instance hands the redirect here.
@@ -213,6 +225,7 @@ export async function startConsole(
     running,
     pageData,
     chat,
+    ...(modelKeys === undefined ? {} : { modelKeys }),
     conversations,
     viewConsents,
     inputs: { servers: config.servers, values: new StoredInputs({ store, vault }) },

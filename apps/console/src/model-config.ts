@@ -6,6 +6,11 @@ export interface ModelConfig {
   readonly model: string;
   /** Read from the environment variable named in the config (never from the file itself). */
   readonly apiKey?: string;
+  /**
+   * `"user"`: each user may keep their own key for this model's endpoint in the page (sealed in the store), used
+   * instead of `apiKey`; without one of theirs, `apiKey` when the environment gives it. Absent: the environment's only.
+   */
+  readonly keyFrom?: 'user';
 }
 
 /** A further model the page offers beside the default one, under its label. */
@@ -37,11 +42,19 @@ function keyOf(
   return apiKey === undefined || apiKey === '' ? {} : { apiKey };
 }
 
+/** The section's `keyFrom`: `"user"` lets users keep their own key in the page; `"env"` (the default) does not. */
+function keyFromOf(section: Readonly<Record<string, unknown>>, field: string, source: string): { keyFrom?: 'user' } {
+  const value = section['keyFrom'];
+  if (value === undefined || value === 'env') return {};
+  if (value !== 'user') fail(source, `${field}.keyFrom`, 'must be "env" (the environment\'s key only) or "user"');
+  return { keyFrom: 'user' };
+}
+
 /**
  * The config's `model`: the endpoint and model (`AIRLOCK_MODEL_BASE_URL` and `AIRLOCK_MODEL` win over the file), its
  * key from the environment, and `model.choices`, further models the page offers (each `{ label?, model, baseURL?,
- * apiKeyEnv? }`, taking the default's endpoint and key unless it names its own). A key written in the file is
- * refused, so a config file never holds one.
+ * apiKeyEnv?, keyFrom? }`, taking the default's endpoint and key unless it names its own). A key written in the file
+ * is refused, so a config file never holds one; `keyFrom: "user"` lets each user keep their own in the page instead.
  */
 export function readModels(
   json: Readonly<Record<string, unknown>>,
@@ -61,7 +74,7 @@ export function readModels(
     fail(source, 'model.baseURL', 'must be an http(s) URL (or set AIRLOCK_MODEL_BASE_URL)');
   }
   if (typeof name !== 'string' || name === '') fail(source, 'model.model', 'must name a model (or set AIRLOCK_MODEL)');
-  const model: ModelConfig = { baseURL, model: name, ...key };
+  const model: ModelConfig = { baseURL, model: name, ...key, ...keyFromOf(section, 'model', source) };
   const choices = readChoices(section['choices'], model, source, env);
   return { model, ...(choices.length === 0 ? {} : { modelChoices: choices }) };
 }
@@ -91,6 +104,13 @@ function readChoices(value: unknown, base: ModelConfig, source: string, env: Nod
       : base.apiKey === undefined
         ? {}
         : { apiKey: base.apiKey };
-    return { label, baseURL, model, ...key };
+    // Whether users bring their own key goes with the key: named here, or the default's when it takes the default's.
+    const keyFrom =
+      own || 'keyFrom' in choice
+        ? keyFromOf(choice, field, source)
+        : base.keyFrom === undefined
+          ? {}
+          : { keyFrom: base.keyFrom };
+    return { label, baseURL, model, ...key, ...keyFrom };
   });
 }

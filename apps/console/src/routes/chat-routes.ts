@@ -3,6 +3,7 @@ import { ApiError } from '../api-error.js';
 import type { Chat } from '../chat.js';
 import { checkName } from '../check-name.js';
 import type { ConversationLog } from '../conversation-log.js';
+import type { ModelKeys } from '../model-keys.js';
 import type { ApiApp } from './api-app.js';
 import { bodyConversation, readBody, scopeOf } from './request-input.js';
 
@@ -12,6 +13,8 @@ export interface ChatRoutesOptions {
   /** Absent when no model is configured: a message answers 409 with how to configure one. */
   readonly chat: Chat | undefined;
   readonly conversations: ConversationLog;
+  /** Users' own model keys: a model that takes one and has no key at all is refused before its turn starts. */
+  readonly modelKeys?: ModelKeys;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface ChatRoutesOptions {
  * conversation at a time; the lines arrive on the event stream), Stop, and the tenant's conversations (listed,
  * renamed, deleted). A new conversation needs no route: a message to an id not used before starts it.
  */
-export function mountChatRoutes({ app, chat, conversations }: ChatRoutesOptions): void {
+export function mountChatRoutes({ app, chat, conversations, modelKeys }: ChatRoutesOptions): void {
   app.get('/api/chat', async (c) => {
     const scope = scopeOf(c);
     return c.json({
@@ -45,6 +48,14 @@ export function mountChatRoutes({ app, chat, conversations }: ChatRoutesOptions)
     if (typeof model !== 'string' || !chat.hasModel(model)) {
       const known = chat.models().map((m) => `${m.id} (${m.label})`);
       throw new ApiError(400, 'invalid_request', `model must be one of ${known.join(', ')}`);
+    }
+    const choice = modelKeys?.model(model);
+    if (choice?.keyFrom === 'user' && (await modelKeys?.keyFor(scope.userId, choice)) === undefined) {
+      throw new ApiError(
+        409,
+        'model_key_missing',
+        `model "${model}" (${choice.label}) needs your API key for ${new URL(choice.baseURL).host}: keep it under "Model keys" beside the message box`,
+      );
     }
     if (chat.busy(scope)) throw new ApiError(409, 'busy', 'the model is still answering in this conversation');
     void chat.turn(scope, text, model);

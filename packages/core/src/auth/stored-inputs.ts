@@ -1,6 +1,7 @@
 import { sha256Hex } from '../audit/canonical-json.js';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
+import type { AuditEventInput } from '../store/audit-record.js';
 import type { HostStore } from '../store/host-store.js';
 import type { CredentialKey } from '../store/credentials.js';
 import { credentialKeyText } from '../store/credentials.js';
@@ -42,18 +43,24 @@ export class StoredInputs {
     return typeof value === 'string' ? value : undefined;
   }
 
-  /** Keeps `value` (sealed), replacing any value given before. */
-  async set(key: StoredInputKey, value: string): Promise<void> {
+  /** Keeps `value` (sealed), replacing any value given before; `audit`, when given, is committed with it. */
+  async set(key: StoredInputKey, value: string, audit?: AuditEventInput): Promise<void> {
     const credential = credentialKeyOf(key);
     const sealed = this.#vault.seal(value, credentialKeyText(credential));
-    await this.#store.write([{ kind: 'credential.put', key: credential, sealed, updatedAt: this.#clock.now() }]);
+    await this.#store.write([
+      { kind: 'credential.put', key: credential, sealed, updatedAt: this.#clock.now() },
+      ...(audit === undefined ? [] : [{ kind: 'audit' as const, audit }]),
+    ]);
   }
 
-  /** Forgets the value; true when there was one. */
-  async clear(key: StoredInputKey): Promise<boolean> {
+  /** Forgets the value; true when there was one. `audit`, when given, is committed with it (only when there was). */
+  async clear(key: StoredInputKey, audit?: AuditEventInput): Promise<boolean> {
     const credential = credentialKeyOf(key);
     const had = (await this.#store.getCredential(credential)) !== undefined;
-    await this.#store.write([{ kind: 'credential.delete', key: credential }]);
+    await this.#store.write([
+      { kind: 'credential.delete', key: credential },
+      ...(audit === undefined || !had ? [] : [{ kind: 'audit' as const, audit }]),
+    ]);
     return had;
   }
 }

@@ -141,6 +141,7 @@ const AUDIT_TYPES: Record<AuditEventType, true> = {
   'app.call_refused': true,
   'server.switched': true,
   'tool.switched': true,
+  'model.key': true,
 };
 
 const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };

@@ -29,7 +29,12 @@ export type AuditEventType =
   /** An administrator switched a server off or on (`data.enabled`); the event is the host's (empty user ids). */
   | 'server.switched'
   /** A tool hidden from the model or shown again (`data.hidden`, `data.level`: user or workspace), and by whom. */
-  | 'tool.switched';
+  | 'tool.switched'
+  /**
+   * A user kept their own API key for a model endpoint, or forgot it (`data.action`: kept or forgotten; `data.model`,
+   * `data.endpoint`): never the key.
+   */
+  | 'model.key';
 
 /** Where a permission decision came from. */
 export type DecisionOrigin =
