@@ -32,6 +32,8 @@ const pieces = (text: string) => text.match(/\S+\s*|\s+/g) ?? [''];
  */
 export async function startMockOpenAI(script: readonly MockReply[]) {
   const requests: MockChatRequest[] = [];
+  /** The Authorization header of each request in `requests`, at the same place (undefined when none was sent). */
+  const authorizations: (string | undefined)[] = [];
   const state = { aborted: 0 };
   let step = 0;
   const server = createServer((req, res) => {
@@ -45,6 +47,7 @@ export async function startMockOpenAI(script: readonly MockReply[]) {
       }
       const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MockChatRequest;
       requests.push(request);
+      authorizations.push(req.headers.authorization);
       const reply = script[step++];
       const id = `chatcmpl-${step}`;
       const call =
@@ -86,6 +89,7 @@ export async function startMockOpenAI(script: readonly MockReply[]) {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    authorizations,
     /** How many streamed answers the client closed before they ended. */
     aborted: () => state.aborted,
     close: () =>

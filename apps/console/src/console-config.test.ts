@@ -348,6 +348,36 @@ describe('loadConsoleConfig', () => {
     ]);
   });
 
+  it('reads keyFrom "user": a choice on the default endpoint takes the default\'s, one of its own names its own', async () => {
+    const path = await withKeys({
+      model: {
+        baseURL: 'https://api.example.com/v1',
+        model: 'big',
+        keyFrom: 'user',
+        choices: [
+          { label: 'Small', model: 'small' },
+          { label: 'Env only', model: 'env-only', keyFrom: 'env' },
+          { label: 'Other', model: 'other', baseURL: 'https://other.example/v1' },
+          { label: 'Mine', model: 'mine', baseURL: 'https://mine.example/v1', keyFrom: 'user' },
+        ],
+      },
+    });
+    const config = loadConsoleConfig({ config: path, store: ':memory:' }, {});
+    expect(config.model).toEqual({ baseURL: 'https://api.example.com/v1', model: 'big', keyFrom: 'user' });
+    expect(config.modelChoices?.map((choice) => [choice.label, choice.keyFrom])).toEqual([
+      ['Small', 'user'],
+      ['Env only', undefined],
+      ['Other', undefined],
+      ['Mine', 'user'],
+    ]);
+    const wrong = await withKeys({ model: { baseURL: 'https://api.example.com/v1', model: 'big', keyFrom: 'file' } });
+    expect(loadError(wrong).message).toContain('model.keyFrom');
+    const wrongChoice = await withKeys({
+      model: { baseURL: 'https://api.example.com/v1', model: 'big', choices: [{ model: 'm', keyFrom: 'me' }] },
+    });
+    expect(loadError(wrongChoice).message).toContain('model.choices[0].keyFrom');
+  });
+
   it('names the choice at fault in model.choices', async () => {
     const model = { baseURL: 'https://api.example.com/v1', model: 'big' };
     const refused = async (choices: unknown, env: NodeJS.ProcessEnv = {}) =>

@@ -1,25 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { AuditEventInput, Clock, StoredInputs, StoredInputKey } from '@airlock/core';
 import type { ModelConfig } from './model-config.js';
+import type { ModelKeyView } from './wire.js';
 
 /**
  * The `StoredInputs` source users' model keys are kept under. No config file's path equals it, so no server's
  * `${input:ID}` can ask for a model key.
  */
 const MODEL_KEYS_SOURCE = 'airlock-console:model-keys';
-
-/** A model whose users may keep their own key, as the page sees it: never the key, only whether one is kept. */
-export interface ModelKeyView {
-  /** The model's id in the chat (its place in the list: "0" is the default). */
-  readonly id: string;
-  readonly label: string;
-  /** The host (and port) of the endpoint the key is sent to; models at one endpoint share the key. */
-  readonly endpoint: string;
-  /** Whether this user keeps a key of their own for the endpoint. */
-  readonly kept: boolean;
-  /** Whether the environment gives a key, used when the user keeps none. */
-  readonly fromEnvironment: boolean;
-}
 
 /** Who keeps or forgets a key: the user (whose key it is) and the workspace the audit event lands in. */
 export interface ModelKeyOwner {

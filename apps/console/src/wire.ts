@@ -115,3 +115,16 @@ export interface InputView {
   /** True when one value serves several users (a shared or per-workspace connection), which administrators set. */
   readonly shared: boolean;
 }
+
+/** A model whose users may keep their own key, as the page sees it: never the key, only whether one is kept. */
+export interface ModelKeyView {
+  /** The model's id in the chat (its place in the list: "0" is the default). */
+  readonly id: string;
+  readonly label: string;
+  /** The host (and port) of the endpoint the key is sent to; models at one endpoint share the key. */
+  readonly endpoint: string;
+  /** Whether this user keeps a key of their own for the endpoint. */
+  readonly kept: boolean;
+  /** Whether the environment gives a key, used when the user keeps none. */
+  readonly fromEnvironment: boolean;
+}

@@ -1,4 +1,5 @@
 import type { Locale } from '@airlock/core/i18n';
+import { MODEL_KEY_MESSAGES } from './model-key-messages.js';
 import { RESOURCE_MESSAGES } from './resource-messages.js';
 import { SERVER_PANEL_MESSAGES } from './server-panel-messages.js';
 
@@ -11,6 +12,7 @@ export const CONSOLE_MESSAGES = {
   'en-US': {
     ...RESOURCE_MESSAGES['en-US'],
     ...SERVER_PANEL_MESSAGES['en-US'],
+    ...MODEL_KEY_MESSAGES['en-US'],
     'console.loading': 'Loading the Airlock console…',
     'console.connecting': 'Connecting…',
     'console.unreachable': 'The console did not answer: {error}',
@@ -80,7 +82,6 @@ export const CONSOLE_MESSAGES = {
     'console.chat.keys': 'Enter sends; Shift+Enter starts a new line.',
     'console.chat.busy': 'The model is answering…',
     'console.chat.stop': 'Stop',
-    'console.chat.model_choice': 'Model',
     'console.chat.stopped': 'You stopped this reply.',
     'console.conversation.new': 'New conversation',
     'console.conversation.list': 'Conversations',
@@ -202,6 +203,7 @@ export const CONSOLE_MESSAGES = {
   'pt-BR': {
     ...RESOURCE_MESSAGES['pt-BR'],
     ...SERVER_PANEL_MESSAGES['pt-BR'],
+    ...MODEL_KEY_MESSAGES['pt-BR'],
     'console.loading': 'Carregando o console do Airlock…',
     'console.connecting': 'Conectando…',
     'console.unreachable': 'O console não respondeu: {error}',
@@ -271,7 +273,6 @@ export const CONSOLE_MESSAGES = {
     'console.chat.keys': 'Enter envia; Shift+Enter começa uma nova linha.',
     'console.chat.busy': 'O modelo está respondendo…',
     'console.chat.stop': 'Parar',
-    'console.chat.model_choice': 'Modelo',
     'console.chat.stopped': 'Você parou esta resposta.',
     'console.conversation.new': 'Nova conversa',
     'console.conversation.list': 'Conversas',

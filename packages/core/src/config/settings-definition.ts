@@ -167,6 +167,12 @@ export const MODEL_KEYS: Readonly<Record<string, KeySchema>> = {
     minLength: 1,
     description: 'The environment variable holding the API key (default AIRLOCK_MODEL_API_KEY); never the key itself.',
   },
+  keyFrom: {
+    enum: ['env', 'user'],
+    description:
+      'Where the key comes from: "env" (default) the environment only; "user" each user may keep their own in the ' +
+      "page, sealed in the store, used instead of the environment's.",
+  },
   choices: {
     type: 'array',
     items: {
@@ -183,6 +189,11 @@ export const MODEL_KEYS: Readonly<Record<string, KeySchema>> = {
           type: 'string',
           minLength: 1,
           description: "The variable holding this endpoint's key (default: the model's, on the same endpoint).",
+        },
+        keyFrom: {
+          enum: ['env', 'user'],
+          description:
+            '"user": each user may keep their own key for this endpoint in the page (default: the model\'s).',
         },
       },
       required: ['model'],

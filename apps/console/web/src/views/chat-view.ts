@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import type { PageState } from '../state.js';
 import type { ChatLine, Snapshot } from '../../../src/wire.js';
 import './prompt-picker.js';
+import './model-keys-control.js';
 
 /**
  * Enter in the message box sends it; Shift+Enter breaks the line (the box's own behaviour). An input method's
@@ -98,5 +99,6 @@ export function chatView(state: PageState, snapshot: Snapshot, actions: Actions)
       </div>
       ${state.chatError ? html`<p class="error" role="alert">${state.chatError}</p>` : nothing}
     </form>
+    <console-model-keys></console-model-keys>
     <console-prompt-picker for="chat-message"></console-prompt-picker>`;
 }
