@@ -20,7 +20,6 @@ export const MODEL_KEY_MESSAGES = {
     'console.model_keys.forget': 'Forget',
     'console.model_keys.fallback': "Without yours, the console's key is used.",
     'console.model_keys.required': 'Needed to chat with this model.',
-    'console.model_keys.shared': 'Models at {endpoint} share this key.',
     'console.audit.kind.model.key': 'Model key',
   },
   'pt-BR': {
@@ -38,7 +37,6 @@ export const MODEL_KEY_MESSAGES = {
     'console.model_keys.forget': 'Esquecer',
     'console.model_keys.fallback': 'Sem a sua, é usada a chave do console.',
     'console.model_keys.required': 'Necessária para conversar com este modelo.',
-    'console.model_keys.shared': 'Os modelos em {endpoint} compartilham esta chave.',
     'console.audit.kind.model.key': 'Chave de modelo',
   },
 } as const satisfies Record<Locale, Record<string, string>>;

@@ -73,12 +73,22 @@ export class ConsoleModelKeys extends LitElement {
     return this.#run(() => api<ModelKeyList>('DELETE', `/api/model-keys/${encodeURIComponent(model.id)}`));
   }
 
-  #row(model: ModelKeyView, models: readonly ModelKeyView[]): TemplateResult {
-    const shared = models.filter((m) => m.endpoint === model.endpoint).length > 1;
+  /**
+   * One endpoint's key: the models at one endpoint share it, so they share a row, named after them all (keeping and
+   * forgetting go through the first of them).
+   */
+  #row(models: readonly ModelKeyView[]): TemplateResult {
+    const model = models[0]!;
     const id = `model-key-${model.id}`;
+    const names = models.map((m) => m.label).join(', ');
+    const hint = model.fromEnvironment
+      ? t('console.model_keys.fallback')
+      : model.kept
+        ? undefined
+        : t('console.model_keys.required');
     return html`<li>
       <form class="model-key" data-model=${model.id} @submit=${(e: SubmitEvent) => this.#keep(e, model)}>
-        <label for=${id}>${t('console.model_keys.key', { model: model.label, endpoint: model.endpoint })}</label>
+        <label for=${id}>${t('console.model_keys.key', { model: names, endpoint: model.endpoint })}</label>
         <span class="input-state" data-set=${String(model.kept)}
           >${t(model.kept ? 'console.model_keys.kept' : 'console.model_keys.not_kept')}</span
         >
@@ -103,10 +113,7 @@ export class ConsoleModelKeys extends LitElement {
               : nothing
           }
         </div>
-        <p class="hint">
-          ${t(model.fromEnvironment ? 'console.model_keys.fallback' : 'console.model_keys.required')}
-          ${shared ? t('console.model_keys.shared', { endpoint: model.endpoint }) : nothing}
-        </p>
+        ${hint === undefined ? nothing : html`<p class="hint">${hint}</p>`}
       </form>
     </li>`;
   }
@@ -116,7 +123,9 @@ export class ConsoleModelKeys extends LitElement {
     if (models.length === 0) {
       return this.error === undefined ? nothing : html`<p class="error" role="alert">${this.error}</p>`;
     }
-    const needed = models.filter((m) => !m.kept && !m.fromEnvironment).length;
+    const endpoints = new Map<string, ModelKeyView[]>();
+    for (const model of models) endpoints.set(model.endpoint, [...(endpoints.get(model.endpoint) ?? []), model]);
+    const needed = [...endpoints.values()].filter(([m]) => !m!.kept && !m!.fromEnvironment).length;
     return html`<details
       class="model-keys"
       ?open=${this.open}
@@ -128,7 +137,7 @@ export class ConsoleModelKeys extends LitElement {
       </summary>
       <p class="hint">${t('console.model_keys.hint')}</p>
       <ul>
-        ${models.map((model) => this.#row(model, models))}
+        ${[...endpoints.values()].map((shared) => this.#row(shared))}
       </ul>
       ${this.error === undefined ? nothing : html`<p class="error" role="alert">${this.error}</p>`}
     </details>`;
