@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECRET_KEY_ENV, TokenVault } from '@airlock/core';
 import { scratchDir } from '@airlock/core/testing';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
-import { ConsoleClient } from '../../apps/console/src/testing/console-client.js';
+import { ConsoleClient, rawConsoleRequest } from '../../apps/console/src/testing/console-client.js';
 import { startMockOpenAI } from './mock-openai.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -150,11 +151,30 @@ describe("a user's own model key", () => {
     ]);
   });
 
+  it('is not kept or forgotten from another origin (the session cookie alone is not enough)', async () => {
+    const bob = await ConsoleClient.signIn(running!.url, { token: 'bob-token' });
+    for (const method of ['PUT', 'DELETE']) {
+      const refused = await rawConsoleRequest(running!.url, {
+        method,
+        path: '/api/model-keys/1',
+        headers: { origin: 'https://evil.example', cookie: bob.cookie },
+        ...(method === 'PUT' ? { body: { key: 'sk-from-elsewhere' } } : {}),
+      });
+      expect(refused).toMatchObject({ status: 403, body: { error: { code: 'forbidden_origin' } } });
+    }
+    // Bob's key of the turn before is still his.
+    expect(await turn(bob, '1')).toBe('Bearer sk-bob-own');
+  });
+
   it('is kept sealed in the SQLite file across a restart, audited without the key, and forgotten on request', async () => {
     await running!.close();
     running = undefined;
     const files = readdirSync(dir).filter((name) => name.startsWith('history.db'));
     expect(files).toContain('history.db');
+    // The files searched do hold the keys, sealed with the console's vault (its key file beside the history).
+    const secret = process.env[SECRET_KEY_ENV] ?? readFileSync(join(dir, 'secret.key'), 'utf8');
+    const sealed = Buffer.from(`v1.${TokenVault.fromKey(secret).keyId}.`);
+    expect(files.some((name) => readFileSync(join(dir, name)).includes(sealed))).toBe(true);
     for (const name of files) {
       const bytes = readFileSync(join(dir, name));
       expect(bytes.includes(Buffer.from(ANA_KEY)), `${name} holds the key in clear`).toBe(false);
