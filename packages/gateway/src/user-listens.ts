@@ -22,6 +22,8 @@ export class UserListens {
   readonly #subscribed = new Map<string, string>();
   /** The URIs the host is subscribing now (a stream that ends and another that begins meanwhile share it). */
   readonly #subscribing = new Set<string>();
+  /** What the host is being told now (subscriptions and their ends), for {@link UserListens.settled}. */
+  readonly #telling = new Set<Promise<void>>();
   readonly #stopUpdates: () => void;
   #closed = false;
 
@@ -81,6 +83,11 @@ export class UserListens {
     return new Response(watched, { status: response.status, headers: response.headers });
   }
 
+  /** Settles once the host has been told of every listen begun or ended so far. */
+  async settled(): Promise<void> {
+    while (this.#telling.size > 0) await Promise.allSettled([...this.#telling]);
+  }
+
   /** Ends the user's upstream subscriptions (the gateway is closing). */
   async close(): Promise<void> {
     this.#closed = true;
@@ -99,18 +106,19 @@ export class UserListens {
     if (count > 1 || this.#subscribed.has(uri) || this.#subscribing.has(uri)) return;
     this.#subscribing.add(uri);
     // The acknowledgement already went out: a URI no server lists is only left out, and the failure reported.
-    void (async () => {
-      const serverId = await this.#owners.ownerOf(uri);
-      await this.#host.resources.subscribe({ scope: this.#scope, serverId, uri });
-      // The last stream naming it may have ended while the server was told: then it ends at once, not never.
-      if (this.#closed || !this.#counts.has(uri)) {
-        await this.#host.resources.unsubscribe({ scope: this.#scope, serverId, uri });
-      } else {
-        this.#subscribed.set(uri, serverId);
-      }
-    })()
-      .catch((error: unknown) => this.#onerror(error instanceof Error ? error : new Error(String(error))))
-      .finally(() => this.#subscribing.delete(uri));
+    this.#tell(
+      async () => {
+        const serverId = await this.#owners.ownerOf(uri);
+        await this.#host.resources.subscribe({ scope: this.#scope, serverId, uri });
+        // The last stream naming it may have ended while the server was told: then it ends at once, not never.
+        if (this.#closed || !this.#counts.has(uri)) {
+          await this.#host.resources.unsubscribe({ scope: this.#scope, serverId, uri });
+        } else {
+          this.#subscribed.set(uri, serverId);
+        }
+      },
+      () => this.#subscribing.delete(uri),
+    );
   }
 
   #unlisten(uri: string): void {
@@ -123,8 +131,17 @@ export class UserListens {
     const serverId = this.#subscribed.get(uri);
     if (serverId === undefined) return;
     this.#subscribed.delete(uri);
-    void this.#host.resources
-      .unsubscribe({ scope: this.#scope, serverId, uri })
-      .catch((error: unknown) => this.#onerror(error instanceof Error ? error : new Error(String(error))));
+    this.#tell(() => this.#host.resources.unsubscribe({ scope: this.#scope, serverId, uri }));
+  }
+
+  /** Runs one telling of the host, reporting its failure (nothing on the wire depends on it), then `done`. */
+  #tell(telling: () => Promise<void>, done?: () => void): void {
+    const told: Promise<void> = telling()
+      .catch((error: unknown) => this.#onerror(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        done?.();
+        this.#telling.delete(told);
+      });
+    this.#telling.add(told);
   }
 }
