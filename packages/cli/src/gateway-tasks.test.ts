@@ -17,6 +17,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../dist/bin.js');
 const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const RESEARCH = 'everything__simulate-research-query';
+/** How long server-everything keeps a research task (its own choice, whatever ttl the host asks for). */
+const EVERYTHING_TTL_MS = 300_000;
 const GRACE = 'grace-tasks-token-0123456789abcdef';
 const HOPPER = 'hopper-tasks-token-0123456789abcdef';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -107,6 +109,20 @@ describe('airlock gateway: tasks passed through as tasks', () => {
     expect(asked).toHaveLength(1);
 
     await expect(callAsTask(c, 'everything__echo', { message: 'x' })).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it('reports the ttl the server gave its task, not the one the client asked for, in tasks/get and tasks/list', async () => {
+    const { client: c } = client({ tasks: true });
+    const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+
+    const { task } = await callAsTask(c, RESEARCH, { topic: 'lifetimes' });
+    expect(task.ttl).toBe(EVERYTHING_TTL_MS);
+    expect((await getTask(c, task.taskId)).ttl).toBe(EVERYTHING_TTL_MS);
+    const listed = (await listTasks(c)).tasks.find((open) => open.taskId === task.taskId);
+    expect(listed?.ttl).toBe(EVERYTHING_TTL_MS);
+    await taskResult(c, task.taskId);
+    expect(await getTask(c, task.taskId)).toMatchObject({ status: 'completed', ttl: EVERYTHING_TTL_MS });
   });
 
   it("passes the task's own question to the client after the call was answered with the task", async () => {

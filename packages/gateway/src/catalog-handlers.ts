@@ -3,6 +3,7 @@ import { HostError, namespacedToolName, tenantMatches } from '@airlock/core';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ReadResourceResult, Server } from '@modelcontextprotocol/server';
 import type { ListenedResources } from './listened-resources.js';
+import { ResourceOwners } from './resource-owners.js';
 
 /** The scheme of the handles behind which the host keeps whole tool results (`airlock:result/<id>`). */
 const RESULT_HANDLE = 'airlock:result/';
@@ -25,47 +26,20 @@ export function serveCatalog(
   scope: Scope,
   listened?: ListenedResources,
 ): () => Promise<void> {
-  /** Which server listed each URI, and each template's fixed prefix, from this session's latest listings. */
-  const uriOwners = new Map<string, string>();
-  let templatePrefixes: { readonly prefix: string; readonly serverId: string }[] = [];
+  const owners = new ResourceOwners(host, scope);
+  const ownerOf = (uri: string): Promise<string> => owners.ownerOf(uri);
   const promptNames = new Map<string, { readonly serverId: string; readonly name: string }>();
 
   server.setRequestHandler('resources/list', async () => {
     const listing = await host.resources.list({ scope });
-    for (const item of listing.items) uriOwners.set(item.uri, item.serverId);
+    owners.listed(listing.items);
     return { resources: listing.items.map(({ serverId: _server, ...resource }) => resource) };
   });
 
-  async function listTemplates() {
-    const listing = await host.resources.templates({ scope });
-    templatePrefixes = listing.items.map((item) => ({
-      prefix: item.uriTemplate.split('{')[0] ?? '',
-      serverId: item.serverId,
-    }));
-    return listing;
-  }
-
   server.setRequestHandler('resources/templates/list', async () => {
-    const listing = await listTemplates();
+    const listing = await owners.templates();
     return { resourceTemplates: listing.items.map(({ serverId: _server, ...template }) => template) };
   });
-
-  async function ownerOf(uri: string): Promise<string> {
-    if (!uriOwners.has(uri)) {
-      for (const item of (await host.resources.list({ scope })).items) uriOwners.set(item.uri, item.serverId);
-    }
-    const listed = uriOwners.get(uri);
-    if (listed !== undefined) return listed;
-    // The longest fixed prefix wins: `file:///{path}` and `file:///logs/{day}` both fit file:///logs/today. A client
-    // may read or subscribe without listing templates first, so an unmatched URI lists them again once.
-    const fitting = () =>
-      templatePrefixes
-        .filter(({ prefix }) => prefix !== '' && uri.startsWith(prefix))
-        .sort((a, b) => b.prefix.length - a.prefix.length)[0];
-    const fits = fitting() ?? (await listTemplates().then(fitting));
-    if (fits !== undefined) return fits.serverId;
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: no server lists ${uri}`);
-  }
 
   server.setRequestHandler('resources/read', async (request, ctx): Promise<ReadResourceResult> => {
     const { uri } = request.params;

@@ -1,6 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Host } from '@airlock/core';
-import { sha256Hex } from '@airlock/core';
+import { sha256Hex, tenantMatches } from '@airlock/core';
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
@@ -11,11 +11,12 @@ import {
   readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { AuthInfo, Server } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpHttpHandler, Server } from '@modelcontextprotocol/server';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
 import type { ResourceServer } from './oauth-resource-server.js';
 import { RoundTrips } from './round-trips.js';
+import { UserListens } from './user-listens.js';
 
 /** The conversation a user's 2026-07-28 requests run under: that revision has no sessions to tell them apart. */
 const STATELESS_CONVERSATION = 'gateway-2026';
@@ -83,36 +84,53 @@ interface Session {
  * gateway is a resource server; 403 for a token without the scopes it needs), the body size (413). Each MCP session
  * is one conversation of the token's user, and only that user's requests reach it. A 2026-07-28 request (it carries
  * the per-request envelope) is served statelessly by a server of its own, under one conversation per user; a call
- * asked about continues across the client's retries, which only the user who started it can make.
+ * asked about continues across the client's retries, which only the user who started it can make. Its
+ * `subscriptions/listen` streams hear list changes that concern the user and updates of the URIs they name from
+ * the user's own subscriptions, never another user's (see {@link UserListens}).
  */
 export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandler {
   const maxBody = config.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const onerror = config.onerror ?? (() => undefined);
   const allowed = config.allowedHostnames === 'any' ? undefined : [...config.allowedHostnames];
   const sessions = new Map<string, Session>();
-  // 2026-07-28 requests: one server instance per request, for the user the request's token named (passed through
-  // `authInfo`); a call's questions wait in `roundTrips` between the client's retries.
+  // 2026-07-28 requests: one server instance per request, for the user the request's token named; a call's questions
+  // wait in `roundTrips` between the client's retries. Each user has a handler of their own: its event bus feeds
+  // that user's `subscriptions/listen` streams only, so one user's resource updates never reach another's.
   const roundTrips = new RoundTrips();
-  const modern = createMcpHandler(
-    ({ authInfo }) => {
-      const user = (authInfo?.extra as { caller?: Caller } | undefined)?.caller;
-      if (user === undefined) throw new Error('a 2026-07-28 request reached the gateway without its checked user');
+  const modern = new Map<string, { readonly handler: McpHttpHandler; readonly listens: UserListens }>();
+  function modernOf(user: Caller) {
+    const key = JSON.stringify([user.userId, user.workspaceId, user.via]);
+    let served = modern.get(key);
+    if (served === undefined) {
       const scope = { userId: user.userId, workspaceId: user.workspaceId, conversationId: STATELESS_CONVERSATION };
-      return createGatewayServer({
-        host: config.host,
-        surface: config.surface,
-        scope,
-        era: 'modern',
-        roundTrips,
-        relayListChanges: false,
-      });
-    },
-    { legacy: 'reject', onerror, maxRequestBodySize: maxBody },
-  );
+      const handler = createMcpHandler(
+        () =>
+          createGatewayServer({
+            host: config.host,
+            surface: config.surface,
+            scope,
+            era: 'modern',
+            roundTrips,
+            relayListChanges: false,
+          }),
+        { legacy: 'reject', onerror, maxRequestBodySize: maxBody },
+      );
+      served = { handler, listens: new UserListens({ host: config.host, scope, notify: handler.notify, onerror }) };
+      modern.set(key, served);
+    }
+    return served;
+  }
+  /** Tells the listen streams of every user the tenant's change concerns (every user's, for a shared server's). */
+  const relay = (tenant: string | undefined, tell: (notify: McpHttpHandler['notify']) => void) => {
+    for (const [key, { handler }] of modern) {
+      const [userId, workspaceId] = JSON.parse(key) as [string, string];
+      if (tenant === undefined || tenantMatches(tenant, { userId, workspaceId })) tell(handler.notify);
+    }
+  };
   const stopRelays = [
-    config.host.on('tools.changed', () => modern.notify.toolsChanged()),
-    config.host.on('resources.changed', () => modern.notify.resourcesChanged()),
-    config.host.on('prompts.changed', () => modern.notify.promptsChanged()),
+    config.host.on('tools.changed', ({ tenant }) => relay(tenant, (notify) => notify.toolsChanged())),
+    config.host.on('resources.changed', ({ tenant }) => relay(tenant, (notify) => notify.resourcesChanged())),
+    config.host.on('prompts.changed', ({ tenant }) => relay(tenant, (notify) => notify.promptsChanged())),
   ];
 
   async function handle(request: Request): Promise<Response> {
@@ -149,7 +167,10 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     const sessionId = request.headers.get('mcp-session-id');
     if (request.method === 'POST' && sessionId === null && !(await isLegacyRequest(request, parsedBody))) {
       const authInfo: AuthInfo = { token: token ?? '', clientId: user.userId, scopes: [], extra: { caller: user } };
-      return modern.fetch(request, { parsedBody, authInfo });
+      const { handler, listens } = modernOf(user);
+      const response = await handler.fetch(request, { parsedBody, authInfo });
+      const listened = listenedUris(parsedBody);
+      return listened === undefined ? response : listens.watch(listened, response);
     }
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
@@ -197,9 +218,19 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     close: async () => {
       for (const stop of stopRelays.splice(0)) stop();
       await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()));
-      await modern.close();
+      const served = [...modern.values()];
+      modern.clear();
+      await Promise.allSettled(served.flatMap(({ handler, listens }) => [handler.close(), listens.close()]));
     },
   };
+}
+
+/** The resource URIs a `subscriptions/listen` request names, or undefined for any other message. */
+function listenedUris(body: unknown): string[] | undefined {
+  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+  if (message?.method !== 'subscriptions/listen') return undefined;
+  const uris = message.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : [];
 }
 
 /** The token of an `Authorization: Bearer …` header, or undefined. */

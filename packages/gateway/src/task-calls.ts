@@ -243,7 +243,8 @@ function taskOf(task: InvocationTask): Task {
     ...(task.statusMessage === null ? {} : { statusMessage: task.statusMessage }),
     createdAt: new Date(task.createdAt).toISOString(),
     lastUpdatedAt: new Date(task.updatedAt).toISOString(),
-    ttl: null,
+    // The ttl the server gave its task (not the one asked of it): past it, the server may forget the task.
+    ttl: task.ttlMs,
     pollInterval: task.pollIntervalMs ?? POLL_MS,
   };
 }

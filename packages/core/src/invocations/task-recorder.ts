@@ -29,6 +29,11 @@ function keptInterval(ms: number | undefined): number | undefined {
   return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
+/** A time to live a store keeps: the server's when it is a number of milliseconds (>= 0), else none. */
+function keptTtl(ms: number | null | undefined): number | undefined {
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
 /**
  * The task of one call: each update from the server is stored as the call's handle (`task.put`) when something a
  * person or a restart needs changed (the status, its message, the poll interval), and a status that is a running
@@ -67,6 +72,7 @@ export class TaskRecorder {
       // The server's words are untrusted: what a store would refuse (a negative interval) is not kept, so a server
       // cannot stop the history of every call with one malformed task.
       pollIntervalMs: keptInterval(task.pollInterval) ?? previous?.pollIntervalMs ?? null,
+      ttlMs: keptTtl(task.ttl) ?? previous?.ttlMs ?? null,
       status: task.status,
       statusMessage: typeof task.statusMessage === 'string' ? task.statusMessage : (previous?.statusMessage ?? null),
       createdAt: previous?.createdAt ?? at,
@@ -81,7 +87,8 @@ export class TaskRecorder {
       previous.taskId === next.taskId &&
       previous.status === next.status &&
       previous.statusMessage === next.statusMessage &&
-      previous.pollIntervalMs === next.pollIntervalMs;
+      previous.pollIntervalMs === next.pollIntervalMs &&
+      previous.ttlMs === next.ttlMs;
     // A task without an id cannot be followed again after a restart: the call goes on, its handle is not stored.
     if (same || typeof next.taskId !== 'string' || next.taskId === '') return;
     this.#put(next);

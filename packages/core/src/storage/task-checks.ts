@@ -23,7 +23,7 @@ function isTime(value: unknown): boolean {
 }
 
 /**
- * The task handle exactly as every store keeps it (its twelve fields, scope copied), refused as `invalid_arguments`
+ * The task handle exactly as every store keeps it (its thirteen fields, scope copied), refused as `invalid_arguments`
  * naming the field when a store could not keep it faithfully: a missing text, an unknown status or era, a time or
  * interval that is not a number. Written once so the stores cannot drift.
  */
@@ -45,6 +45,9 @@ export function storedTask(task: InvocationTask): InvocationTask {
   if (task.pollIntervalMs !== null && !(isTime(task.pollIntervalMs) && task.pollIntervalMs >= 0)) {
     throw invalid('pollIntervalMs must be a number of milliseconds or null', task);
   }
+  if (task.ttlMs !== null && !(isTime(task.ttlMs) && task.ttlMs >= 0)) {
+    throw invalid('ttlMs must be a number of milliseconds or null', task);
+  }
   if (task.statusMessage !== null && typeof task.statusMessage !== 'string') {
     throw invalid('statusMessage must be a string or null', task);
   }
@@ -58,6 +61,7 @@ export function storedTask(task: InvocationTask): InvocationTask {
     taskId: task.taskId,
     era: task.era,
     pollIntervalMs: task.pollIntervalMs,
+    ttlMs: task.ttlMs,
     status: task.status,
     statusMessage: task.statusMessage,
     createdAt: task.createdAt,

@@ -36,6 +36,11 @@ export interface InvocationTask {
   readonly era: TaskEra;
   /** The interval the server asked to be polled at, in milliseconds; null when it named none. */
   readonly pollIntervalMs: number | null;
+  /**
+   * How long the server keeps the task after it is created, in milliseconds, as the server said (`ttl` of its task,
+   * which may differ from what the host asked for); null when it said unlimited, or named none.
+   */
+  readonly ttlMs: number | null;
   readonly status: TaskStatus;
   readonly statusMessage: string | null;
   readonly createdAt: number;

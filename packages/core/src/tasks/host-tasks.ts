@@ -262,6 +262,7 @@ export class HostTasks implements PipelineTasks {
               status: task.status,
               ...(task.statusMessage === null ? {} : { statusMessage: task.statusMessage }),
               ...(task.pollIntervalMs === null ? {} : { pollInterval: task.pollIntervalMs }),
+              ttl: task.ttlMs,
             },
             signal: context.signal,
             onProgress: (progress) => context.onProgress(progress),

@@ -25,6 +25,7 @@ function handle(record: InvocationRecord, overrides: Partial<InvocationTask> = {
     taskId: `task-of-${record.id}`,
     era: '2025-11-25',
     pollIntervalMs: 500,
+    ttlMs: 300_000,
     status: 'working',
     statusMessage: 'Gathering sources',
     createdAt: record.createdAt + 1,
@@ -115,6 +116,18 @@ export function describeTaskContract(options: HostStoreContractOptions): void {
       const noId = { ...handle(record), taskId: '' };
       expect((await expectRejection(store.write([put(noId)]), 'invalid_arguments')).message).toContain('taskId');
       expect(await store.getTask(SCOPE, record.id)).toEqual(handle(record));
+    });
+
+    it("keeps the task's time to live as the server gave it, or none, and refuses one that is not a duration", async () => {
+      const record = await taskCall(store);
+      expect(await store.getTask(SCOPE, record.id)).toMatchObject({ ttlMs: 300_000 });
+      const unlimited = handle(record, { ttlMs: null, updatedAt: record.createdAt + 5 });
+      await store.write([put(unlimited)]);
+      expect(await store.getTask(SCOPE, record.id)).toMatchObject({ ttlMs: null });
+      const negative = handle(record, { ttlMs: -1 });
+      const error = await expectRejection(store.write([put(negative)]), 'invalid_arguments');
+      expect(error.message).toContain('ttlMs must be a number of milliseconds or null');
+      expect(await store.listOpenTasks({})).toEqual([unlimited]);
     });
 
     it('keeps open task handles across a reopen', async (context) => {

@@ -7,6 +7,8 @@ export interface TaskSnapshot {
   readonly statusMessage?: string;
   /** The interval the server asks the client to poll at, in milliseconds. */
   readonly pollInterval?: number;
+  /** How long the server keeps the task, in milliseconds (null: unlimited), as it says in its task. */
+  readonly ttl?: number | null;
 }
 
 /** What a task call tells its caller as the task moves: created once, then each status the server reports. */

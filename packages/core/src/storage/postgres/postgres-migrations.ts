@@ -324,6 +324,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // As SQLite's migration 11.
     sql: `ALTER TABLE invocations ADD COLUMN message_id TEXT;`,
   },
+  {
+    version: 16,
+    name: "a task's time to live, as its server gave it",
+    // As SQLite's migration 12.
+    sql: `ALTER TABLE invocation_tasks ADD COLUMN ttl_ms BIGINT;`,
+  },
 ];
 
 /** The newest schema version this code knows. */

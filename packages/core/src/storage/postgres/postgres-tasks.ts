@@ -24,7 +24,7 @@ export async function putTask(client: PgClient, task: InvocationTask): Promise<v
   await client.query({
     name: 'airlock_task_put',
     text:
-      `INSERT INTO invocation_tasks (${TASK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ` +
+      `INSERT INTO invocation_tasks (${TASK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ` +
       `ON CONFLICT (invocation_id) DO UPDATE SET ${TASK_UPDATE}`,
     values: taskParams(stored),
   });

@@ -248,6 +248,12 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     // call: user, workspace, conversation, message, tool call.
     sql: `ALTER TABLE invocations ADD COLUMN message_id TEXT;`,
   },
+  {
+    version: 12,
+    name: "a task's time to live, as its server gave it",
+    // NULL when the server named none (unlimited), and for handles stored before this migration.
+    sql: `ALTER TABLE invocation_tasks ADD COLUMN ttl_ms INTEGER;`,
+  },
 ];
 
 /** The newest schema version this code knows. */

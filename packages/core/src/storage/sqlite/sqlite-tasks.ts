@@ -24,7 +24,7 @@ export class SqliteTasks {
   constructor(database: SqliteDatabase) {
     this.#callExists = database.prepare(`SELECT 1 AS found FROM invocations i WHERE i.id = ? AND ${IN_SCOPE}`);
     this.#upsert = database.prepare(
-      `INSERT INTO invocation_tasks (${TASK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
+      `INSERT INTO invocation_tasks (${TASK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
         `ON CONFLICT (invocation_id) DO UPDATE SET ${TASK_UPDATE}`,
     );
     this.#get = database.prepare(`${TASK_SELECT} WHERE t.invocation_id = ? AND ${IN_SCOPE}`);
