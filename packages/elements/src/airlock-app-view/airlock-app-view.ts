@@ -39,6 +39,8 @@ import type { AppViewSource } from './app-view-source.js';
  * @property proxyUrl - (attribute `proxy-url`) the sandbox proxy page; refused when it has the page's own origin.
  * @property view - the view: `{ serverId, tool, uri, html, csp }`.
  * @property toolInput - the arguments of the call that opened the view.
+ * @property toolInputPartial - while the model still writes that call: its arguments so far, sent to the view as
+ *   `ui/notifications/tool-input-partial` until `toolInput` is set (display only; the call is made from the whole).
  * @property toolResult - that call's result, once it has one.
  * @property theme - `light` or `dark` (host context); default from the user's colour-scheme preference.
  * @property failure - why the page could not get the view: shown in its place.
@@ -52,6 +54,7 @@ export class AirlockAppView extends LitElement {
     proxyUrl: { type: String, attribute: 'proxy-url' },
     view: { attribute: false },
     toolInput: { attribute: false },
+    toolInputPartial: { attribute: false },
     toolResult: { attribute: false },
     theme: { type: String },
     minHeight: { type: Number, attribute: 'min-height' },
@@ -66,6 +69,7 @@ export class AirlockAppView extends LitElement {
   proxyUrl = '';
   view: AppViewSource | undefined;
   toolInput: Readonly<Record<string, unknown>> | undefined;
+  toolInputPartial: Readonly<Record<string, unknown>> | undefined;
   toolResult: AppCallResult | undefined;
   theme: 'light' | 'dark' | undefined;
   minHeight = 120;
@@ -116,6 +120,8 @@ export class AirlockAppView extends LitElement {
     if (!this.#initialized || this.#bridge === undefined) return;
     if (changed.has('toolInput') && this.toolInput !== undefined) {
       void this.#bridge.sendToolInput({ arguments: { ...this.toolInput } });
+    } else if (changed.has('toolInputPartial') && this.toolInputPartial !== undefined && this.toolInput === undefined) {
+      void this.#bridge.sendToolInputPartial({ arguments: { ...this.toolInputPartial } });
     }
     if (changed.has('toolResult') && this.toolResult !== undefined) {
       void this.#bridge.sendToolResult(this.toolResult as never);
@@ -215,6 +221,9 @@ export class AirlockAppView extends LitElement {
     bridge.oninitialized = () => {
       this.#initialized = true;
       if (this.toolInput !== undefined) void bridge.sendToolInput({ arguments: { ...this.toolInput } });
+      else if (this.toolInputPartial !== undefined) {
+        void bridge.sendToolInputPartial({ arguments: { ...this.toolInputPartial } });
+      }
       if (this.toolResult !== undefined) void bridge.sendToolResult(this.toolResult as never);
     };
     bridge.oncalltool = (params) => this.#call(view.serverId, params.name, params.arguments ?? {}) as never;
