@@ -81,6 +81,8 @@ export class AirlockAppView extends LitElement {
 
   #bridge: AppBridge | undefined;
   #initialized = false;
+  /** The input last sent to the view (whole or partial, and its JSON), so an equal one is not sent again. */
+  #inputSent: string | undefined;
   #height: number | undefined;
   #error = '';
   #link: PendingLink | undefined;
@@ -118,11 +120,7 @@ export class AirlockAppView extends LitElement {
       return;
     }
     if (!this.#initialized || this.#bridge === undefined) return;
-    if (changed.has('toolInput') && this.toolInput !== undefined) {
-      void this.#bridge.sendToolInput({ arguments: { ...this.toolInput } });
-    } else if (changed.has('toolInputPartial') && this.toolInputPartial !== undefined && this.toolInput === undefined) {
-      void this.#bridge.sendToolInputPartial({ arguments: { ...this.toolInputPartial } });
-    }
+    if (changed.has('toolInput') || changed.has('toolInputPartial')) this.#sendInput(this.#bridge);
     if (changed.has('toolResult') && this.toolResult !== undefined) {
       void this.#bridge.sendToolResult(this.toolResult as never);
     }
@@ -220,10 +218,7 @@ export class AirlockAppView extends LitElement {
     };
     bridge.oninitialized = () => {
       this.#initialized = true;
-      if (this.toolInput !== undefined) void bridge.sendToolInput({ arguments: { ...this.toolInput } });
-      else if (this.toolInputPartial !== undefined) {
-        void bridge.sendToolInputPartial({ arguments: { ...this.toolInputPartial } });
-      }
+      this.#sendInput(bridge);
       if (this.toolResult !== undefined) void bridge.sendToolResult(this.toolResult as never);
     };
     bridge.oncalltool = (params) => this.#call(view.serverId, params.name, params.arguments ?? {}) as never;
@@ -264,6 +259,21 @@ export class AirlockAppView extends LitElement {
     bridge.oncreatesamplingmessage = refuse('sampling/createMessage');
     bridge.onloggingmessage = () => undefined;
     bridge.onrequestteardown = () => void bridge.teardownResource({}, { timeout: 1000 }).catch(() => undefined);
+  }
+
+  /**
+   * The call's input, once per value (a redraw with equal arguments sends nothing): the whole input when there is
+   * one, else the input so far while the model still writes the call.
+   */
+  #sendInput(bridge: AppBridge): void {
+    const whole = this.toolInput !== undefined;
+    const args = this.toolInput ?? this.toolInputPartial;
+    if (args === undefined) return;
+    const sent = `${whole ? 'whole' : 'partial'}:${JSON.stringify(args)}`;
+    if (sent === this.#inputSent) return;
+    this.#inputSent = sent;
+    if (whole) void bridge.sendToolInput({ arguments: { ...args } });
+    else void bridge.sendToolInputPartial({ arguments: { ...args } });
   }
 
   #call(serverId: string, name: string, args: Readonly<Record<string, unknown>>): Promise<AppCallResult> {
@@ -387,6 +397,7 @@ export class AirlockAppView extends LitElement {
     const bridge = this.#bridge;
     this.#bridge = undefined;
     this.#initialized = false;
+    this.#inputSent = undefined;
     this.#height = undefined;
     this.#link?.cancel();
     this.#message?.cancel();
