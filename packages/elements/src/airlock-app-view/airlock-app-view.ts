@@ -21,6 +21,7 @@ import type { PendingLink } from './link-consent.js';
 import { appViewStyles } from './app-view-styles.js';
 import { allowAttribute, permissionsObject, renderPermissionConsent, ViewPermissions } from './permission-consent.js';
 import { viewDocument } from './view-document.js';
+import { ViewInput } from './view-input.js';
 import { REFUSALS, VIEW_SANDBOX } from './app-view-source.js';
 import type { AppViewSource } from './app-view-source.js';
 
@@ -81,8 +82,7 @@ export class AirlockAppView extends LitElement {
 
   #bridge: AppBridge | undefined;
   #initialized = false;
-  /** The input last sent to the view (whole or partial, and its JSON), so an equal one is not sent again. */
-  #inputSent: string | undefined;
+  readonly #input = new ViewInput();
   #height: number | undefined;
   #error = '';
   #link: PendingLink | undefined;
@@ -120,7 +120,9 @@ export class AirlockAppView extends LitElement {
       return;
     }
     if (!this.#initialized || this.#bridge === undefined) return;
-    if (changed.has('toolInput') || changed.has('toolInputPartial')) this.#sendInput(this.#bridge);
+    if (changed.has('toolInput') || changed.has('toolInputPartial')) {
+      this.#input.send(this.#bridge, this.toolInput, this.toolInputPartial);
+    }
     if (changed.has('toolResult') && this.toolResult !== undefined) {
       void this.#bridge.sendToolResult(this.toolResult as never);
     }
@@ -218,7 +220,7 @@ export class AirlockAppView extends LitElement {
     };
     bridge.oninitialized = () => {
       this.#initialized = true;
-      this.#sendInput(bridge);
+      this.#input.send(bridge, this.toolInput, this.toolInputPartial);
       if (this.toolResult !== undefined) void bridge.sendToolResult(this.toolResult as never);
     };
     bridge.oncalltool = (params) => this.#call(view.serverId, params.name, params.arguments ?? {}) as never;
@@ -259,21 +261,6 @@ export class AirlockAppView extends LitElement {
     bridge.oncreatesamplingmessage = refuse('sampling/createMessage');
     bridge.onloggingmessage = () => undefined;
     bridge.onrequestteardown = () => void bridge.teardownResource({}, { timeout: 1000 }).catch(() => undefined);
-  }
-
-  /**
-   * The call's input, once per value (a redraw with equal arguments sends nothing): the whole input when there is
-   * one, else the input so far while the model still writes the call.
-   */
-  #sendInput(bridge: AppBridge): void {
-    const whole = this.toolInput !== undefined;
-    const args = this.toolInput ?? this.toolInputPartial;
-    if (args === undefined) return;
-    const sent = `${whole ? 'whole' : 'partial'}:${JSON.stringify(args)}`;
-    if (sent === this.#inputSent) return;
-    this.#inputSent = sent;
-    if (whole) void bridge.sendToolInput({ arguments: { ...args } });
-    else void bridge.sendToolInputPartial({ arguments: { ...args } });
   }
 
   #call(serverId: string, name: string, args: Readonly<Record<string, unknown>>): Promise<AppCallResult> {
@@ -397,7 +384,7 @@ export class AirlockAppView extends LitElement {
     const bridge = this.#bridge;
     this.#bridge = undefined;
     this.#initialized = false;
-    this.#inputSent = undefined;
+    this.#input.reset();
     this.#height = undefined;
     this.#link?.cancel();
     this.#message?.cancel();
