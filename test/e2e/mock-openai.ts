@@ -13,11 +13,15 @@ export interface MockChatRequest {
 /**
  * A scripted step: the model either calls one tool (saying `say` first, if given) or answers with text. `hang`: the
  * text streams, then the answer never ends (until the client goes away), as a slow model's would: what Stop is for.
+ * `argumentPieces`: streamed, the call's arguments come in these pieces (joined, they must be its JSON), each one
+ * sent once `pace` (when given) resolves for it, so a test can see what the client made of the pieces so far.
  */
 export type MockReply =
   | {
       readonly toolCall: { readonly name: string; readonly arguments: Record<string, unknown> };
       readonly say?: string;
+      readonly argumentPieces?: readonly string[];
+      readonly pace?: (piece: number) => Promise<void>;
     }
   | { readonly text: (request: MockChatRequest) => string; readonly hang?: boolean };
 
@@ -61,7 +65,16 @@ export async function startMockOpenAI(script: readonly MockReply[]) {
       const text =
         reply === undefined ? 'The script has ended.' : 'text' in reply ? reply.text(request) : (reply.say ?? null);
       if (request.stream === true) {
-        streamReply(res, { id, model: request.model, call, text, hang: reply !== undefined && 'hang' in reply });
+        const pieces = reply !== undefined && 'toolCall' in reply ? reply : undefined;
+        void streamReply(res, {
+          id,
+          model: request.model,
+          call,
+          text,
+          hang: reply !== undefined && 'hang' in reply,
+          ...(pieces?.argumentPieces === undefined ? {} : { argumentPieces: pieces.argumentPieces }),
+          ...(pieces?.pace === undefined ? {} : { pace: pieces.pace }),
+        });
         res.on('close', () => {
           if (!res.writableFinished) state.aborted += 1;
         });
@@ -101,10 +114,18 @@ export async function startMockOpenAI(script: readonly MockReply[]) {
 }
 
 /** One answer as server-sent chunks: the text a word at a time, then the tool call if any; then its end (unless it hangs). */
-function streamReply(
+async function streamReply(
   res: ServerResponse,
-  reply: { id: string; model: string; call: object | undefined; text: string | null; hang: boolean },
-): void {
+  reply: {
+    id: string;
+    model: string;
+    call: { id: string; type: string; function: { name: string; arguments: string } } | undefined;
+    text: string | null;
+    hang: boolean;
+    argumentPieces?: readonly string[];
+    pace?: (piece: number) => Promise<void>;
+  },
+): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: object, finish: string | null) =>
     res.write(
@@ -117,7 +138,18 @@ function streamReply(
       })}\n\n`,
     );
   if (reply.text !== null) for (const piece of pieces(reply.text)) chunk({ role: 'assistant', content: piece }, null);
-  if (reply.call !== undefined) chunk({ role: 'assistant', tool_calls: [{ index: 0, ...reply.call }] }, null);
+  if (reply.call !== undefined && reply.argumentPieces !== undefined) {
+    const { id, type, function: fn } = reply.call;
+    chunk(
+      { role: 'assistant', tool_calls: [{ index: 0, id, type, function: { name: fn.name, arguments: '' } }] },
+      null,
+    );
+    for (const [index, piece] of reply.argumentPieces.entries()) {
+      await reply.pace?.(index);
+      if (res.destroyed) return;
+      chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }, null);
+    }
+  } else if (reply.call !== undefined) chunk({ role: 'assistant', tool_calls: [{ index: 0, ...reply.call }] }, null);
   if (reply.hang) return;
   chunk({}, reply.call === undefined ? 'stop' : 'tool_calls');
   res.write('data: [DONE]\n\n');

@@ -1,11 +1,12 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { dynamicTool, jsonSchema, stepCountIs, streamText } from 'ai';
 import type { ModelMessage, ToolSet } from 'ai';
-import type { Host, InvocationRecord, Scope } from '@airlock/core';
+import type { Clock, Host, InvocationRecord, Scope } from '@airlock/core';
 import type { ModelChoice, ModelConfig } from './model-config.js';
 import type { ConversationLog, OpenConversation } from './conversation-log.js';
 import { titleOf, TURN_BUSY_MESSAGE } from './conversation-log.js';
 import type { TabHub } from './tab-hub.js';
+import { PartialToolInputs } from './partial-tool-inputs.js';
 
 const SYSTEM = [
   'You are the assistant of an Airlock console. You can use the tools listed; each call is shown to the user,',
@@ -32,6 +33,8 @@ export interface ChatHooks {
   readonly viewContext?: (conversation: OpenConversation) => string | undefined;
   /** The key a turn sends to `model` for the scope's user (their own, kept in the vault); default `model.apiKey`. */
   readonly apiKey?: (scope: Scope, model: ModelConfig) => Promise<string | undefined>;
+  /** How the views of calls still being written are told of their input (`PartialToolInputs`): clock and interval. */
+  readonly partialInputs?: { readonly clock?: Clock; readonly everyMs?: number };
 }
 
 /**
@@ -132,6 +135,16 @@ export class Chat {
     const apiKey = this.hooks.apiKey === undefined ? model.apiKey : await this.hooks.apiKey(conversation.scope, model);
     // The line the reply's text streams into; a call ends it, so text after a call starts a line of its own.
     const reply: { line?: number } = {};
+    // A call's arguments as the model writes them, to its view (display only: never to the gate or the server).
+    const partials = new PartialToolInputs({
+      ...this.hooks.partialInputs,
+      tools: this.host.tools.list({ audience: 'model', scope: conversation.scope }),
+      send: (input) =>
+        this.hub.send(conversation.scope, 'tool.input.partial', {
+          conversationId: conversation.scope.conversationId,
+          ...input,
+        }),
+    });
     const result = streamText({
       model: createOpenAICompatible({
         name: 'airlock-model',
@@ -140,13 +153,13 @@ export class Chat {
       }).chatModel(model.model),
       system: [SYSTEM, this.hooks.viewContext?.(conversation)].filter((part) => part !== undefined).join('\n\n'),
       messages: history,
-      tools: this.#tools(conversation, reply, String(asked.id)),
+      tools: this.#tools(conversation, reply, String(asked.id), partials),
       stopWhen: stepCountIs(MAX_STEPS),
       maxRetries: 0,
       abortSignal: signal,
     });
     let failed = false;
-    for await (const part of result.fullStream) {
+    for await (const part of partials.follow(result.fullStream)) {
       if (part.type === 'text-delta') {
         if (reply.line === undefined) {
           reply.line = this.log.addLine(conversation, { role: 'assistant', text: part.text }).id;
@@ -166,7 +179,12 @@ export class Chat {
     conversation.messages = [...history, ...(await result.response).messages];
   }
 
-  #tools(conversation: OpenConversation, reply: { line?: number }, messageId: string): ToolSet {
+  #tools(
+    conversation: OpenConversation,
+    reply: { line?: number },
+    messageId: string,
+    partials: PartialToolInputs,
+  ): ToolSet {
     const { scope } = conversation;
     const tools: ToolSet = {};
     for (const tool of this.host.tools.list({ audience: 'model', scope })) {
@@ -174,6 +192,8 @@ export class Chat {
         ...(tool.description === undefined ? {} : { description: tool.description }),
         inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
         execute: async (args, { abortSignal, toolCallId }) => {
+          // The call is made from the whole arguments: its view hears no partial input after this.
+          partials.end(toolCallId);
           // Cancelled by the user from the card, or with the whole turn.
           const controller = new AbortController();
           abortSignal?.addEventListener('abort', () => controller.abort(), { once: true });

@@ -11,6 +11,7 @@ import type {
   ServerLogLine,
   ToolProgress,
 } from '@airlock/core';
+import type { PartialToolInput } from './partial-tool-inputs.js';
 import type { Card, ChatLine, ConversationView, Snapshot } from './wire.js';
 
 /** The data of an event that only says "something changed": the page refetches what it shows. */
@@ -41,6 +42,11 @@ export interface ConsoleEventMap {
   'chat.line': ChatLine;
   /** Text streamed into a line of a conversation (appended to what it holds). */
   'chat.delta': { readonly conversationId: string; readonly id: number; readonly text: string };
+  /**
+   * The model is still writing a call's arguments, for a tool with a view: the view is shown and told the arguments
+   * read so far (display only; the call, once made, carries `modelCallId` and is the same card).
+   */
+  'tool.input.partial': PartialToolInput & { readonly conversationId: string };
   /** A conversation's turn began or ended. */
   'chat.turn': { readonly conversationId: string; readonly busy: boolean };
   /** The tenant's conversations changed (one started or renamed): the list as it is now. */
@@ -81,6 +87,7 @@ export const CONSOLE_EVENT_NAMES = [
   'elicitation.completed',
   'chat.line',
   'chat.delta',
+  'tool.input.partial',
   'chat.turn',
   'conversations',
   'server.state',

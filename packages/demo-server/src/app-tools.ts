@@ -12,7 +12,7 @@ export const appTools: readonly DemoTool[] = [
     name: 'show_dashboard',
     title: 'Show dashboard',
     description: 'Shows the demo dashboard view (an MCP App) next to a short text summary.',
-    input: z.object({}),
+    input: z.object({ title: z.string().max(200).optional().describe('A heading for the dashboard') }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     _meta: { ui: { resourceUri: DASHBOARD_URI } },
     run: (_args, { state }) => textResult(`Dashboard: ${state.notes.size} notes.`),

@@ -14,18 +14,22 @@ const BLOB_URI = 'demo://files/blob.bin';
 const NOTE_PREFIX = 'demo://notes/';
 
 // A view talks to its host over postMessage JSON-RPC: ui/initialize, then ui/notifications/initialized, after which
-// the host may send the tool result; the Refresh button calls the app-only app_refresh tool through the host.
+// the host may send the tool result; the Refresh button calls the app-only app_refresh tool through the host. The
+// heading shows the call's title as the host sends it: early (tool-input-partial, while the model still writes it),
+// then whole (tool-input); `inputs` keeps each of those notifications in order, for a test to read.
 const DASHBOARD_HTML = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Airlock demo dashboard</title>
 <style>body{font:14px system-ui,sans-serif;margin:1rem}output{display:block;white-space:pre-wrap;margin-top:.5rem}</style>
 </head>
 <body>
-<h1>Demo dashboard</h1>
+<h1 id="title">Demo dashboard</h1>
 <button id="refresh" type="button">Refresh</button>
 <output id="out">Waiting for the host…</output>
 <script>
 const out = document.getElementById('out');
+const heading = document.getElementById('title');
+window.inputs = [];
 const pending = new Map();
 let nextId = 1;
 function request(method, params) {
@@ -43,6 +47,10 @@ window.addEventListener('message', (event) => {
     const { resolve, reject } = pending.get(message.id);
     pending.delete(message.id);
     if (message.error) reject(new Error(message.error.message)); else resolve(message.result);
+  } else if (message.method === 'ui/notifications/tool-input-partial' || message.method === 'ui/notifications/tool-input') {
+    const args = (message.params && message.params.arguments) || {};
+    window.inputs.push({ method: message.method, arguments: args });
+    if (typeof args.title === 'string') heading.textContent = args.title;
   } else if (message.method === 'ui/notifications/tool-result') {
     show(message.params);
   }

@@ -7,6 +7,10 @@ export interface CardSlot {
   readonly card: Card;
   /** 1 for the first call; 2 and up for retries shown in the same card. */
   readonly attempt: number;
+  /** The model's id for the first call, when the model made it: the card of the view shown while it was written. */
+  readonly modelCallId?: string;
+  /** A call the model is still writing (`streaming-slot.ts`): only its view is live, with the input so far. */
+  readonly streaming?: true;
 }
 
 /**
@@ -24,7 +28,12 @@ export function cardSlots(state: PageState): CardSlot[] {
     if (state.retries.has(id)) continue;
     const shown = latest.get(id);
     const current = shown === undefined ? undefined : state.cards.get(shown.id);
-    slots.push({ slot: id, card: current ?? card, attempt: current === undefined ? 1 : shown!.attempt });
+    slots.push({
+      slot: id,
+      card: current ?? card,
+      attempt: current === undefined ? 1 : shown!.attempt,
+      ...(card.invocation.modelCallId === undefined ? {} : { modelCallId: card.invocation.modelCallId }),
+    });
   }
   return slots;
 }

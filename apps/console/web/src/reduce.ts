@@ -70,7 +70,14 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
         ...(known?.progress && !card.result ? { progress: known.progress } : {}),
         ...(taskStartedAt === undefined ? {} : { taskStartedAt }),
       };
-      return { ...adoptRetry(state, card.invocation), cards: new Map(state.cards).set(id, merged) };
+      return {
+        ...adoptRetry(state, card.invocation),
+        cards: new Map(state.cards).set(id, merged),
+        // A call the model was writing is made: its card takes the early view's place (the same view).
+        ...(card.invocation.modelCallId === undefined
+          ? {}
+          : { streamingCalls: state.streamingCalls.filter((c) => c.modelCallId !== card.invocation.modelCallId) }),
+      };
     }
     case 'invocation.progress': {
       const { invocationId, progress } = event.data;
@@ -124,9 +131,23 @@ export function reduce(state: PageState, event: ConsoleEvent): PageState {
       chatLines[index] = { ...line, text: line.text + text };
       return { ...state, chatLines };
     }
+    case 'tool.input.partial': {
+      const call = event.data;
+      if (call.conversationId !== state.snapshot?.conversationId) return state;
+      // Late: the call is made already, and its view has the whole input.
+      if ([...state.cards.values()].some((card) => card.invocation.modelCallId === call.modelCallId)) return state;
+      const known = state.streamingCalls.some((c) => c.modelCallId === call.modelCallId);
+      return {
+        ...state,
+        streamingCalls: known
+          ? state.streamingCalls.map((c) => (c.modelCallId === call.modelCallId ? call : c))
+          : [...state.streamingCalls, call],
+      };
+    }
     case 'chat.turn':
       if (event.data.conversationId !== state.snapshot?.conversationId) return state;
-      return { ...state, chatBusy: event.data.busy };
+      // A call still being written when the turn ends was never made: its early view goes.
+      return { ...state, chatBusy: event.data.busy, ...(event.data.busy ? {} : { streamingCalls: [] }) };
     case 'conversations':
       return { ...state, conversations: event.data.conversations };
     // What these change is refetched or reconnected by the event stream; the state itself stays.

@@ -1,7 +1,11 @@
 import type { AuditEvent, ElicitationEnd, ElicitationRequest, PermissionRequest } from '@airlock/core';
 import { CARDS_PER_FRAME } from './card-window.js';
 import type { ConsoleMessageKey } from './console-messages.js';
+import type { ConsoleEventMap } from '../../src/console-events.js';
 import type { Card, ChatLine, ConversationView, Snapshot } from '../../src/wire.js';
+
+/** A call the model is still writing, for a tool with a view: its view is shown early with the input so far. */
+export type StreamingCall = ConsoleEventMap['tool.input.partial'];
 
 /** What the console says of the audit chain (no counts: the chain is shared by every tenant). */
 export type Verification = { ok: true } | { ok: false; seq: number; problem: string };
@@ -70,6 +74,11 @@ export interface PageState {
   readonly launcherError?: string | undefined;
   /** The shown conversation's lines, the reply streaming into the last one while a turn runs. */
   readonly chatLines: readonly ChatLine[];
+  /**
+   * Calls the model is still writing in the shown conversation (display only), until their card is here or the turn
+   * ended: each shows its tool's view early, in the place its card then takes.
+   */
+  readonly streamingCalls: readonly StreamingCall[];
   /** A turn of the model is running in the shown conversation (from the message sent until the turn ends). */
   readonly chatBusy: boolean;
   /** The tenant's kept conversations, most recently updated first. */
@@ -112,6 +121,7 @@ export function initialState(): PageState {
     asked: new Set(),
     closedQuestions: [],
     chatLines: [],
+    streamingCalls: [],
     chatBusy: false,
     conversations: [],
   };

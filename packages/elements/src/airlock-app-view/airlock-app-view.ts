@@ -21,6 +21,7 @@ import type { PendingLink } from './link-consent.js';
 import { appViewStyles } from './app-view-styles.js';
 import { allowAttribute, permissionsObject, renderPermissionConsent, ViewPermissions } from './permission-consent.js';
 import { viewDocument } from './view-document.js';
+import { ViewInput } from './view-input.js';
 import { REFUSALS, VIEW_SANDBOX } from './app-view-source.js';
 import type { AppViewSource } from './app-view-source.js';
 
@@ -39,6 +40,8 @@ import type { AppViewSource } from './app-view-source.js';
  * @property proxyUrl - (attribute `proxy-url`) the sandbox proxy page; refused when it has the page's own origin.
  * @property view - the view: `{ serverId, tool, uri, html, csp }`.
  * @property toolInput - the arguments of the call that opened the view.
+ * @property toolInputPartial - while the model still writes that call: its arguments so far, sent to the view as
+ *   `ui/notifications/tool-input-partial` until `toolInput` is set (display only; the call is made from the whole).
  * @property toolResult - that call's result, once it has one.
  * @property theme - `light` or `dark` (host context); default from the user's colour-scheme preference.
  * @property failure - why the page could not get the view: shown in its place.
@@ -52,6 +55,7 @@ export class AirlockAppView extends LitElement {
     proxyUrl: { type: String, attribute: 'proxy-url' },
     view: { attribute: false },
     toolInput: { attribute: false },
+    toolInputPartial: { attribute: false },
     toolResult: { attribute: false },
     theme: { type: String },
     minHeight: { type: Number, attribute: 'min-height' },
@@ -66,6 +70,7 @@ export class AirlockAppView extends LitElement {
   proxyUrl = '';
   view: AppViewSource | undefined;
   toolInput: Readonly<Record<string, unknown>> | undefined;
+  toolInputPartial: Readonly<Record<string, unknown>> | undefined;
   toolResult: AppCallResult | undefined;
   theme: 'light' | 'dark' | undefined;
   minHeight = 120;
@@ -77,6 +82,7 @@ export class AirlockAppView extends LitElement {
 
   #bridge: AppBridge | undefined;
   #initialized = false;
+  readonly #input = new ViewInput();
   #height: number | undefined;
   #error = '';
   #link: PendingLink | undefined;
@@ -114,8 +120,8 @@ export class AirlockAppView extends LitElement {
       return;
     }
     if (!this.#initialized || this.#bridge === undefined) return;
-    if (changed.has('toolInput') && this.toolInput !== undefined) {
-      void this.#bridge.sendToolInput({ arguments: { ...this.toolInput } });
+    if (changed.has('toolInput') || changed.has('toolInputPartial')) {
+      this.#input.send(this.#bridge, this.toolInput, this.toolInputPartial);
     }
     if (changed.has('toolResult') && this.toolResult !== undefined) {
       void this.#bridge.sendToolResult(this.toolResult as never);
@@ -214,7 +220,7 @@ export class AirlockAppView extends LitElement {
     };
     bridge.oninitialized = () => {
       this.#initialized = true;
-      if (this.toolInput !== undefined) void bridge.sendToolInput({ arguments: { ...this.toolInput } });
+      this.#input.send(bridge, this.toolInput, this.toolInputPartial);
       if (this.toolResult !== undefined) void bridge.sendToolResult(this.toolResult as never);
     };
     bridge.oncalltool = (params) => this.#call(view.serverId, params.name, params.arguments ?? {}) as never;
@@ -378,6 +384,7 @@ export class AirlockAppView extends LitElement {
     const bridge = this.#bridge;
     this.#bridge = undefined;
     this.#initialized = false;
+    this.#input.reset();
     this.#height = undefined;
     this.#link?.cancel();
     this.#message?.cancel();

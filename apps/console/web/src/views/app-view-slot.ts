@@ -125,13 +125,15 @@ function sendMessage(event: AppMessageEvent): void {
 
 /**
  * The view of a card's tool, inline under the card, when the tool has one and the call was not itself made by a
- * view (a view's own calls show as plain cards). It gets the call's arguments and, once there is one, its result.
+ * view (a view's own calls show as plain cards). It gets the call's arguments and, once there is one, its result;
+ * while the model still writes the call (`streaming`), the arguments so far as partial input (display only).
  */
 export function appViewSlot(
   invocation: InvocationRecord,
   tool: { readonly resourceUri?: string; readonly definitionHash: string } | undefined,
   result: ScreenPayload | undefined,
   chat = false,
+  streaming = false,
 ): TemplateResult | typeof nothing {
   if (tool?.resourceUri === undefined || invocation.caller.kind === 'app') return nothing;
   const reading = viewOf(invocation.scope.workspaceId, invocation.tool, tool.definitionHash);
@@ -149,8 +151,10 @@ export function appViewSlot(
   };
   return html`<div class="app-view">
     <airlock-app-view
-      data-app-view=${invocation.id}
-      .toolInput=${invocation.args}
+      data-app-view=${streaming ? nothing : invocation.id}
+      data-model-call=${invocation.modelCallId ?? nothing}
+      .toolInputPartial=${streaming ? invocation.args : undefined}
+      .toolInput=${streaming ? undefined : invocation.args}
       .toolResult=${result === undefined ? undefined : resultFor(result)}
       @airlock-app-call=${routeCall}
       @airlock-app-open-link=${inspectLink}

@@ -4,6 +4,7 @@ import type { AuditEvent } from '@airlock/core';
 import type { Actions } from '../actions.js';
 import { callLabel } from '../audit-call-label.js';
 import { auditGroups } from '../audit-groups.js';
+import { auditSummary } from '../audit-summary.js';
 import { CONSOLE_MESSAGES } from '../console-messages.js';
 import type { ConsoleMessageKey } from '../console-messages.js';
 import { locale, plural, t } from '../i18n.js';
@@ -18,28 +19,12 @@ function word(prefix: string, value: unknown): string {
   return hasKey(key) ? t(key) : text;
 }
 
-/** One line of what an event says, in words: the decision and who made it, the state a call moved to, the answer. */
-function summary(event: AuditEvent): string {
-  const data = event.data;
-  const parts: string[] = [];
-  if (data['decision'] !== undefined) parts.push(word('console.audit.decision.', data['decision']));
-  if (data['origin'] !== undefined) parts.push(word('console.audit.origin.', data['origin']));
-  if (data['to'] !== undefined) {
-    const from =
-      data['from'] === null || data['from'] === undefined ? '' : `${word('console.state.', data['from'])} → `;
-    parts.push(`${from}${word('console.state.', data['to'])}`);
-  }
-  if (typeof data['outcome'] === 'string') parts.push(word('console.audit.outcome.', data['outcome']));
-  if (typeof data['action'] === 'string') parts.push(data['action']);
-  return parts.join(' · ');
-}
-
 function eventView(event: AuditEvent): TemplateResult {
   const risk = event.riskTier === null ? '' : ` · ${word('console.risk.', event.riskTier)}`;
   return html`<li class="audit-event" data-seq=${event.seq}>
     <span class="muted">#${event.seq}</span>
     <time datetime=${new Date(event.at).toISOString()}>${new Date(event.at).toLocaleString(locale)}</time>
-    <span><strong>${word('console.audit.kind.', event.type)}</strong> ${summary(event)}${risk}</span>
+    <span><strong>${word('console.audit.kind.', event.type)}</strong> ${auditSummary(event, word)}${risk}</span>
     <details>
       <summary>${t('console.audit.raw')}</summary>
       <pre>${JSON.stringify(event.data, null, 2)}</pre>

@@ -32,7 +32,13 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
   const fullText = state.fullTexts.get(invocation.id);
   const expiredAt = state.expiredResults.get(invocation.id);
   const note = retryNote(state, slot);
-  return html`<li data-invocation=${invocation.id} data-slot=${slot.slot} data-state=${invocation.state}>
+  // A call still being written is no call yet: no id for tests or actions to find, nothing to cancel.
+  const streaming = slot.streaming === true;
+  return html`<li
+    data-invocation=${streaming ? nothing : invocation.id}
+    data-slot=${slot.slot}
+    data-state=${streaming ? 'streaming' : invocation.state}
+  >
     <airlock-tool-card
       .invocation=${invocation}
       .tool=${entry?.tool}
@@ -43,12 +49,12 @@ export function cardView(state: PageState, snapshot: Snapshot, slot: CardSlot, a
       .fullText=${fullText === '' ? undefined : fullText}
       .wholeTexts=${state.wholeTexts.get(invocation.id)}
       .wholeTextErrors=${state.wholeTextErrors.get(invocation.id)}
-      cancellable
+      ?cancellable=${!streaming}
       @airlock-tool-retry=${() => actions.retry(invocation)}
       @airlock-tool-cancel=${() => actions.cancel(invocation.id)}
       @airlock-tool-show-all=${(event: ToolShowAllEvent) => actions.showAll(invocation.id, event.detail.block)}
     ></airlock-tool-card>
-    ${appViewSlot(invocation, entry?.tool, card.result, snapshot.chat.configured)}
+    ${appViewSlot(invocation, entry?.tool, card.result, snapshot.chat.configured, streaming)}
     ${note === undefined ? nothing : html`<p class="note" data-retry-note>${note}</p>`}
     ${
       // A call that needs the user to sign in first: the card offers the sign-in (then Retry runs it as them).

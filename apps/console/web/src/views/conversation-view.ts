@@ -6,6 +6,7 @@ import { cardSlots } from '../card-slots.js';
 import { drawnSlots } from '../card-window.js';
 import { t } from '../i18n.js';
 import type { PageState } from '../state.js';
+import { streamingSlot, slotKey } from '../streaming-slot.js';
 import { timeline } from '../timeline.js';
 import type { Snapshot } from '../../../src/wire.js';
 import { cardView } from './card-view.js';
@@ -78,7 +79,11 @@ function deleteAction(state: PageState, title: string, actions: Actions): Templa
  * wide screen and after them on a narrow one, each collapsible.
  */
 export function conversationView(state: PageState, snapshot: Snapshot, actions: Actions): TemplateResult {
-  const items = timeline(state.chatLines, drawnSlots(cardSlots(state), state));
+  const items = [
+    ...timeline(state.chatLines, drawnSlots(cardSlots(state), state)),
+    // Calls the model is still writing come last (where their cards will be), under their cards' keys.
+    ...state.streamingCalls.map((call) => ({ kind: 'card' as const, slot: streamingSlot(call, snapshot) })),
+  ];
   return html`<main class="layout">
     <div class="work">
       <section class="panel conversation" aria-labelledby="cards-title">
@@ -87,7 +92,7 @@ export function conversationView(state: PageState, snapshot: Snapshot, actions: 
         <ol class="chat-lines cards" aria-live="polite">
           ${repeat(
             items,
-            (item) => (item.kind === 'line' ? `line-${item.line.id}` : `card-${item.slot.slot}`),
+            (item) => (item.kind === 'line' ? `line-${item.line.id}` : slotKey(item.slot)),
             (item) => (item.kind === 'line' ? chatLineView(item.line) : cardView(state, snapshot, item.slot, actions)),
           )}
         </ol>

@@ -28,7 +28,23 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
           ><span class="label-text">${t('console.workspace')}</span>
           <input name="workspace" size="12" .value=${snapshot.session.workspaceId}
         /></label>
-        <wa-button type="submit" size="small" variant="brand">${t('console.workspace.switch')}</wa-button>
+        <wa-button type="submit" size="small" variant="brand" class="switch"
+          ><svg
+            slot="start"
+            class="arrow"
+            viewBox="0 0 16 16"
+            width="16"
+            height="16"
+            fill="none"
+            stroke="currentColor"
+            stroke-width="2"
+            stroke-linecap="round"
+            stroke-linejoin="round"
+            aria-hidden="true"
+          >
+            <path d="M2.5 8h10M9 4.5 12.5 8 9 11.5" /></svg
+          ><span class="switch-label">${t('console.workspace.switch')}</span></wa-button
+        >
       </form>
       ${
         typeof Notification !== 'undefined' && Notification.permission === 'default'
@@ -55,7 +71,9 @@ export function headerView(snapshot: Snapshot, route: PageRoute, actions: Action
             </wa-button>`
           : nothing
       }
-      <wa-button size="small" appearance="outlined" @click=${actions.signOut}>${t('console.signout')}</wa-button>
+      <wa-button class="signout" size="small" appearance="outlined" @click=${actions.signOut}
+        >${t('console.signout')}</wa-button
+      >
     </div>
   </header>`;
 }
