@@ -83,7 +83,9 @@ export class ConsoleSurface implements Surface {
           close(null);
           reject(new Error('the question closed before anyone answered it'));
           // Closed on the other instances' tabs too, once they were told of it.
-          void asking.shared.then((told) => (told ? this.#bus.close(id) : undefined)).catch(() => undefined);
+          void asking.shared
+            .then((told) => (told ? this.#bus.close(request.scope, id) : undefined))
+            .catch(() => undefined);
         },
         { once: true },
       );

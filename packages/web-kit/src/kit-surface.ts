@@ -6,8 +6,8 @@ import type {
   Surface,
 } from '@airlock/core';
 import { PERMISSION_DECISIONS } from '@airlock/core';
-import type { KitBusNews, KitQuestionBus, Tenant } from './kit-question-bus.js';
-import { sameTenant } from './kit-question-bus.js';
+import type { KitBusNews, KitOtherNews, KitQuestionBus, Tenant } from './kit-question-bus.js';
+import { isKitNews, sameTenant } from './kit-question-bus.js';
 import { KitRefusal } from './kit-refusal.js';
 
 /** What the surface tells the pages: a question opened or closed, for one tenant. */
@@ -30,7 +30,7 @@ interface Asking {
  *
  * With a question bus, a question asked here shows on the pages of every instance, one asked elsewhere shows here,
  * and every answer is claimed through the bus: the first, from any instance, reaches the waiting call; a later one is
- * told it came too late (409).
+ * told it came too late (409); one to a question whose instance stopped is told so (410).
  */
 export class KitSurface implements Surface {
   readonly elicitationModes = ['form', 'url'] as const;
@@ -119,6 +119,14 @@ export class KitSurface implements Surface {
       throw new KitRefusal(409, 'already_answered', `the permission question ${id} was already answered or has closed`);
     }
     if (claim === 'unknown') throw notOpen(id);
+    if (typeof claim === 'object') {
+      throw new KitRefusal(
+        410,
+        'instance_lost',
+        `the instance that asked permission question ${id} (${claim.lost}) has sent no heartbeat for ` +
+          `${claim.staleMs / 1000} s: its call is gone, so the answer would reach no one`,
+      );
+    }
     this.#ended(id, answer);
   }
 
@@ -135,7 +143,8 @@ export class KitSurface implements Surface {
     this.#tell({ kind: 'closed', request, decision });
   }
 
-  #heard(news: KitBusNews): void {
+  #heard(news: KitBusNews | KitOtherNews): void {
+    if (!isKitNews(news)) return;
     if (news.kind === 'opened') {
       const id = news.request.invocationId;
       if (this.#asking.has(id) || this.#elsewhere.has(id)) return;
