@@ -7,3 +7,6 @@ export { isKitNews, memoryQuestionBus, sameTenant } from './kit-question-bus.js'
 export type { KitBusNews, KitClaim, KitOtherNews, KitQuestionBus, Tenant } from './kit-question-bus.js';
 export type { KitSession, KitSessions } from './kit-sessions.js';
 export type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';
+export { KitSurface } from './kit-surface.js';
+export type { KitSignIn, KitSurfaceOptions, QuestionNews } from './kit-surface.js';
+export { KitRefusal } from './kit-refusal.js';
