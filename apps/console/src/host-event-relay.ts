@@ -19,7 +19,7 @@ export interface HostEventRelayConfig {
   readonly host: Host;
   readonly hub: TabHub;
   readonly surface: KitSurface;
-  /** Where servers' questions are shared with the other instances (the surface's own permission questions too). */
+  /** Where servers' questions, URL flows and their answers are shared with the other instances. */
   readonly questions: QuestionBus;
 }
 
