@@ -14,7 +14,7 @@ import { findNode22 } from '../support/node22/node22.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SLOW = 600_000;
-const FOLDERS = ['packages/core', 'packages/demo-server', 'packages/gateway', 'apps/console'];
+const FOLDERS = ['packages/core', 'packages/demo-server', 'packages/gateway', 'packages/web-kit', 'apps/console'];
 
 /** Packages only the console's page build uses, at any depth of the install. */
 const PAGE_ONLY = [

@@ -27,7 +27,15 @@ const PACKAGES = {
 } as const;
 
 /** What the console and the elements bring, which a CLI user must not have to install. */
-const CONSOLE_ONLY = ['hono', '@hono/node-server', 'ai', '@ai-sdk/openai-compatible', 'lit', '@airlock/console'];
+const CONSOLE_ONLY = [
+  'hono',
+  '@hono/node-server',
+  'ai',
+  '@ai-sdk/openai-compatible',
+  'lit',
+  '@airlock/web-kit',
+  '@airlock/console',
+];
 
 const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'];
 
@@ -140,7 +148,7 @@ describe('the packed packages, installed outside the repository', { timeout: SLO
   });
 
   it('adds @airlock/elements (module, bundle, types for both) and @airlock/console, which airlock console finds', async () => {
-    await runOk('npm', [...INSTALL, tarballs.elements, tarballs.console], project);
+    await runOk('npm', [...INSTALL, tarballs.webKit, tarballs.elements, tarballs.console], project);
     const elements = join(project, 'node_modules/@airlock/elements');
     const shipped = ['dist/index.js', 'dist/index.d.ts', 'dist/bundle/airlock-elements.js', 'LICENSE', 'README.md'];
     for (const file of [...shipped, 'dist/custom-elements.json']) {

@@ -1,5 +1,6 @@
 import { HostError } from '@airlock/core';
 import type { HostErrorCode } from '@airlock/core';
+import { KitRefusal } from '@airlock/web-kit';
 
 export type ApiStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 500 | 503;
 
@@ -35,9 +36,13 @@ const STATUS: Partial<Record<HostErrorCode, ApiStatus>> = {
   closed: 503,
 };
 
-/** The status and body for anything a route threw: API errors as they are, host errors by code, the rest as 500. */
+/**
+ * The status and body for anything a route threw: API errors as they are, the kit's refusals (its surface's answers)
+ * and host errors by code, the rest as 500.
+ */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof KitRefusal) return new ApiError(error.status, error.code, error.message);
   if (error instanceof HostError) {
     return new ApiError(STATUS[error.code] ?? 400, error.code, error.message, error.data);
   }

@@ -6,7 +6,7 @@ import type { ModelKeys } from './model-keys.js';
 import type { ConversationLog } from './conversation-log.js';
 import type { AuthMode } from './console-config.js';
 import type { ConsoleLogger } from './console-logger.js';
-import type { ConsoleSurface } from './console-surface.js';
+import type { KitSurface } from '@airlock/web-kit';
 import type { HostEventRelay } from './host-event-relay.js';
 import type { PageData } from './page-data.js';
 import type { RunningCalls } from './running-calls.js';
@@ -43,7 +43,7 @@ export interface ApiParts {
   /** Where a request that failed on our side (a 500) is logged, with its method and path, never its body. */
   readonly logger: ConsoleLogger;
   readonly sessions: Sessions;
-  readonly surface: ConsoleSurface;
+  readonly surface: KitSurface;
   readonly signIn: ConsoleSignIn;
   /** The console's address as users reach it (its client metadata document names it). */
   readonly publicUrl: () => string;

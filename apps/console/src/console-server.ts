@@ -9,6 +9,7 @@ import type { Clock, Host, HostError } from '@airlock/core';
 import { createHost, logHostEvents, SECRET_KEY_ENV, StoredInputs, systemClock, TokenVault } from '@airlock/core';
 import { createGatewayHandler, createResourceServer, GatewaySurface } from '@airlock/gateway';
 import type { ResourceServer } from '@airlock/gateway';
+import { KitSurface } from '@airlock/web-kit';
 import { ConsoleSignIn } from './console-sign-in.js';
 import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
 import { openSqliteWorkerStore } from '@airlock/core/worker';
@@ -24,7 +25,6 @@ import { LOOPBACK_HOSTS } from './console-config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { startConsoleMetrics } from './console-metrics.js';
 import type { ConsoleLogger } from './console-logger.js';
-import { ConsoleSurface } from './console-surface.js';
 import { HostEventRelay } from './host-event-relay.js';
 import { PageData } from './page-data.js';
 import { IN_PROCESS_QUESTIONS } from './question-bus.js';
@@ -93,7 +93,8 @@ export async function startConsole(
   // Registered before the host, which records metrics only when a meter provider is there at its creation.
   const consoleMetrics = config.metrics?.prometheus === true ? startConsoleMetrics() : undefined;
   const hub = new TabHub();
-  const surface = new ConsoleSurface(hub, questions);
+  // Sign-in to remote servers is offered: its hook is given once the host exists (the sign-in needs it).
+  const surface = new KitSurface({ questions: questions.shared ? questions : undefined, signIn: true });
   // With gateway.enabled, MCP clients call at /mcp too: their questions go to them when they can elicit, and to the
   // user's tabs here when they cannot; every other call's questions go to the tabs as before.
   const gatewayUsers = config.gateway?.enabled === true ? config.gateway.users : undefined;
@@ -143,7 +144,7 @@ export async function startConsole(
   // there), then the relay of the host's events, the chat, and what pages read.
   logHostEvents(host, logger);
   const running = new RunningCalls({ host, bus: questions });
-  const relay = new HostEventRelay({ host, hub, surface });
+  const relay = new HostEventRelay({ host, hub, surface, questions });
   const conversations = new ConversationLog({
     store,
     hub,
@@ -179,7 +180,7 @@ export async function startConsole(
   const signIn = new ConsoleSignIn(host, questions);
   // A user sent back to another instance after signing in to a server: that instance hands the redirect here.
   const stopFinishingSignIns = signIn.followElsewhere();
-  surface.attachSignIn(signIn);
+  surface.signInWith((request, signal) => signIn.authorize(request, signal));
   // The views' sandbox proxy: framed only by the console's own origins, at the address its pages are told.
   let proxyPort = 0;
   const views = viewProxyAddress(config, { console: () => port, proxy: () => proxyPort });

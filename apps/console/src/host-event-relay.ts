@@ -3,7 +3,7 @@ import { isTerminalState } from '@airlock/core';
 import { isAcceptedUrlFlow } from './accepted-url-flow.js';
 import { toApiError } from './api-error.js';
 import type { ConsoleEventMap, ConsoleEventName } from './console-events.js';
-import type { ConsoleSurface } from './console-surface.js';
+import type { KitSurface } from '@airlock/web-kit';
 import type { ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { Tenant, TabHub } from './tab-hub.js';
 import { tenantKey } from './tab-hub.js';
@@ -18,7 +18,9 @@ const ACCEPTED_FLOWS = 500;
 export interface HostEventRelayConfig {
   readonly host: Host;
   readonly hub: TabHub;
-  readonly surface: ConsoleSurface;
+  readonly surface: KitSurface;
+  /** Where servers' questions, URL flows and their answers are shared with the other instances. */
+  readonly questions: QuestionBus;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface HostEventRelayConfig {
  * flows, and the latest finished cards (with their bounded screen payloads). Every lookup is by the caller's tenant,
  * so another tenant's id is not found.
  *
- * With instances sharing questions (`surface.questions`), a server's question asked here is shown on every
+ * With instances sharing questions (`questions`), a server's question asked here is shown on every
  * instance's tabs, one asked elsewhere is shown here, and an answer given on another instance is checked and sent to
  * the server here (the instance whose call the server asked), which tells the answering instance how it went.
  */
@@ -40,20 +42,29 @@ export class HostEventRelay {
   readonly #off: (() => void)[];
   readonly #host: Host;
   readonly #hub: TabHub;
-  readonly #surface: ConsoleSurface;
+  readonly #surface: KitSurface;
   readonly #bus: QuestionBus;
   /** Questions servers asked calls on other instances, shown here until they close. */
   readonly #elsewhere = new Map<string, ElicitationRequest>();
   /** Per question asked here, its telling to the other instances: its close is told after it. */
   readonly #told = new Map<string, Promise<void>>();
 
-  constructor({ host, hub, surface }: HostEventRelayConfig) {
+  constructor({ host, hub, surface, questions }: HostEventRelayConfig) {
     this.#host = host;
     this.#hub = hub;
     this.#surface = surface;
-    this.#bus = surface.questions;
+    this.#bus = questions;
     this.#off = [
       this.#bus.listen((news) => this.#heard(news)),
+      // The surface's permission questions, asked here or on another instance, to the tabs of their tenant.
+      surface.listen((news) =>
+        news.kind === 'opened'
+          ? hub.send(news.request.scope, 'permission.requested', news.request)
+          : hub.send(news.request.scope, 'permission.closed', {
+              id: news.request.invocationId,
+              decision: news.decision,
+            }),
+      ),
       host.on('invocation.transition', ({ invocation, screen }) => this.#transition(invocation, screen)),
       host.on('invocation.progress', ({ invocation, progress }) => {
         this.#progress.set(invocation.id, progress);

@@ -3,7 +3,7 @@ import { sameScope } from '@airlock/core';
 import { ApiError } from './api-error.js';
 import type { Chat } from './chat.js';
 import type { ConversationLog } from './conversation-log.js';
-import type { ConsoleSurface } from './console-surface.js';
+import type { KitSurface } from '@airlock/web-kit';
 import type { HostEventRelay } from './host-event-relay.js';
 import type { Tenant } from './tab-hub.js';
 import type { Card, ServerView, Snapshot, ToolEntry } from './wire.js';
@@ -15,7 +15,7 @@ const CARD_PAGE = 100;
 export interface PageDataConfig {
   readonly host: Host;
   readonly relay: HostEventRelay;
-  readonly surface: ConsoleSurface;
+  readonly surface: KitSurface;
   /** Absent when no model is configured (the chat box says so). */
   readonly chat: Chat | undefined;
   /** The chat's kept conversations (listed, and shown again, with or without a model). */
@@ -29,7 +29,7 @@ export interface PageDataConfig {
 export class PageData {
   readonly #host: Host;
   readonly #relay: HostEventRelay;
-  readonly #surface: ConsoleSurface;
+  readonly #surface: KitSurface;
   readonly #chat: Chat | undefined;
   readonly #conversations: ConversationLog;
 
@@ -163,7 +163,7 @@ export class PageData {
       userTools: this.toolEntries(scope, 'user'),
       decisions: this.#host.permissions.list({ scope }),
       cards: await this.cards(scope),
-      permissionRequests: this.#surface.pendingPermissions(tenant),
+      permissionRequests: this.#surface.pending(tenant),
       elicitations: this.#relay.openQuestions(tenant),
       urlFlows: this.#relay.openUrlFlows(tenant),
       chat: {

@@ -67,7 +67,7 @@ describe("a console instance's questions on PostgreSQL", () => {
 
     // All three are told while A cannot hear: their notifications are lost, their rows are not.
     expect(await b.questions.claim(tenant, 'call-1', 'allow_once')).toBe('first');
-    await a.questions.close('call-2');
+    await a.questions.close(tenant, 'call-2');
     await b.questions.cancel(tenant, 'call-3');
     expect(heard).toEqual([]);
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
 import { DB_NOW_MS, PostgresNews, STALE_MS } from '@airlock/core/postgres';
 import type pg from 'pg';
-import type { Claim, ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
+import type { KitClaim } from '@airlock/web-kit';
+import type { ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { SignInOutcome } from './console-sign-in.js';
 import type { Tenant } from './tab-hub.js';
 import { ASKED_KINDS, InstanceRequests, REPLY_MS } from './instance-requests.js';
@@ -231,7 +232,7 @@ export class PostgresQuestions implements QuestionBus {
     return this.#requests.reply(replyTo, reply);
   }
 
-  async claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim> {
+  async claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<KitClaim> {
     const now = this.#now();
     const won = await this.#pool.query(SQL.claim, [
       id,
@@ -253,7 +254,7 @@ export class PostgresQuestions implements QuestionBus {
     return row.closed_at === null ? { lost: row.instance_id, staleMs: this.#staleMs } : 'too_late';
   }
 
-  async close(id: string): Promise<void> {
+  async close(_tenant: Tenant, id: string): Promise<void> {
     await this.#pool.query(SQL.close, [id, this.#now()]);
   }
 

@@ -1,4 +1,5 @@
-import type { ElicitationRequest, PermissionDecision, PermissionRequest } from '@airlock/core';
+import type { ElicitationRequest } from '@airlock/core';
+import type { KitBusNews, KitQuestionBus } from '@airlock/web-kit';
 import type { ApiStatus } from './api-error.js';
 import type { ConsoleEventMap } from './console-events.js';
 import type { SignInOutcome } from './console-sign-in.js';
@@ -18,12 +19,12 @@ export type ElicitationReply =
       readonly data?: Readonly<Record<string, unknown>>;
     };
 
-/** What another instance tells of the questions its calls ask, and of cancels asked of its calls. */
+/**
+ * What another instance tells: the kit's news of permission questions and cancels, and the console's own of servers'
+ * questions, sign-ins and URL flows (which the kit's surface ignores).
+ */
 export type QuestionNews =
-  | { readonly kind: 'opened'; readonly request: PermissionRequest }
-  | { readonly kind: 'answered'; readonly id: string; readonly tenant: Tenant; readonly decision: PermissionDecision }
-  | { readonly kind: 'closed'; readonly id: string; readonly tenant: Tenant }
-  | { readonly kind: 'cancel'; readonly invocationId: string; readonly tenant: Tenant }
+  | KitBusNews
   | { readonly kind: 'elicitation.opened'; readonly request: ElicitationRequest }
   | {
       readonly kind: 'elicitation.closed';
@@ -56,28 +57,15 @@ export type QuestionNews =
     };
 
 /**
- * An answer's claim: the first answer (it is the one applied), one after the question closed, no such question, or a
- * question whose instance stopped (`lost`: its id; no heartbeat for `staleMs`), so no call waits for the answer.
- */
-export type Claim = 'first' | 'too_late' | 'unknown' | { readonly lost: string; readonly staleMs: number };
-
-/**
  * Where a console's permission questions are shared with its other instances. In one process (`IN_PROCESS_QUESTIONS`)
  * there is nobody to tell and the surface decides alone, as a console on SQLite always has; on PostgreSQL
  * (`PostgresQuestions`) a question asked on one instance reaches the tabs of every instance, the first answer from any
- * of them is the one applied, and a cancel reaches the instance running the call.
+ * of them is the one applied, and a cancel reaches the instance running the call. It is the kit's bus (which the
+ * surface uses) with what the console also shares: servers' questions, sign-ins and URL flows.
  */
-export interface QuestionBus {
+export interface QuestionBus extends KitQuestionBus {
   /** True when other instances share the questions: answers are claimed through the bus. */
   readonly shared: boolean;
-  /** Tells the other instances of a question asked here; resolves once an answer from anywhere can claim it. */
-  open(request: PermissionRequest): Promise<void>;
-  /** Claims the answer to a question of `tenant`: only the first claim of a question gets `first`. */
-  claim(tenant: Tenant, id: string, decision: PermissionDecision): Promise<Claim>;
-  /** Closes a question asked here unanswered (its call ended or was cancelled); an answered one stays answered. */
-  close(id: string): Promise<void>;
-  /** Asks the instance running a call of `tenant` to cancel it. */
-  cancel(tenant: Tenant, invocationId: string): Promise<void>;
   /** Tells the other instances of a question a server asked a call here (an elicitation). */
   openElicitation(request: ElicitationRequest): Promise<void>;
   /** Tells them it closed (answered, or its call ended). */
@@ -104,7 +92,10 @@ export interface QuestionBus {
   };
   /** Replies to an `elicitation.answer`, a `urlflow.done` or a `signin.redirect` heard from another instance. */
   reply(replyTo: string, reply: ElicitationReply | SignInOutcome | { readonly ok: true }): Promise<void>;
-  /** Hears what the other instances tell (first, the questions open on them now); returns what stops it. */
+  /**
+   * Hears what the instances tell (first, the questions open on the others now: a question's opening is not told to
+   * its own instance); returns what stops it.
+   */
   listen(listener: (news: QuestionNews) => void): () => void;
   /** Stops listening (before the database pool ends). */
   stop(): Promise<void>;

@@ -3,7 +3,10 @@
 export { createWebKit } from './web-kit.js';
 export type { WebKit, WebKitOptions } from './web-kit.js';
 export type { ExtraEvents, KitEnv, KitServer, ScopeOf } from './serve-kit.js';
-export { memoryQuestionBus, sameTenant } from './kit-question-bus.js';
-export type { KitBusNews, KitClaim, KitQuestionBus, Tenant } from './kit-question-bus.js';
+export { isKitNews, memoryQuestionBus, sameTenant } from './kit-question-bus.js';
+export type { KitBusNews, KitClaim, KitOtherNews, KitQuestionBus, Tenant } from './kit-question-bus.js';
 export type { KitSession, KitSessions } from './kit-sessions.js';
 export type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';
+export { KitSurface } from './kit-surface.js';
+export type { KitSignIn, KitSurfaceOptions, QuestionNews } from './kit-surface.js';
+export { KitRefusal } from './kit-refusal.js';

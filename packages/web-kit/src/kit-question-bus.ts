@@ -13,8 +13,22 @@ export type KitBusNews =
   | { readonly kind: 'closed'; readonly id: string; readonly tenant: Tenant }
   | { readonly kind: 'cancel'; readonly invocationId: string; readonly tenant: Tenant };
 
-/** An answer's claim: the first (it is applied), one after the question was answered or closed, or no such question. */
-export type KitClaim = 'first' | 'too_late' | 'unknown';
+/** News of a kind of an app's own, which its bus may carry beside the kit's (the kit ignores it). */
+export interface KitOtherNews {
+  readonly kind: string;
+}
+
+const KIT_KINDS: ReadonlySet<string> = new Set<KitBusNews['kind']>(['opened', 'answered', 'closed', 'cancel']);
+
+/** Whether news heard on a bus is the kit's own, not of an app's own kind. */
+export const isKitNews = (news: KitBusNews | KitOtherNews): news is KitBusNews => KIT_KINDS.has(news.kind);
+
+/**
+ * An answer's claim: the first (it is applied), one after the question was answered or closed, no such question, or a
+ * question whose instance stopped (`lost`: that instance's id; no sign of life for `staleMs`), so no call waits for
+ * the answer.
+ */
+export type KitClaim = 'first' | 'too_late' | 'unknown' | { readonly lost: string; readonly staleMs: number };
 
 /**
  * Where the instances of one app share their permission questions: a question asked by a call on one instance shows
@@ -32,8 +46,8 @@ export interface KitQuestionBus {
   close(tenant: Tenant, id: string): Promise<void>;
   /** Asks the instance running a call of `tenant` to cancel it. */
   cancel(tenant: Tenant, invocationId: string): Promise<void>;
-  /** Hears every piece of news; returns what stops it. */
-  listen(listener: (news: KitBusNews) => void): () => void;
+  /** Hears every piece of news (an app's bus may carry its own kinds too); returns what stops it. */
+  listen(listener: (news: KitBusNews | KitOtherNews) => void): () => void;
 }
 
 /** How many answered or closed question ids the memory bus remembers, to tell a late answer `too_late`. */

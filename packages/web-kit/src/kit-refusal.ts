@@ -1,7 +1,7 @@
 /** A request the kit's routes refuse: the HTTP status, a code to branch on and a message naming what was wrong. */
 export class KitRefusal extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413 | 415,
+    readonly status: 400 | 401 | 404 | 409 | 410 | 413 | 415,
     readonly code: string,
     message: string,
   ) {

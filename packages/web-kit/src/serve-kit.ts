@@ -7,7 +7,7 @@ import { streamSSE } from 'hono/streaming';
 import type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';
 import { KitRefusal } from './kit-refusal.js';
 import type { Tenant } from './kit-question-bus.js';
-import { sameTenant } from './kit-question-bus.js';
+import { isKitNews, sameTenant } from './kit-question-bus.js';
 import type { KitSessions } from './kit-sessions.js';
 import type { KitSurface } from './kit-surface.js';
 
@@ -137,7 +137,7 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
     ),
     // A cancel asked on another instance, of a call this one runs.
     surface.bus?.listen((news) => {
-      if (news.kind !== 'cancel') return;
+      if (!isKitNews(news) || news.kind !== 'cancel') return;
       const call = open.get(news.invocationId);
       if (call !== undefined && sameTenant(call.invocation.scope, news.tenant)) running.get(news.invocationId)?.abort();
     }),

@@ -28,7 +28,7 @@ export type WebKitOptions = (
  * events the stream carries beside the kit's (`KitServer.send`).
  */
 export function createWebKit<Extra extends ExtraEvents = Record<never, never>>(options: WebKitOptions): WebKit<Extra> {
-  const surface = new KitSurface(options.questions);
+  const surface = new KitSurface({ questions: options.questions });
   const scopeOf = options.scopeOf;
   const sessions: KitSessions =
     options.sessions ??

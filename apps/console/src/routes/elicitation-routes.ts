@@ -1,6 +1,6 @@
 import type { Host } from '@airlock/core';
 import { ApiError, toApiError } from '../api-error.js';
-import type { ConsoleSurface } from '../console-surface.js';
+import type { KitSurface } from '@airlock/web-kit';
 import type { HostEventRelay } from '../host-event-relay.js';
 import type { ApiApp } from './api-app.js';
 import { readBody } from './request-input.js';
@@ -9,7 +9,7 @@ import { readBody } from './request-input.js';
 export interface ElicitationRoutesOptions {
   readonly app: ApiApp;
   readonly host: Host;
-  readonly surface: ConsoleSurface;
+  readonly surface: KitSurface;
   readonly relay: HostEventRelay;
 }
 
