@@ -71,7 +71,9 @@ describe('permission questions across two consoles on one PostgreSQL database', 
     const id = await onA.startCall('demo__echo', { text: 'never answered' });
     await tabB.waitForPermission(id);
     // B finds the call in the shared history before it cancels it.
-    await vi.waitFor(async () => expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200));
+    // A's read drains its history writer first: once A answers, the call is committed and B reads it.
+    expect((await onA.get(`/api/invocations/${id}`)).status).toBe(200);
+    expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200);
 
     expect((await onB.post(`/api/invocations/${id}/cancel`)).status).toBe(202);
     const ended = await tabA.waitForEnd(id);
