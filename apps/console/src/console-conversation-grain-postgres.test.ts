@@ -2,7 +2,7 @@
 // the allow alice gives on A holds for her calls in that conversation on B too, her other conversation is asked
 // again, the permissions page lists it with its conversation, and a revoke on B makes A ask again.
 import type { PermissionRequest, StoredDecision } from '@airlock/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresConsoles } from './testing/postgres-consoles.js';
 import { ConsoleClient } from './testing/console-client.js';
 
@@ -37,11 +37,12 @@ describe('allow for this conversation across two consoles on one PostgreSQL data
     expect((await onA.post(`/api/permission-requests/${first}`, { decision: 'allow_conversation' })).status).toBe(200);
     expect((await tabA.waitForEnd(first)).invocation.state).toBe('success');
 
-    let stored: StoredDecision[] = [];
-    await vi.waitFor(async () => {
-      stored = (await onB.get('/api/permissions')).body as StoredDecision[];
-      expect(stored).toEqual([expect.objectContaining({ tool: 'echo', effect: 'allow', conversationId: 'main' })]);
-    });
+    // B hears of the stored allow through the store's news.
+    const storedOnB = async () => (await onB.get('/api/permissions')).body as StoredDecision[];
+    await expect
+      .poll(storedOnB)
+      .toEqual([expect.objectContaining({ tool: 'echo', effect: 'allow', conversationId: 'main' })]);
+    const stored = await storedOnB();
 
     // The same conversation on B runs at once: nobody answers anything, and the call still ends.
     const second = await startIn(onB, 'main', 'second, on b');

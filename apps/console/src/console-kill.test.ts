@@ -76,7 +76,9 @@ describe('kill -9 of one console instance mid-call', () => {
     const id = await onA.startCall('demo__echo', { text: 'asked on a, never answered' });
     await tabB.waitForPermission(id);
     // A has committed the call (what it committed is what the other instance can close).
-    await vi.waitFor(async () => expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200));
+    // A's read drains its history writer first: once A answers, the call is committed and B reads it.
+    expect((await onA.get(`/api/invocations/${id}`)).status).toBe(200);
+    expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200);
     const exited = new Promise((done) => a?.once('exit', (code, signal) => done(signal)));
     a.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
@@ -121,7 +123,9 @@ describe('kill -9 of one console instance mid-call', () => {
     });
     const id = await onA.startCall('demo__echo', { text: 'asked on a, which then stalls' });
     await tabB.waitForPermission(id);
-    await vi.waitFor(async () => expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200));
+    // A's read drains its history writer first: once A answers, the call is committed and B reads it.
+    expect((await onA.get(`/api/invocations/${id}`)).status).toBe(200);
+    expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200);
 
     child.kill('SIGSTOP');
     await ageAllHeartbeats(url, STALE_MS + 1000);

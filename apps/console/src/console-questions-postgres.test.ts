@@ -2,7 +2,7 @@
 // permission request raised by a call on A is shown on B's tab and answered there, the first answer wins whichever
 // instance it reaches, a cancel from B stops the call on A, a server's question to a call on A is answered from B,
 // "done, retry" for a URL flow on A is taken on B, and a revoke on B makes A ask again.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresConsoles } from './testing/postgres-consoles.js';
 import { ConsoleClient } from './testing/console-client.js';
 
@@ -71,7 +71,9 @@ describe('permission questions across two consoles on one PostgreSQL database', 
     const id = await onA.startCall('demo__echo', { text: 'never answered' });
     await tabB.waitForPermission(id);
     // B finds the call in the shared history before it cancels it.
-    await vi.waitFor(async () => expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200));
+    // A's read drains its history writer first: once A answers, the call is committed and B reads it.
+    expect((await onA.get(`/api/invocations/${id}`)).status).toBe(200);
+    expect((await onB.get(`/api/invocations/${id}`)).status).toBe(200);
 
     expect((await onB.post(`/api/invocations/${id}/cancel`)).status).toBe(202);
     const ended = await tabA.waitForEnd(id);
@@ -133,11 +135,10 @@ describe('permission questions across two consoles on one PostgreSQL database', 
     const again = await onA.startCall('demo__echo', { text: 'remembered' });
     expect((await tabA.waitForEnd(again)).invocation.state).toBe('success');
 
-    let stored: { id: string }[] = [];
-    await vi.waitFor(async () => {
-      stored = (await onB.get('/api/permissions')).body as { id: string }[];
-      expect(stored).toHaveLength(1);
-    });
+    // B hears of the stored allow through the store's news.
+    const storedOnB = async () => (await onB.get('/api/permissions')).body as { id: string }[];
+    await expect.poll(storedOnB).toHaveLength(1);
+    const stored = await storedOnB();
     expect((await onB.delete(`/api/permissions/${stored[0]?.id ?? ''}`)).status).toBe(200);
 
     const next = await onA.startCall('demo__echo', { text: 'after the revoke' });

@@ -3,7 +3,7 @@
 // database kills it (pg_terminate_backend), it is made once more on the host's clock, every subscriber is told to
 // read again, and a question answered while it was down still reaches the instance.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '@airlock/core';
 import { InstanceHeartbeat, PostgresStore, RELISTEN_BACKOFF, instanceOption } from '@airlock/core/postgres';
 import { FakeClock } from '@airlock/core/testing';
@@ -74,7 +74,7 @@ describe('one LISTEN connection per console instance', () => {
     // Each channel is heard on that one connection.
     await b.sessions.save({ id: 'session-1', ...tenant });
     await b.sessions.remove('session-1');
-    await vi.waitFor(() => expect(sessions).toHaveLength(1));
+    await expect.poll(() => sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ kind: 'ended' });
     await a.questions.open({
       invocationId: 'call-1',
@@ -87,15 +87,15 @@ describe('one LISTEN connection per console instance', () => {
         "AND query LIKE 'LISTEN %'",
     );
     expect(rows).toEqual([{ cut: true }]);
-    await vi.waitFor(async () => expect(await listenConnections(b.pool, 'listen-a')).toBe(0));
-    await vi.waitFor(() => expect(a.store.news.connected).toBe(false));
+    await expect.poll(() => listenConnections(b.pool, 'listen-a')).toBe(0);
+    await expect.poll(() => a.store.news.connected).toBe(false);
 
     // Answered on B while A cannot hear: the notification is lost, the news row is not.
     expect(await b.questions.claim(tenant, 'call-1', 'allow_once')).toBe('first');
     expect(questions).toEqual([]);
 
     clock.advance(RELISTEN_BACKOFF.maxMs);
-    await vi.waitFor(() => expect(questions).toHaveLength(1));
+    await expect.poll(() => questions).toHaveLength(1);
     expect(questions[0]).toEqual({ kind: 'answered', id: 'call-1', tenant, decision: 'allow_once' });
     // Every other subscriber is told to read again (decisions of any tenant, the switches, every session).
     expect(decisions).toEqual([undefined]);

@@ -3,7 +3,7 @@
 // is back, each once; an answer of 50 KB reaches the instance holding the question; a notification carries a seq
 // only. The instance whose connection is cut runs on a fake clock, so it comes back when the test says.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '@airlock/core';
 import { InstanceHeartbeat, PostgresStore, RELISTEN_BACKOFF, instanceOption } from '@airlock/core/postgres';
 import { FakeClock } from '@airlock/core/testing';
@@ -63,7 +63,7 @@ describe("a console instance's questions on PostgreSQL", () => {
         `AND query = 'LISTEN ${QUESTIONS_CHANNEL}'`,
     );
     expect(rows).toEqual([{ cut: true }]);
-    await vi.waitFor(() => expect(a.errors.length).toBeGreaterThan(0));
+    await expect.poll(() => a.errors.length).toBeGreaterThan(0);
 
     // All three are told while A cannot hear: their notifications are lost, their rows are not.
     expect(await b.questions.claim(tenant, 'call-1', 'allow_once')).toBe('first');
@@ -72,7 +72,7 @@ describe("a console instance's questions on PostgreSQL", () => {
     expect(heard).toEqual([]);
 
     clock.advance(RELISTEN_BACKOFF.maxMs);
-    await vi.waitFor(() => expect(heard).toHaveLength(3));
+    await expect.poll(() => heard).toHaveLength(3);
     await a.questions.listening();
     expect(heard).toEqual([
       { kind: 'answered', id: 'call-1', tenant, decision: 'allow_once' },
@@ -82,7 +82,7 @@ describe("a console instance's questions on PostgreSQL", () => {
 
     // Heard live again, and nothing told before is told twice.
     await b.questions.cancel(tenant, 'call-4');
-    await vi.waitFor(() => expect(heard).toHaveLength(4));
+    await expect.poll(() => heard).toHaveLength(4);
     expect(heard[3]).toEqual({ kind: 'cancel', invocationId: 'call-4', tenant });
   }, 30_000);
 
@@ -122,7 +122,7 @@ describe("a console instance's questions on PostgreSQL", () => {
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'questions-a' " +
         `AND query = 'LISTEN ${QUESTIONS_CHANNEL}'`,
     );
-    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+    await expect.poll(() => errors.length).toBeGreaterThan(0);
     // Told while A was cut off: one cancel, then, a minute later, another (its row dated a minute on, as if the
     // connection had stayed down that long).
     await b.questions.cancel(tenant, 'long-ago');
@@ -133,7 +133,7 @@ describe("a console instance's questions on PostgreSQL", () => {
     early.seq = rows[0]!.seq;
 
     clock.advance(RELISTEN_BACKOFF.maxMs);
-    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    await expect.poll(() => heard).toHaveLength(2);
     await wrapped.listening();
     expect(heard.map((n) => (n.kind === 'cancel' ? n.invocationId : n.kind)).sort()).toEqual(['just-now', 'long-ago']);
   }, 30_000);
@@ -158,12 +158,11 @@ describe("a console instance's questions on PostgreSQL", () => {
     const answer = { text: 'x'.repeat(50_000) };
     expect(await b.questions.answerElsewhere(tenant, 'question-1', answer)).toEqual({ ok: true });
     expect(answers).toEqual([answer]);
-    await vi.waitFor(() => expect(payloads).toHaveLength(2));
+    await expect.poll(() => payloads).toHaveLength(2);
     for (const payload of payloads) expect(payload).toMatch(/^\d+$/);
     // The exchange over, neither the answer nor its reply is kept.
-    await vi.waitFor(async () => {
-      const { rows } = await b.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM question_news');
-      expect(rows[0]?.n).toBe(0);
-    });
+    await expect
+      .poll(async () => (await b.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM question_news')).rows[0]?.n)
+      .toBe(0);
   }, 30_000);
 });

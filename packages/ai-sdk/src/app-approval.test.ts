@@ -135,6 +135,32 @@ describe("airlockTools with consent: 'app' (the AI SDK's own approval flow)", ()
     expect(airlockTools(demo.host, { scope: SCOPE })['demo__echo']?.needsApproval).toBeUndefined();
   });
 
+  it('records a denial once when given the same messages twice, as a retried request would', async () => {
+    demo = await startDemoHost();
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'write note 7' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'call-write', toolName: 'demo__write_note', input: { id: '7', text: 'x' } },
+          { type: 'tool-approval-request', approvalId: 'approval-1', toolCallId: 'call-write' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'approval-1', approved: false }] },
+    ];
+
+    const first = await recordDenials(demo.host, { scope: SCOPE }, messages);
+    const again = await recordDenials(demo.host, { scope: SCOPE }, messages);
+
+    expect(first.map((result) => result.outcome)).toEqual(['permission_denied']);
+    expect(again).toEqual([]);
+    const recorded = await demo.host.history.list({ scope: SCOPE, modelCallId: 'call-write' });
+    expect(recorded.map((call) => call.id)).toEqual([first[0]?.invocationId]);
+    const decisions = (await demo.host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'permission.decision');
+    expect(decisions).toHaveLength(1);
+    expect(demo.received()).toEqual([]);
+  });
+
   it('records nothing when the last message answers no approval', async () => {
     demo = await startDemoHost();
     const none = await recordDenials(demo.host, { scope: SCOPE }, [{ role: 'user', content: 'hello' }]);

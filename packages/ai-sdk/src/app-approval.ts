@@ -61,7 +61,8 @@ export function approvedInMessages(toolCallId: string, messages: readonly ModelM
  * through the host's one path with the user's deny, so nothing is sent to its server and history and the audit log
  * keep it as denied, under the model's call id, with `by: 'ai-sdk'`. Pass the messages you are about to give
  * `generateText` or `streamText` (the ones ending with the tool message of approval responses); resolves with the
- * host's result for each denied call.
+ * host's result for each denial recorded now. A call the conversation's history already holds under that model call
+ * id is skipped, so the same messages handed over twice (a retried request, another server) record each deny once.
  */
 export async function recordDenials(
   host: Host,
@@ -71,6 +72,8 @@ export async function recordDenials(
   const denied = answeredApprovals(messages).filter((answer) => !answer.approved);
   const results: ToolResult[] = [];
   for (const answer of denied) {
+    const known = await host.history.list({ scope: options.scope, modelCallId: answer.toolCallId, limit: 1 });
+    if (known.length > 0) continue;
     results.push(
       await governedCall(host, options, answer.toolName, answer.input, {
         callId: answer.toolCallId,

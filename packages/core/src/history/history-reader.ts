@@ -48,13 +48,14 @@ export class HistoryReader {
 
   /** The tenant's invocations, newest first, a page at a time. */
   async list(options: { scope: Scope } & ListInvocationsOptions): Promise<InvocationRecord[]> {
-    const { scope, limit, before, allConversations } = options;
+    const { scope, limit, before, allConversations, modelCallId } = options;
     const checked = assertScope(scope);
     await this.#writes.drain();
     return this.#store.listInvocations(checked, {
       ...(limit === undefined ? {} : { limit }),
       ...(before === undefined ? {} : { before }),
       ...(allConversations === true ? { allConversations } : {}),
+      ...(modelCallId === undefined ? {} : { modelCallId }),
     });
   }
 

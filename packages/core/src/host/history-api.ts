@@ -4,12 +4,16 @@ import type { InvocationRecord } from '../store/invocation-record.js';
 
 /** `host.history`: a conversation's calls, newest first, and one call with its transitions and result. */
 export interface HostHistoryApi {
-  /** Newest first, a page at a time; `allConversations` lists every conversation of the scope's user there. */
+  /**
+   * Newest first, a page at a time; `allConversations` lists every conversation of the scope's user there, and
+   * `modelCallId` only the calls made under the model's id for them.
+   */
   list(options: {
     scope: Scope;
     limit?: number;
     before?: number;
     allConversations?: boolean;
+    modelCallId?: string;
   }): Promise<InvocationRecord[]>;
   get(options: { scope: Scope; invocationId: string }): Promise<HistoryEntry | undefined>;
 }

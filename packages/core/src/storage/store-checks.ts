@@ -81,6 +81,10 @@ export function pageSize(options: ListInvocationsOptions | undefined): number {
   if (before !== undefined && (typeof before !== 'number' || Number.isNaN(before))) {
     throw new HostError('invalid_arguments', `before must be a time in milliseconds, not ${String(before)}`);
   }
+  const modelCallId = options?.modelCallId;
+  if (modelCallId !== undefined && (typeof modelCallId !== 'string' || modelCallId === '')) {
+    throw new HostError('invalid_arguments', `modelCallId must be a non-empty string, not ${String(modelCallId)}`);
+  }
   return Math.min(limit, MAX_PAGE_SIZE);
 }
 

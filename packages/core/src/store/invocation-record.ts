@@ -70,4 +70,6 @@ export interface ListInvocationsOptions {
   readonly before?: number;
   /** Every conversation of the scope's user in its workspace, not only `scope.conversationId`. */
   readonly allConversations?: boolean;
+  /** Only the calls made under this model call id, so an adapter can tell a call it already recorded. */
+  readonly modelCallId?: string;
 }

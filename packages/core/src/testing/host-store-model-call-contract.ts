@@ -80,6 +80,29 @@ export function describeModelCallContract(options: HostStoreContractOptions): vo
       expect(await store.getInvocation(SCOPE, plain.id)).not.toHaveProperty('messageId');
     });
 
+    it("lists only the calls of one model id: the scope's, or with allConversations the tenant's", async () => {
+      const other = { ...SCOPE, conversationId: 'another' };
+      const here = invocation({ caller: { kind: 'model' }, modelCallId: 'call-wanted', createdAt: 1_700_000_000_000 });
+      const later = invocation({ caller: { kind: 'model' }, modelCallId: 'call-wanted', createdAt: 1_700_000_000_005 });
+      const there = invocation({ scope: other, caller: { kind: 'model' }, modelCallId: 'call-wanted' });
+      const unrelated = invocation({ caller: { kind: 'model' }, modelCallId: 'call-other' });
+      const foreign = invocation({ scope: { ...SCOPE, userId: 'someone-else' }, modelCallId: 'call-wanted' });
+      await store.write([here, later, there, unrelated, foreign].map((record) => createWrite(record)));
+
+      const ids = (records: readonly { id: string }[]) => records.map((r) => r.id);
+      expect(ids(await store.listInvocations(SCOPE, { modelCallId: 'call-wanted' }))).toEqual([later.id, here.id]);
+      expect(ids(await store.listInvocations(SCOPE, { modelCallId: 'call-wanted', before: later.createdAt }))).toEqual([
+        here.id,
+      ]);
+      expect(
+        ids(await store.listInvocations(SCOPE, { modelCallId: 'call-wanted', allConversations: true })).sort(),
+      ).toEqual([here.id, later.id, there.id].sort());
+      expect(await store.listInvocations(SCOPE, { modelCallId: 'call-never-made' })).toEqual([]);
+      await expect(store.listInvocations(SCOPE, { modelCallId: '' })).rejects.toMatchObject({
+        code: 'invalid_arguments',
+      });
+    });
+
     it("keeps the model's id across a reopen", async (context) => {
       if (opened.reopen === undefined) return context.skip('this store does not persist');
       const record = invocation({ caller: { kind: 'model' }, modelCallId: 'call-kept', messageId: 'msg-kept' });

@@ -14,6 +14,7 @@ import type { ArgsView } from './render-args.js';
 import { renderResultBlocks } from './render-blocks.js';
 import { renderHeader } from './render-header.js';
 import { renderProgress } from './render-progress.js';
+import { renderReason } from './render-reason.js';
 import { TaskElapsedController, taskOpen } from './task-elapsed.js';
 import { mustPassRunning, RUNNING_HOLD_MS, runs, shownState } from './shown-state.js';
 import type { ShownState } from './shown-state.js';
@@ -29,7 +30,6 @@ import { toolCardFormStyles } from './tool-card-form-styles.js';
 import { toolCardPresetStyles } from './tool-card-preset-styles.js';
 import { toolCardStyles } from './tool-card-styles.js';
 import type { ToolCardInvocation, ToolCardProgress, ToolCardServer, ToolCardTool } from './tool-card-types.js';
-import { knownReason } from './failure-reason.js';
 
 let cards = 0;
 
@@ -216,44 +216,10 @@ export class AirlockToolCard extends LitElement {
         onCancel: this.cancellable ? this.#cancel : undefined,
         onToggle: this.#onHeaderClick,
       })}
-      ${this.#renderReason(state)}
+      ${renderReason(this.#context(), { state, error: this.invocation?.error, result: this.result })}
       ${renderProgress(this.#context(), { state, progress: this.progress, taskStartedAt: this.taskStartedAt, now: Date.now() })}
       ${this.#renderArgs()} ${this.#renderResult(state)} ${this.#renderDialog()}
     </article>`;
-  }
-
-  /**
-   * The tool's own words for its failure: the head of the first text of an error result (at most 3 lines, 300
-   * characters), so "disk full" shows rather than only "the tool reported an error".
-   */
-  #toolMessage(): string | undefined {
-    if (this.result?.isError !== true) return undefined;
-    const first = this.result.blocks.find((block) => block.type === 'text');
-    if (first?.type !== 'text' || first.text.trim() === '') return undefined;
-    const head = first.text.trim().split('\n').slice(0, 3).join('\n');
-    return head.length > 300 ? `${head.slice(0, 299)}…` : head;
-  }
-
-  /** Why a call failed or was refused, visible without opening anything. */
-  #renderReason(state: ShownState): TemplateResult | typeof nothing {
-    const error = this.invocation?.error;
-    if (!error || (state !== 'error' && state !== 'denied' && state !== 'cancelled')) return nothing;
-    // A reason the host worded (cancelled, timed out, denied…) reads in the page's language; the host's own words
-    // stay on the line (its title, and `data-raw-reason`) for whoever needs them.
-    const known = state === 'error' && this.#toolMessage() !== undefined ? undefined : knownReason(error);
-    const text =
-      known === undefined
-        ? ((state === 'error' ? this.#toolMessage() : undefined) ?? error.message)
-        : this.#t(known.key, known.params);
-    // The code beside the words, unless the words already say it ("… was cancelled" and `cancelled`).
-    const code = String(error.code);
-    const said = known !== undefined || text.toLowerCase().includes(code.replace(/_/g, ' ').toLowerCase());
-    return html`<p part="reason" class="reason ${state}">
-      <span class="reason-text" title=${known === undefined ? nothing : error.message} data-raw-reason=${error.message}
-        >${text}</span
-      >
-      ${said ? nothing : html`<code class="reason-code">${code}</code>`}
-    </p>`;
   }
 
   #displayName(): string {

@@ -367,6 +367,7 @@ export class MemoryStore implements HostStore {
         : (this.#byScope.get(scopeKey(scope)) ?? []);
       return entries
         .filter((entry) => before === undefined || entry.record.createdAt < before)
+        .filter((entry) => options?.modelCallId === undefined || entry.record.modelCallId === options.modelCallId)
         .sort((a, b) => b.record.createdAt - a.record.createdAt || b.order - a.order)
         .slice(0, limit)
         .map((entry) => structuredClone(entry.record));

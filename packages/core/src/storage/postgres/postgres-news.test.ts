@@ -2,7 +2,7 @@
 // once the connection is held is heard on that same connection, its subscriber told it listens; a subscriber that
 // left hears nothing more.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { startPostgres } from '../../../../../test/support/postgres/postgres-server.js';
 import type { PostgresServer } from '../../../../../test/support/postgres/postgres-server.js';
@@ -37,7 +37,7 @@ describe('PostgresNews', () => {
       expect(started).toEqual([false]);
 
       await pool.query("SELECT pg_notify('airlock_news_later', 'one'), pg_notify('airlock_news_first', 'two')");
-      await vi.waitFor(() => expect([first, later]).toEqual([['two'], ['one']]));
+      await expect.poll(() => [first, later]).toEqual([['two'], ['one']]);
       const { rows } = await pool.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'news-test' AND query LIKE 'LISTEN %'",
       );
@@ -45,7 +45,7 @@ describe('PostgresNews', () => {
 
       leave();
       await pool.query("SELECT pg_notify('airlock_news_later', 'gone'), pg_notify('airlock_news_first', 'three')");
-      await vi.waitFor(() => expect(first).toEqual(['two', 'three']));
+      await expect.poll(() => first).toEqual(['two', 'three']);
       expect(later).toEqual(['one']);
     } finally {
       await news.stop();

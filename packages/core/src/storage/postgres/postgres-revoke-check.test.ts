@@ -4,7 +4,7 @@
 // allow cannot be confirmed because the table cannot be read, denied and audited.
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../host/host.js';
 import { createHost } from '../../host/create-host.js';
 import type { PermissionRequest } from '../../permissions/permission-request.js';
@@ -89,7 +89,7 @@ describe('a stored allow revoked on another instance, before its notification ar
   it('runs a call the store still allows, and asks (here: denied) the very next call after a revoke on B', async () => {
     const { a, b, storeA, asked, calls, echo } = await twoHosts();
     const stored = await a.permissions.decide({ scope: SCOPE, tool: 'demo__echo', decision: 'allow_always' });
-    await vi.waitFor(() => expect(b.permissions.list({ scope: SCOPE })).toEqual([stored]));
+    await expect.poll(() => b.permissions.list({ scope: SCOPE })).toEqual([stored]);
 
     const allowed = await echo(a, 'still allowed');
     expect(allowed.outcome).toBe('success');
@@ -107,10 +107,9 @@ describe('a stored allow revoked on another instance, before its notification ar
     expect(calls()).toBe(ran);
     // The store's answer corrected A's memory, notification or not.
     expect(a.permissions.list({ scope: SCOPE })).toEqual([]);
-    await vi.waitFor(async () => {
-      const audit = await a.audit.query({ scope: SCOPE, invocationId: next.invocationId });
-      expect(audit.find((e) => e.type === 'permission.decision')?.data).toMatchObject({ origin: 'user_prompt' });
-    });
+    // An audit query drains the history writer first: the call's decision is there once the call has ended.
+    const audit = await a.audit.query({ scope: SCOPE, invocationId: next.invocationId });
+    expect(audit.find((e) => e.type === 'permission.decision')?.data).toMatchObject({ origin: 'user_prompt' });
   }, 60_000);
 
   it('asks the next call after the allow is deleted by SQL, which notifies no instance', async () => {
@@ -143,14 +142,12 @@ describe('a stored allow revoked on another instance, before its notification ar
       expect(refused.outcome).toBe('permission_denied');
       expect(asked).toHaveLength(0);
       expect(calls()).toBe(ran);
-      await vi.waitFor(async () => {
-        const audit = await a.audit.query({ scope: SCOPE, invocationId: refused.invocationId });
-        expect(audit.find((e) => e.type === 'permission.decision')?.data).toEqual({
-          decision: 'deny',
-          origin: 'store_unreadable',
-          decisionId: stored.id,
-          reason: expect.stringContaining('could not be checked against the shared store'),
-        });
+      const audit = await a.audit.query({ scope: SCOPE, invocationId: refused.invocationId });
+      expect(audit.find((e) => e.type === 'permission.decision')?.data).toEqual({
+        decision: 'deny',
+        origin: 'store_unreadable',
+        decisionId: stored.id,
+        reason: expect.stringContaining('could not be checked against the shared store'),
       });
     } finally {
       await direct.query('ALTER TABLE permission_decisions_away RENAME TO permission_decisions');

@@ -82,6 +82,13 @@ export const SQL = {
   listInvocationsBefore:
     `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope(1)} AND created_at < $4 ` +
     `${newestFirst} LIMIT $5`,
+  // The calls of one model call id (created before the given time): a scope's, or a tenant's.
+  listModelCallInvocations:
+    `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope(1)} AND model_call_id = $4 AND created_at < $5 ` +
+    `${newestFirst} LIMIT $6`,
+  listTenantModelCallInvocations:
+    `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} AND model_call_id = $3 AND created_at < $4 ` +
+    `${newestFirst} LIMIT $5`,
   listTenantInvocations: `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} ${newestFirst} LIMIT $3`,
   listTenantInvocationsBefore:
     `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} AND created_at < $3 ` + `${newestFirst} LIMIT $4`,

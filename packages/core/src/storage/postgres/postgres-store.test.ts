@@ -2,7 +2,7 @@
 // database per case. A machine without PostgreSQL fails here, naming what to install; it is never skipped.
 import pg from 'pg';
 import { describeHostStoreContract } from '@airlock/core/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../host/create-host.js';
 import { demoServer } from '../../testing/demo-fixture.js';
 import type { DecisionTenant } from '../../store/host-store.js';
@@ -229,7 +229,7 @@ describe('PostgresStore telling instances of decision changes (LISTEN/NOTIFY)', 
     await Promise.all([hostA.permissions.ready(), hostB.permissions.ready()]);
     const stored = await hostA.permissions.decide({ scope: SCOPE, tool: 'demo__echo', decision: 'allow_always' });
 
-    await vi.waitFor(() => expect(hostB.permissions.list({ scope: SCOPE })).toEqual([stored]));
+    await expect.poll(() => hostB.permissions.list({ scope: SCOPE })).toEqual([stored]);
     const allowed = await hostB.invoke({
       scope: SCOPE,
       caller: { kind: 'model' },
@@ -239,7 +239,7 @@ describe('PostgresStore telling instances of decision changes (LISTEN/NOTIFY)', 
     expect(allowed.outcome).toBe('success');
 
     expect(await hostB.permissions.revoke({ scope: SCOPE, id: stored.id })).toBe(1);
-    await vi.waitFor(() => expect(hostA.permissions.list({ scope: SCOPE })).toEqual([]));
+    await expect.poll(() => hostA.permissions.list({ scope: SCOPE })).toEqual([]);
     const asked = await hostA.invoke({
       scope: SCOPE,
       caller: { kind: 'model' },

@@ -175,6 +175,19 @@ export class PostgresStore implements HostStore {
       const limit = pageSize(options);
       const before = options?.before;
       const tenant = [scope.userId, scope.workspaceId];
+      const modelCallId = options?.modelCallId;
+      if (modelCallId !== undefined) {
+        const until = before ?? Number.MAX_SAFE_INTEGER;
+        const calls = options?.allConversations
+          ? await this.#rows<InvocationRow>('listTenantModelCallInvocations', [...tenant, modelCallId, until, limit])
+          : await this.#rows<InvocationRow>('listModelCallInvocations', [
+              ...scopeValues(scope),
+              modelCallId,
+              until,
+              limit,
+            ]);
+        return calls.map(invocationFromRow);
+      }
       const rows = options?.allConversations
         ? before === undefined
           ? await this.#rows<InvocationRow>('listTenantInvocations', [...tenant, limit])

@@ -1,7 +1,7 @@
 // Switches kept in PostgreSQL (migration 7), against a real server: a throwaway cluster (test/support/postgres); and
 // two hosts on one database, where a switch changed on one applies on the other without a restart.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../host/create-host.js';
 import type { Scope } from '../../scope.js';
 import { demoServer } from '../../testing/demo-fixture.js';
@@ -95,15 +95,15 @@ describe('switches kept in PostgreSQL', () => {
           await direct.end();
         }
       };
-      await vi.waitFor(async () => expect(await listening()).toBe(2));
+      await expect.poll(() => listening()).toBe(2);
       expect(seenOnB()).toContain('demo__echo');
 
       await a.tools.setHidden({ scope: ANA, tool: 'demo__echo', level: 'workspace', hidden: true });
-      await vi.waitFor(() => expect(seenOnB()).not.toContain('demo__echo'));
+      await expect.poll(() => seenOnB()).not.toContain('demo__echo');
       expect(b.tools.switches({ scope: ANA }).map((s) => [s.tool, s.level])).toEqual([['echo', 'workspace']]);
 
       await a.servers.setEnabled('demo', { enabled: false, by: 'root' });
-      await vi.waitFor(() => expect(b.servers.list()[0]).toMatchObject({ state: 'closed', disabled: true }));
+      await expect.poll(() => b.servers.list()[0]).toMatchObject({ state: 'closed', disabled: true });
       const refused = await b.invoke({ scope: ANA, caller: { kind: 'user' }, tool: 'demo__fetch_url', args: {} });
       expect(refused.error?.message).toContain('switched off by an administrator');
 
@@ -116,11 +116,11 @@ describe('switches kept in PostgreSQL', () => {
           "AND query LIKE '%LISTEN airlock_switches%'",
       );
       await direct.end();
-      await vi.waitFor(async () => expect(await listening()).toBe(1));
+      await expect.poll(() => listening()).toBe(1);
       await a.servers.setEnabled('demo', { enabled: true, by: 'root' });
       expect(b.servers.list()[0]).toMatchObject({ disabled: true });
       storeClock.advance(RELISTEN_BACKOFF.maxMs);
-      await vi.waitFor(() => expect(b.servers.list()[0]).toMatchObject({ disabled: false }));
+      await expect.poll(() => b.servers.list()[0]).toMatchObject({ disabled: false });
       await b.servers.settled();
     } finally {
       await a.close();

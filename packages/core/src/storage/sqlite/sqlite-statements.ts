@@ -41,6 +41,8 @@ export interface SqliteStatements {
   readonly getInvocation: SqliteStatement;
   readonly listInvocations: SqliteStatement;
   readonly listInvocationsBefore: SqliteStatement;
+  readonly listModelCallInvocations: SqliteStatement;
+  readonly listTenantModelCallInvocations: SqliteStatement;
   readonly listTenantInvocations: SqliteStatement;
   readonly listTenantInvocationsBefore: SqliteStatement;
   readonly listTransitions: SqliteStatement;
@@ -80,6 +82,15 @@ export function prepareStatements(db: SqliteDatabase): SqliteStatements {
     listInvocations: db.prepare(`SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} ${newestFirst}`),
     listInvocationsBefore: db.prepare(
       `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} AND created_at < ? ${newestFirst}`,
+    ),
+    // The calls of one model call id (created before the given time): a scope's, or a tenant's.
+    listModelCallInvocations: db.prepare(
+      `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${inScope()} AND model_call_id = ? AND created_at < ? ` +
+        newestFirst,
+    ),
+    listTenantModelCallInvocations: db.prepare(
+      `SELECT ${INVOCATION_COLUMNS} FROM invocations WHERE ${IN_TENANT} AND model_call_id = ? AND created_at < ? ` +
+        newestFirst,
     ),
     // Every conversation of a user in a workspace: the (user, workspace, conversation, time) index's prefix.
     listTenantInvocations: db.prepare(

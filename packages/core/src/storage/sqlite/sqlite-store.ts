@@ -228,6 +228,14 @@ export class SqliteStore implements HostStore {
       const limit = pageSize(options);
       const before = options?.before;
       const sql = this.#sql;
+      const modelCallId = options?.modelCallId;
+      if (modelCallId !== undefined) {
+        const until = before ?? Number.MAX_SAFE_INTEGER;
+        const calls = options?.allConversations
+          ? sql.listTenantModelCallInvocations.all(scope.userId, scope.workspaceId, modelCallId, until, limit)
+          : sql.listModelCallInvocations.all(...scopeParams(scope), modelCallId, until, limit);
+        return (calls as InvocationRow[]).map(invocationFromRow);
+      }
       const rows = options?.allConversations
         ? before === undefined
           ? sql.listTenantInvocations.all(scope.userId, scope.workspaceId, limit)
