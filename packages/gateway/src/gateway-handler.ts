@@ -15,6 +15,7 @@ import type { AuthInfo, McpHttpHandler, Server } from '@modelcontextprotocol/ser
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
 import type { ResourceServer } from './oauth-resource-server.js';
+import { followedBody } from './followed-body.js';
 import { RoundTrips } from './round-trips.js';
 import { UserListens } from './user-listens.js';
 
@@ -61,6 +62,8 @@ export interface GatewayHandler {
   metadata(path: string): Response | undefined;
   /** The sessions open now. */
   sessions(): number;
+  /** The users with a 2026-07-28 request or listen stream open now (each holds a handler of their own). */
+  modernUsers(): number;
   /** Closes every session (the host stays open: it is the caller's). */
   close(): Promise<void>;
 }
@@ -70,6 +73,14 @@ export interface GatewayHandler {
  * resource server checked), so a session opened one way is never continued the other.
  */
 type Caller = Pick<GatewayUser, 'userId' | 'workspaceId'> & { readonly via: 'token' | 'oauth' };
+
+/** One user's 2026-07-28 handler, with their listens and how many of their requests and streams are open. */
+interface ModernUser {
+  readonly key: string;
+  readonly handler: McpHttpHandler;
+  readonly listens: UserListens;
+  open: number;
+}
 
 interface Session {
   readonly server: Server;
@@ -95,10 +106,12 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
   const sessions = new Map<string, Session>();
   // 2026-07-28 requests: one server instance per request, for the user the request's token named; a call's questions
   // wait in `roundTrips` between the client's retries. Each user has a handler of their own: its event bus feeds
-  // that user's `subscriptions/listen` streams only, so one user's resource updates never reach another's.
+  // that user's `subscriptions/listen` streams only, so one user's resource updates never reach another's. A user's
+  // handler is kept while a request or listen stream of theirs is open and dropped after (one per user ever seen
+  // would grow without end with OAuth users); a new one is a few objects, and no question waits in it.
   const roundTrips = new RoundTrips();
-  const modern = new Map<string, { readonly handler: McpHttpHandler; readonly listens: UserListens }>();
-  function modernOf(user: Caller) {
+  const modern = new Map<string, ModernUser>();
+  function modernOf(user: Caller): ModernUser {
     const key = JSON.stringify([user.userId, user.workspaceId, user.via]);
     let served = modern.get(key);
     if (served === undefined) {
@@ -115,10 +128,24 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
           }),
         { legacy: 'reject', onerror, maxRequestBodySize: maxBody },
       );
-      served = { handler, listens: new UserListens({ host: config.host, scope, notify: handler.notify, onerror }) };
+      const listens = new UserListens({ host: config.host, scope, notify: handler.notify, onerror });
+      served = { key, handler, listens, open: 0 };
       modern.set(key, served);
     }
     return served;
+  }
+  /**
+   * One request or stream of `served` is over; with none left the user's handler goes, once the host has been told
+   * of every listen that ended (a new handler's subscribe must not race this one's unsubscribe of the same URI).
+   */
+  function release(served: ModernUser): void {
+    served.open -= 1;
+    if (served.open > 0) return;
+    void served.listens.settled().then(async () => {
+      if (served.open > 0 || modern.get(served.key) !== served) return;
+      modern.delete(served.key);
+      await Promise.allSettled([served.handler.close(), served.listens.close()]);
+    });
   }
   /** Tells the listen streams of every user the tenant's change concerns (every user's, for a shared server's). */
   const relay = (tenant: string | undefined, tell: (notify: McpHttpHandler['notify']) => void) => {
@@ -167,10 +194,18 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     const sessionId = request.headers.get('mcp-session-id');
     if (request.method === 'POST' && sessionId === null && !(await isLegacyRequest(request, parsedBody))) {
       const authInfo: AuthInfo = { token: token ?? '', clientId: user.userId, scopes: [], extra: { caller: user } };
-      const { handler, listens } = modernOf(user);
-      const response = await handler.fetch(request, { parsedBody, authInfo });
+      const served = modernOf(user);
+      served.open += 1;
+      let response: Response;
+      try {
+        response = await served.handler.fetch(request, { parsedBody, authInfo });
+      } catch (error) {
+        release(served);
+        throw error;
+      }
       const listened = listenedUris(parsedBody);
-      return listened === undefined ? response : listens.watch(listened, response);
+      const answer = listened === undefined ? response : served.listens.watch(listened, response);
+      return followedBody(answer, () => release(served));
     }
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
@@ -215,6 +250,7 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
       return places.includes(path) ? Response.json(resourceServer.metadata()) : undefined;
     },
     sessions: () => sessions.size,
+    modernUsers: () => modern.size,
     close: async () => {
       for (const stop of stopRelays.splice(0)) stop();
       await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()));

@@ -1,6 +1,7 @@
 import type { Host, Scope } from '@airlock/core';
 import { tenantMatches } from '@airlock/core';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
+import { followedBody } from './followed-body.js';
 import { ResourceOwners } from './resource-owners.js';
 
 /**
@@ -56,31 +57,9 @@ export class UserListens {
     const named = [...new Set(uris)];
     if (!stream || body === null || named.length === 0 || this.#closed) return response;
     for (const uri of named) this.#listen(uri);
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
+    return followedBody(response, () => {
       for (const uri of named) this.#unlisten(uri);
-    };
-    const reader = (body as ReadableStream<Uint8Array>).getReader();
-    const watched = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (!done) return controller.enqueue(value);
-          end();
-          controller.close();
-        } catch (error) {
-          end();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        end();
-        return reader.cancel(reason);
-      },
     });
-    return new Response(watched, { status: response.status, headers: response.headers });
   }
 
   /** Settles once the host has been told of every listen begun or ended so far. */
