@@ -61,7 +61,8 @@ for (const store of ['sqlite', 'sqlite_worker']) {
 // checkpoints mid-burst on the writer's thread or on its own (checkpoint-stalls.js), and calls offered on a fixed
 // schedule at half of bare's rate, host against bare (open-loop.js). Target 5: what a commit of its own costs a strict
 // call on SQLite, WAL frames and CPU, beside appending the call's batch to a file (strict-commit-floor.js). How many
-// calls share a commit with 64 callers on a worker store, under each durability (concurrent-batches.js).
+// calls share a commit with 64 callers on a worker store, under each durability (concurrent-batches.js). Target 4:
+// one, two and three instance processes on one PostgreSQL database, calls per second together (scale-out.js).
 for (const file of [
   './invoke-targets.js',
   './host-cpu.js',
@@ -71,6 +72,7 @@ for (const file of [
   './open-loop.js',
   './strict-commit-floor.js',
   './concurrent-batches.js',
+  './scale-out.js',
 ]) {
   const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], {
     encoding: 'utf8',
