@@ -5,6 +5,7 @@
 // (not start-up nor warm-up) to FILE, to read self time by function per call.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { createHost } from '@airlock/core';
 import { WorkerStore } from '@airlock/core/worker';
-import { cpuSplit, processCpuUs, threadCpuUs, threadsCpuUs } from './bench-stats.js';
+import { cpuSplit, processCpuUs, quantile, threadCpuUs, threadsCpuUs } from './bench-stats.js';
 
 const side = process.argv[2] ?? 'host';
 const CALLS = Number(process.env.AIRLOCK_BENCH_CALLS ?? 5000);
@@ -72,6 +73,27 @@ async function open() {
   };
 }
 
+/**
+ * AIRLOCK_PHASES=1: each measured call cut in four by when it writes its request to the server's pipe and when the
+ * answer's bytes are pushed to it (every side uses a net.Socket both ways): before the write (the side's own work
+ * before sending), the write, the wait (the server, the wake-ups and whatever the side does meanwhile), and after
+ * the push (the side's own work on the answer), and the whole call. Median and 90th percentile, in µs.
+ */
+const phases = process.env.AIRLOCK_PHASES === '1' ? { start: 0, wrote: 0, written: 0, pushed: 0, rows: [] } : undefined;
+if (phases !== undefined) {
+  const write = Socket.prototype.write;
+  Socket.prototype.write = function (...a) {
+    if (phases.wrote === 0) phases.wrote = performance.now();
+    const r = write.apply(this, a);
+    if (phases.written === 0) phases.written = performance.now();
+    return r;
+  };
+  const push = Socket.prototype.push;
+  Socket.prototype.push = function (chunk, ...a) {
+    if (chunk !== null && phases.pushed === 0 && phases.written !== 0) phases.pushed = performance.now();
+    return push.call(this, chunk, ...a);
+  };
+}
 const s = await open();
 let n = 0;
 for (let i = 0; i < WARMUP; i++) await s.call(n++);
@@ -87,7 +109,18 @@ const t0 = threadCpuUs();
 const threads0 = threadsCpuUs();
 const p0 = processCpuUs();
 const w0 = performance.now();
-for (let i = 0; i < CALLS; i++) await s.call(n++);
+for (let i = 0; i < CALLS; i++) {
+  if (phases === undefined) await s.call(n++);
+  else {
+    phases.wrote = phases.written = phases.pushed = 0;
+    phases.start = performance.now();
+    await s.call(n++);
+    const end = performance.now();
+    const { start, wrote, written, pushed } = phases;
+    if (wrote !== 0 && pushed !== 0)
+      phases.rows.push([wrote - start, written - wrote, pushed - written, end - pushed, end - start]);
+  }
+}
 const wall = (performance.now() - w0) / CALLS;
 console.log(
   JSON.stringify({
@@ -96,6 +129,16 @@ console.log(
     wall_ms: +wall.toFixed(4),
     thread_us: +((threadCpuUs() - t0) / CALLS).toFixed(1),
     all_us: +((processCpuUs() - p0) / CALLS).toFixed(1),
+    ...(phases === undefined
+      ? {}
+      : {
+          phases_us: Object.fromEntries(
+            ['before_write', 'write', 'wait', 'after_push', 'whole'].map((k, i) => {
+              const column = phases.rows.map((r) => r[i]);
+              return [k, [0.5, 0.9].map((q) => Math.round(quantile(column, q) * 10000) / 10)];
+            }),
+          ),
+        }),
     split: cpuSplit(threads0, threadsCpuUs(), CALLS, s.storeTid?.() ?? 0),
   }),
 );
