@@ -6,14 +6,14 @@ import type { ModelKeys } from './model-keys.js';
 import type { ConversationLog } from './conversation-log.js';
 import type { AuthMode } from './console-config.js';
 import type { ConsoleLogger } from './console-logger.js';
-import type { KitSurface } from '@airlock/web-kit';
+import type { EventHub, KitSurface } from '@airlock/web-kit';
 import type { HostEventRelay } from './host-event-relay.js';
 import type { PageData } from './page-data.js';
 import type { RunningCalls } from './running-calls.js';
 import type { Sessions } from './sessions.js';
 import { bodyLimits } from './body-limits.js';
 import { ViewContexts } from './view-context.js';
-import type { TabHub } from './tab-hub.js';
+import type { ConsoleEventMap } from './console-events.js';
 import type { ApiApp, ApiEnv } from './routes/api-app.js';
 import { mountAppViewRoutes } from './routes/app-view-routes.js';
 import { mountAuditRoutes } from './routes/audit-routes.js';
@@ -47,7 +47,7 @@ export interface ApiParts {
   readonly signIn: ConsoleSignIn;
   /** The console's address as users reach it (its client metadata document names it). */
   readonly publicUrl: () => string;
-  readonly hub: TabHub;
+  readonly hub: EventHub<ConsoleEventMap>;
   readonly relay: HostEventRelay;
   readonly running: RunningCalls;
   readonly pageData: PageData;

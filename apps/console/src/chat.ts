@@ -5,7 +5,8 @@ import type { Clock, Host, InvocationRecord, Scope } from '@airlock/core';
 import type { ModelChoice, ModelConfig } from './model-config.js';
 import type { ConversationLog, OpenConversation } from './conversation-log.js';
 import { titleOf, TURN_BUSY_MESSAGE } from './conversation-log.js';
-import type { TabHub } from './tab-hub.js';
+import type { ConsoleEventMap } from './console-events.js';
+import type { EventHub } from '@airlock/web-kit';
 import { PartialToolInputs } from './partial-tool-inputs.js';
 
 const SYSTEM = [
@@ -52,7 +53,7 @@ export class Chat {
   constructor(
     private readonly host: Host,
     models: { readonly model: ModelConfig; readonly modelChoices?: readonly ModelChoice[] },
-    private readonly hub: TabHub,
+    private readonly hub: EventHub<ConsoleEventMap>,
     private readonly log: ConversationLog,
     private readonly hooks: ChatHooks = {},
   ) {

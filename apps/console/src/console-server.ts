@@ -9,7 +9,7 @@ import type { Clock, Host, HostError } from '@airlock/core';
 import { createHost, logHostEvents, SECRET_KEY_ENV, StoredInputs, systemClock, TokenVault } from '@airlock/core';
 import { createGatewayHandler, createResourceServer, GatewaySurface } from '@airlock/gateway';
 import type { ResourceServer } from '@airlock/gateway';
-import { KitSurface } from '@airlock/web-kit';
+import { EventHub, KitSurface } from '@airlock/web-kit';
 import { ConsoleSignIn } from './console-sign-in.js';
 import { OAUTH_CALLBACK_PATH, OAUTH_CLIENT_METADATA_PATH } from './routes/server-auth-routes.js';
 import { openSqliteWorkerStore } from '@airlock/core/worker';
@@ -34,7 +34,7 @@ import { openSharedHistory } from './shared-history.js';
 import { startSandboxProxy } from './sandbox-proxy.js';
 import { viewProxyAddress } from './view-proxy-address.js';
 import { ViewContexts } from './view-context.js';
-import { TabHub } from './tab-hub.js';
+import type { ConsoleEventMap } from './console-events.js';
 import { withConsoleIsolation } from './console-isolation.js';
 
 /** Where `npm run build` puts the page (Vite, from apps/console/web). */
@@ -92,7 +92,7 @@ export async function startConsole(
   const questions = shared?.questions ?? IN_PROCESS_QUESTIONS;
   // Registered before the host, which records metrics only when a meter provider is there at its creation.
   const consoleMetrics = config.metrics?.prometheus === true ? startConsoleMetrics() : undefined;
-  const hub = new TabHub();
+  const hub = new EventHub<ConsoleEventMap>();
   // Sign-in to remote servers is offered: its hook is given once the host exists (the sign-in needs it).
   const surface = new KitSurface({ questions: questions.shared ? questions : undefined, signIn: true });
   // With gateway.enabled, MCP clients call at /mcp too: their questions go to them when they can elicit, and to the

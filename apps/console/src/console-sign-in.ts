@@ -2,7 +2,7 @@ import type { Host, Scope, SignInRequest } from '@airlock/core';
 import { ApiError } from './api-error.js';
 import { IN_PROCESS_QUESTIONS } from './question-bus.js';
 import type { QuestionBus } from './question-bus.js';
-import type { Tenant } from './tab-hub.js';
+import type { Tenant } from '@airlock/web-kit';
 import { signInFlow } from './held-flows.js';
 
 /** A sign-in waiting for the user to come back from the authorization server. */

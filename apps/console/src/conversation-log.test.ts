@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '@airlock/core';
 import type { Scope } from '@airlock/core';
 import { ConversationLog } from './conversation-log.js';
-import { TabHub } from './tab-hub.js';
+import { EventHub } from '@airlock/web-kit';
+import type { ConsoleEventMap } from './console-events.js';
 
 const ana = (conversationId: string): Scope => ({ userId: 'ana', workspaceId: 'w', conversationId });
 const bob = (conversationId: string): Scope => ({ userId: 'bob', workspaceId: 'w', conversationId });
@@ -10,7 +11,7 @@ const bob = (conversationId: string): Scope => ({ userId: 'bob', workspaceId: 'w
 /** A log over a fresh memory store, with a conversation kept for `scope` under `title`. */
 async function logWith(...kept: [Scope, string][]) {
   const store = new MemoryStore();
-  const log = new ConversationLog({ store, hub: new TabHub() });
+  const log = new ConversationLog({ store, hub: new EventHub<ConsoleEventMap>() });
   for (const [scope, title] of kept) {
     const conversation = await log.open(scope);
     conversation.title = title;
@@ -26,7 +27,7 @@ describe('deleting a conversation', () => {
     expect(await log.delete(ana('first'))).toBe(true);
     expect((await log.list(ana('x'))).map((c) => c.title)).toEqual(['Second']);
     expect(await store.getConversation(ana('first'), 'first')).toBeUndefined();
-    const reopened = await new ConversationLog({ store, hub: new TabHub() }).open(ana('first'));
+    const reopened = await new ConversationLog({ store, hub: new EventHub<ConsoleEventMap>() }).open(ana('first'));
     expect(reopened).toMatchObject({ stored: false, lines: [] });
   });
 

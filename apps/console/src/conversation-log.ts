@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import { HostError, systemClock } from '@airlock/core';
 import type { Clock, ConversationRecord, HostStore, Scope } from '@airlock/core';
-import type { TabHub } from './tab-hub.js';
+import type { ConsoleEventMap } from './console-events.js';
+import type { EventHub } from '@airlock/web-kit';
 import type { ChatLine, ConversationView, ViewContext } from './wire.js';
 
 /** Lines a conversation keeps for the page (the oldest go first). */
@@ -72,12 +73,12 @@ export function titleOf(text: string): string {
 export class ConversationLog {
   readonly #open = new Map<string, OpenConversation>();
   readonly #store: HostStore;
-  readonly #hub: TabHub;
+  readonly #hub: EventHub<ConsoleEventMap>;
   readonly #clock: Clock;
   /** Conversations a turn is writing to: never dropped from memory while it runs. */
   readonly #pinned = new Set<string>();
 
-  constructor(options: { readonly store: HostStore; readonly hub: TabHub; readonly clock?: Clock }) {
+  constructor(options: { readonly store: HostStore; readonly hub: EventHub<ConsoleEventMap>; readonly clock?: Clock }) {
     this.#store = options.store;
     this.#hub = options.hub;
     this.#clock = options.clock ?? systemClock;

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '@airlock/core';
 import { FakeClock } from '@airlock/core/testing';
 import { ConversationLog, TURN_BUSY_MESSAGE, TURN_CLAIM_MS } from './conversation-log.js';
-import { TabHub } from './tab-hub.js';
+import { EventHub } from '@airlock/web-kit';
+import type { ConsoleEventMap } from './console-events.js';
 
 const scope = { userId: 'ana', workspaceId: 'w', conversationId: 'c1' };
 
@@ -13,7 +14,7 @@ const scope = { userId: 'ana', workspaceId: 'w', conversationId: 'c1' };
 function twoLogs() {
   const store = new MemoryStore();
   const clock = new FakeClock(1_000_000);
-  const log = () => new ConversationLog({ store, hub: new TabHub(), clock });
+  const log = () => new ConversationLog({ store, hub: new EventHub<ConsoleEventMap>(), clock });
   return { store, clock, a: log(), b: log() };
 }
 

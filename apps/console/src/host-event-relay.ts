@@ -3,10 +3,9 @@ import { isTerminalState } from '@airlock/core';
 import { isAcceptedUrlFlow } from './accepted-url-flow.js';
 import { toApiError } from './api-error.js';
 import type { ConsoleEventMap, ConsoleEventName } from './console-events.js';
-import type { KitSurface } from '@airlock/web-kit';
 import type { ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
-import type { Tenant, TabHub } from './tab-hub.js';
-import { tenantKey } from './tab-hub.js';
+import type { EventHub, KitSurface, Tenant } from '@airlock/web-kit';
+import { tenantKey } from '@airlock/web-kit';
 import type { Card } from './wire.js';
 
 /** How many finished cards are kept in memory for tabs that open later. */
@@ -17,7 +16,7 @@ const ACCEPTED_FLOWS = 500;
 /** What the relay works with; the console server builds them. */
 export interface HostEventRelayConfig {
   readonly host: Host;
-  readonly hub: TabHub;
+  readonly hub: EventHub<ConsoleEventMap>;
   readonly surface: KitSurface;
   /** Where servers' questions, URL flows and their answers are shared with the other instances. */
   readonly questions: QuestionBus;
@@ -41,7 +40,7 @@ export class HostEventRelay {
   readonly #finished = new Map<string, Card>();
   readonly #off: (() => void)[];
   readonly #host: Host;
-  readonly #hub: TabHub;
+  readonly #hub: EventHub<ConsoleEventMap>;
   readonly #surface: KitSurface;
   readonly #bus: QuestionBus;
   /** Questions servers asked calls on other instances, shown here until they close. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SignInOutcome } from './console-sign-in.js';
 import type { ElicitationReply } from './question-bus.js';
-import type { Tenant } from './tab-hub.js';
+import type { Tenant } from '@airlock/web-kit';
 import { signInFlow, urlFlow } from './held-flows.js';
 
 /** How long a request sent to the instance holding a question, a sign-in or a URL flow waits for its reply. */

@@ -5,7 +5,7 @@ import type { Chat } from './chat.js';
 import type { ConversationLog } from './conversation-log.js';
 import type { KitSurface } from '@airlock/web-kit';
 import type { HostEventRelay } from './host-event-relay.js';
-import type { Tenant } from './tab-hub.js';
+import type { Tenant } from '@airlock/web-kit';
 import type { Card, ServerView, Snapshot, ToolEntry } from './wire.js';
 
 /** How many cards a page gets when it opens (newest last). */

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { KitClaim } from '@airlock/web-kit';
 import type { ElicitationClosed, ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
 import type { SignInOutcome } from './console-sign-in.js';
-import type { Tenant } from './tab-hub.js';
+import type { Tenant } from '@airlock/web-kit';
 import { ASKED_KINDS, InstanceRequests, REPLY_MS } from './instance-requests.js';
 import { HeldFlows } from './held-flows.js';
 

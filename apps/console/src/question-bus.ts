@@ -3,7 +3,7 @@ import type { KitBusNews, KitQuestionBus } from '@airlock/web-kit';
 import type { ApiStatus } from './api-error.js';
 import type { ConsoleEventMap } from './console-events.js';
 import type { SignInOutcome } from './console-sign-in.js';
-import type { Tenant } from './tab-hub.js';
+import type { Tenant } from '@airlock/web-kit';
 
 /** How a question a server asked ended, as tabs are told (`elicitation.closed`). */
 export type ElicitationClosed = ConsoleEventMap['elicitation.closed'];

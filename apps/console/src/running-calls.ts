@@ -3,7 +3,7 @@ import { isTerminalState } from '@airlock/core';
 import { ApiError } from './api-error.js';
 import type { QuestionBus } from './question-bus.js';
 import { IN_PROCESS_QUESTIONS } from './question-bus.js';
-import { tenantKey } from './tab-hub.js';
+import { tenantKey } from '@airlock/web-kit';
 
 /**
  * The calls started from this console (by hand from a page, or by the chat's model) that have not ended, with what

@@ -1,6 +1,6 @@
 import { systemClock } from '@airlock/core';
 import type { Clock, HostStore, StoreWrite, ViewConsentDecision, ViewConsentRecord } from '@airlock/core';
-import type { Tenant } from './tab-hub.js';
+import type { Tenant } from '@airlock/web-kit';
 
 /** The browser features a view may ask for (MCP Apps' `_meta.ui.permissions`), as the page's element names them. */
 export const VIEW_FEATURES = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;

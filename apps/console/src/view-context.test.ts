@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '@airlock/core';
 import { ConversationLog } from './conversation-log.js';
-import { TabHub } from './tab-hub.js';
+import { EventHub } from '@airlock/web-kit';
+import type { ConsoleEventMap } from './console-events.js';
 import { MAX_VIEW_CONTEXT_CHARS, ViewContexts } from './view-context.js';
 
 const ana = { userId: 'ana', workspaceId: 'w', conversationId: 'main' };
@@ -10,7 +11,7 @@ const text = (t: string) => [{ type: 'text', text: t }];
 
 /** View contexts over a conversation log of a fresh memory store; `store` to open another log on the same one. */
 function contextsOn(store = new MemoryStore()) {
-  const log = new ConversationLog({ store, hub: new TabHub() });
+  const log = new ConversationLog({ store, hub: new EventHub<ConsoleEventMap>() });
   const contexts = new ViewContexts(log);
   return { store, log, contexts, forModel: async (scope = ana) => contexts.forModel(await log.open(scope)) };
 }

@@ -3,7 +3,11 @@
 export { createWebKit } from './web-kit.js';
 export type { WebKit, WebKitOptions } from './web-kit.js';
 export type { ExtraEvents, KitEnv, KitServer, ScopeOf } from './serve-kit.js';
-export { isKitNews, memoryQuestionBus, sameTenant } from './kit-question-bus.js';
+export { EventHub } from './event-hub.js';
+export type { OpenStream, Viewer } from './event-hub.js';
+export { eventStream } from './event-stream.js';
+export type { EventMessage, EventStreamOptions, StreamOpening } from './event-stream.js';
+export { isKitNews, memoryQuestionBus, sameTenant, tenantKey } from './kit-question-bus.js';
 export type { KitBusNews, KitClaim, KitOtherNews, KitQuestionBus, Tenant } from './kit-question-bus.js';
 export type { KitSession, KitSessions } from './kit-sessions.js';
 export type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';

@@ -6,6 +6,9 @@ export type Tenant = { readonly userId: string; readonly workspaceId: string };
 /** Whether two scopes are the same user in the same workspace (conversations aside). */
 export const sameTenant = (a: Tenant, b: Tenant): boolean => a.userId === b.userId && a.workspaceId === b.workspaceId;
 
+/** One string per tenant, so a map keyed by it compares a user and a workspace at once. */
+export const tenantKey = (t: Tenant): string => `${t.userId}\u0000${t.workspaceId}`;
+
 /** What one instance tells the others: a question opened, answered or closed unanswered, a call to cancel. */
 export type KitBusNews =
   | { readonly kind: 'opened'; readonly request: PermissionRequest }

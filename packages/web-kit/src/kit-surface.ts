@@ -8,7 +8,7 @@ import type {
 } from '@airlock/core';
 import { PERMISSION_DECISIONS } from '@airlock/core';
 import type { KitBusNews, KitOtherNews, KitQuestionBus, Tenant } from './kit-question-bus.js';
-import { isKitNews, sameTenant } from './kit-question-bus.js';
+import { isKitNews, sameTenant, tenantKey } from './kit-question-bus.js';
 import { KitRefusal } from './kit-refusal.js';
 
 /** What the surface tells the pages: a question opened or closed, for one tenant. */
@@ -217,5 +217,3 @@ export class KitSurface implements Surface {
 function tooLate(id: string, what: string): KitRefusal {
   return new KitRefusal(409, 'already_answered', `the ${what} ${id} was already answered or has closed`);
 }
-
-const tenantKey = (tenant: Tenant): string => `${tenant.userId}\u0000${tenant.workspaceId}`;

@@ -3,7 +3,8 @@ import { HostError, isTerminalState } from '@airlock/core';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { streamSSE } from 'hono/streaming';
+import { EventHub } from './event-hub.js';
+import { eventStream } from './event-stream.js';
 import type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';
 import { KitRefusal } from './kit-refusal.js';
 import type { Tenant } from './kit-question-bus.js';
@@ -16,10 +17,6 @@ export type ScopeOf = (request: Request) => Scope | undefined | Promise<Scope | 
 
 /** The biggest body a route reads: a decision is a few bytes; a form answer fits well inside this. */
 const MAX_BODY_BYTES = 256 * 1024;
-/** Events a page may leave unread before its stream is dropped (it reconnects to a fresh `state`). */
-const MAX_UNSENT_EVENTS = 2000;
-/** How often an idle stream says it is alive, so a connection that died quietly is noticed. */
-const HEARTBEAT_MS = 25_000;
 /**
  * Calls that ended lately, kept for a page that reconnects: a card whose call ended while its stream was down learns
  * the end from the next `state`. Bounded by count (each holds its screen payload, itself bounded).
@@ -47,13 +44,6 @@ export interface KitServer<Extra extends ExtraEvents = Record<never, never>> {
   close(): void;
 }
 
-interface Stream {
-  readonly tenant: Tenant;
-  readonly sessionId: string | undefined;
-  send(event: string, data: unknown): void;
-  end(): void;
-}
-
 /** The kit's own event names, which the app's events may not take. */
 const KIT_EVENTS: ReadonlySet<string> = new Set<KitEventName>([
   'state',
@@ -76,16 +66,13 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
   surface: KitSurface,
   sessions: KitSessions,
 ): KitServer<Extra> {
-  const streams = new Set<Stream>();
+  const hub = new EventHub<KitEventMap & Extra>();
   const open = new Map<string, KitCall>();
   const ended = new Map<string, KitCall>();
   const questions = new Map<string, ElicitationRequest>();
   const running = new Map<string, AbortController>();
-  const deliver = (tenant: Tenant, event: string, data: unknown): void => {
-    for (const stream of streams) if (sameTenant(stream.tenant, tenant)) stream.send(event, data);
-  };
   const tell = <E extends KitEventName>(tenant: Tenant, event: E, data: KitEventMap[E]): void =>
-    deliver(tenant, event, data);
+    hub.send(tenant, event, data as (KitEventMap & Extra)[E]);
 
   const cardOf = (invocation: InvocationRecord): Pick<KitCall, 'tool' | 'server'> => {
     const known = open.get(invocation.id);
@@ -142,12 +129,8 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
       if (call !== undefined && sameTenant(call.invocation.scope, news.tenant)) running.get(news.invocationId)?.abort();
     }),
     sessions.onEnded?.((sessionId) => {
-      for (const stream of [...streams]) {
-        if (stream.sessionId !== sessionId) continue;
-        streams.delete(stream);
-        stream.send('session.ended', {} satisfies KitEventMap['session.ended']);
-        stream.end();
-      }
+      hub.sendToSession(sessionId, 'session.ended', {} as (KitEventMap & Extra)['session.ended']);
+      hub.closeSession(sessionId);
     }),
   ];
 
@@ -169,53 +152,24 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
     }),
   );
 
-  app.get('/events', (c) => {
-    const tenant = c.get('scope');
-    return streamSSE(c, async (sse) => {
-      let written = Promise.resolve();
-      let unsent = 0;
-      let overflowed = false;
-      let end!: () => void;
-      const over = new Promise<void>((resolve) => (end = resolve));
-      const queue = (send: () => Promise<void>): void => {
-        if (overflowed) return;
-        if (unsent >= MAX_UNSENT_EVENTS) {
-          overflowed = true;
-          return end();
-        }
-        unsent += 1;
-        written = written
-          .then(send)
-          .catch(() => end())
-          .finally(() => (unsent -= 1));
-      };
-      const stream: Stream = {
-        tenant,
-        sessionId: c.get('sessionId'),
-        send: (event, data) => queue(() => sse.writeSSE({ event, data: JSON.stringify(data) })),
-        end,
-      };
-      sse.onAbort(end);
-      // The snapshot and the subscription happen in one turn, so no event falls between them.
-      stream.send('state', {
-        calls: [...ended.values(), ...open.values()].filter((call) => sameTenant(call.invocation.scope, tenant)),
-        permissions: surface.pending(tenant),
-        elicitations: [...questions.values()].filter((q) => sameTenant(q.scope, tenant)),
-      } satisfies KitEventMap['state']);
-      streams.add(stream);
-      const heartbeat = setInterval(() => queue(() => sse.write(': ping\n\n').then(() => undefined)), HEARTBEAT_MS);
-      try {
-        await over;
-      } finally {
-        clearInterval(heartbeat);
-        streams.delete(stream);
-      }
-      // A page that stopped reading is cut off now, its queued events dropped (it reconnects to a fresh state);
-      // otherwise the last writes go out before the stream ends.
-      if (overflowed) sse.abort();
-      else await written;
-    });
-  });
+  app.get(
+    '/events',
+    eventStream<KitEventMap & Extra, KitEnv>(hub, {
+      open: (c) => {
+        const tenant = c.get('scope');
+        return {
+          viewer: { tenant, sessionId: c.get('sessionId') },
+          // Built from what this instance holds, in the turn the stream joins the hub.
+          snapshot: () =>
+            ({
+              calls: [...ended.values(), ...open.values()].filter((call) => sameTenant(call.invocation.scope, tenant)),
+              permissions: surface.pending(tenant),
+              elicitations: [...questions.values()].filter((q) => sameTenant(q.scope, tenant)),
+            }) satisfies KitEventMap['state'] as (KitEventMap & Extra)['state'],
+        };
+      },
+    }),
+  );
 
   app.post('/permissions/:id', async (c) => {
     await surface.decide(c.get('scope'), c.req.param('id'), (await bodyOf(c))['decision']);
@@ -268,11 +222,11 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
     send(tenant, event, data) {
       if (KIT_EVENTS.has(event))
         throw new Error(`"${event}" is an event of the kit's own; name the app's event otherwise`);
-      deliver(tenant, event, data);
+      hub.send(tenant, event, data as (KitEventMap & Extra)[typeof event]);
     },
     close() {
       for (const stop of off) stop?.();
-      for (const stream of [...streams]) stream.end();
+      hub.closeAll();
     },
   };
 }

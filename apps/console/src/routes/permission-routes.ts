@@ -1,7 +1,8 @@
 import type { Host } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { KitSurface } from '@airlock/web-kit';
-import type { TabHub } from '../tab-hub.js';
+import type { ConsoleEventMap } from '../console-events.js';
+import type { EventHub } from '@airlock/web-kit';
 import type { ApiApp } from './api-app.js';
 import { readBody, scopeOf } from './request-input.js';
 
@@ -10,7 +11,7 @@ export interface PermissionRoutesOptions {
   readonly app: ApiApp;
   readonly host: Host;
   readonly surface: KitSurface;
-  readonly hub: TabHub;
+  readonly hub: EventHub<ConsoleEventMap>;
 }
 
 /**

@@ -5,7 +5,8 @@ import { ApiError } from '../api-error.js';
 import { checkName } from '../check-name.js';
 import type { AuthMode } from '../console-config.js';
 import type { Sessions } from '../sessions.js';
-import type { TabHub } from '../tab-hub.js';
+import type { ConsoleEventMap } from '../console-events.js';
+import type { EventHub } from '@airlock/web-kit';
 import type { ApiApp } from './api-app.js';
 import { readBody } from './request-input.js';
 
@@ -17,7 +18,7 @@ export interface SessionRoutesOptions {
   readonly app: ApiApp;
   readonly host: Host;
   readonly sessions: Sessions;
-  readonly hub: TabHub;
+  readonly hub: EventHub<ConsoleEventMap>;
   readonly authMode: AuthMode;
   /** Whether a model drives the chat box (the page shows it or says how to set one). */
   readonly modelConfigured: boolean;
