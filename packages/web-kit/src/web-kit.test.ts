@@ -250,6 +250,30 @@ describe('the web kit, server part', () => {
     ana.close();
   });
 
+  it('refuses to cancel a running call nobody here can stop (not started through the kit)', async () => {
+    const ana = await events('ana');
+    await ana.next('state');
+    // Started by the app's own code, which holds its only abort signal.
+    const starter = new AbortController();
+    const result = host.invoke({
+      scope: SCOPES['ana']!,
+      caller: { kind: 'user' },
+      tool: 'demo__hang',
+      args: {},
+      signal: starter.signal,
+    });
+    const asked = await ana.next('permission.requested');
+    await post(`/permissions/${asked.invocationId}`, 'ana', { decision: 'allow_once' });
+    await ana.next('call', (call) => call.invocation.state === 'running');
+
+    const refused = await post(`/calls/${asked.invocationId}/cancel`, 'ana', {});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: 'not_cancellable' } });
+    starter.abort();
+    expect((await result).outcome).toBe('cancelled');
+    ana.close();
+  });
+
   it('refuses a request with no user, a body not a JSON object, a decision not of the four, a huge or non-JSON body', async () => {
     expect((await fetch(`${base}/events`)).status).toBe(401);
     const notJson = await post('/permissions/x', 'ana', 'not json');
