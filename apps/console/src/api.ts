@@ -7,6 +7,7 @@ import type { ConversationLog } from './conversation-log.js';
 import type { AuthMode } from './console-config.js';
 import type { ConsoleLogger } from './console-logger.js';
 import type { EventHub, KitSurface } from '@airlock/web-kit';
+import { kitActionRoutes } from '@airlock/web-kit';
 import type { HostEventRelay } from './host-event-relay.js';
 import type { PageData } from './page-data.js';
 import type { RunningCalls } from './running-calls.js';
@@ -32,6 +33,7 @@ import type { MetricsRoutesOptions } from './routes/metrics-routes.js';
 import { mountEventStreamRoutes } from './routes/event-stream-routes.js';
 import { mountInvocationRoutes } from './routes/invocation-routes.js';
 import { mountPermissionRoutes } from './routes/permission-routes.js';
+import { scopeOf } from './routes/request-input.js';
 import { mountSessionRoutes } from './routes/session-routes.js';
 import { mountViewConsentRoutes } from './routes/view-consent-routes.js';
 import type { ViewConsents } from './view-consents.js';
@@ -115,9 +117,17 @@ export function createApi(parts: ApiParts): ApiApp {
   mountCatalogRoutes({ app, host, pageData });
   mountServerPanelRoutes({ app, host, pageData });
   mountInputRoutes({ app, host, pageData, servers: parts.inputs.servers, inputs: parts.inputs.values });
-  mountInvocationRoutes({ app, pageData, running });
-  mountPermissionRoutes({ app, host, surface, hub });
-  mountElicitationRoutes({ app, host, surface, relay });
+  // The page's decisions, answers and cancels: the kit's routes, over the console's calls and questions.
+  const actions = kitActionRoutes<ApiEnv>({
+    host,
+    surface,
+    scopeOf: (c) => scopeOf(c),
+    calls: running,
+    questions: relay,
+  });
+  mountInvocationRoutes({ app, pageData, running, actions });
+  mountPermissionRoutes({ app, host, hub, actions });
+  mountElicitationRoutes({ app, relay, actions });
   mountAuditRoutes({ app, host });
   mountResourceRoutes({ app, host });
   // Sign-in to remote servers; its callback (outside /api, where authorization servers send users back) checks the

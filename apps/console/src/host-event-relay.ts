@@ -1,10 +1,10 @@
 import type { ElicitationRequest, Host, InvocationRecord, ScreenPayload, ToolProgress } from '@airlock/core';
 import { isTerminalState } from '@airlock/core';
 import { isAcceptedUrlFlow } from './accepted-url-flow.js';
-import { toApiError } from './api-error.js';
+import { ApiError, toApiError } from './api-error.js';
 import type { ConsoleEventMap, ConsoleEventName } from './console-events.js';
 import type { ElicitationReply, QuestionBus, QuestionNews } from './question-bus.js';
-import type { EventHub, KitSurface, Tenant } from '@airlock/web-kit';
+import type { EventHub, KitQuestions, KitSurface, Tenant } from '@airlock/web-kit';
 import { tenantKey } from '@airlock/web-kit';
 import type { Card } from './wire.js';
 
@@ -32,7 +32,7 @@ export interface HostEventRelayConfig {
  * instance's tabs, one asked elsewhere is shown here, and an answer given on another instance is checked and sent to
  * the server here (the instance whose call the server asked), which tells the answering instance how it went.
  */
-export class HostEventRelay {
+export class HostEventRelay implements KitQuestions {
   readonly #progress = new Map<string, ToolProgress>();
   readonly #questions = new Map<string, ElicitationRequest>();
   /** Accepted URL flows not yet completed, by the host's question id: what "done, retry" can name. */
@@ -141,7 +141,7 @@ export class HostEventRelay {
 
   /** An answer sent from another instance to a question asked here; undefined when the question was never ours. */
   #answerFromElsewhere(tenant: Tenant, id: string, answer: unknown): ElicitationReply | undefined {
-    const question = this.question(tenant, id);
+    const question = this.find(tenant, id);
     try {
       if (question === undefined) {
         // Answered or closed here already: told so (409); a question this instance never held: not ours to answer.
@@ -162,15 +162,16 @@ export class HostEventRelay {
     }
   }
 
-  /** An open question of this tenant asked on another instance: answered through `answerElsewhere`. */
-  askedElsewhere(tenant: Tenant, id: string): boolean {
+  /**
+   * Sends an answer to an open question of this tenant asked on another instance, which checks it and answers the
+   * server: false when no other instance asked it; its refusal is thrown as the API tells it.
+   */
+  async answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<boolean> {
     const request = this.#elsewhere.get(id);
-    return request !== undefined && tenantKey(request.scope) === tenantKey(tenant);
-  }
-
-  /** Sends an answer to the instance holding the question, and resolves with what it said. */
-  answerElsewhere(tenant: Tenant, id: string, answer: unknown): Promise<ElicitationReply> {
-    return this.#bus.answerElsewhere(tenant, id, answer);
+    if (request === undefined || tenantKey(request.scope) !== tenantKey(tenant)) return false;
+    const reply = await this.#bus.answerElsewhere(tenant, id, answer);
+    if (!reply.ok) throw new ApiError(reply.status, reply.code, reply.message, reply.data);
+    return true;
   }
 
   #everyone<E extends ConsoleEventName>(event: E, data: ConsoleEventMap[E]): void {
@@ -206,8 +207,8 @@ export class HostEventRelay {
     return this.#progress.get(invocationId);
   }
 
-  /** An open question of this tenant (any conversation of the workspace). */
-  question(tenant: Tenant, id: string): ElicitationRequest | undefined {
+  /** An open question of this tenant asked by a call here (any conversation of the workspace). */
+  find(tenant: Tenant, id: string): ElicitationRequest | undefined {
     const request = this.#questions.get(id);
     return request !== undefined && tenantKey(request.scope) === tenantKey(tenant) ? request : undefined;
   }

@@ -14,3 +14,10 @@ export type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.
 export { KitSurface } from './kit-surface.js';
 export type { KitSignIn, KitSurfaceOptions, QuestionNews } from './kit-surface.js';
 export { KitRefusal } from './kit-refusal.js';
+export { kitActionRoutes } from './kit-action-routes.js';
+export type { KitActionHandler, KitActionPorts, KitActionRoutes } from './kit-action-routes.js';
+export { KitRunningCalls } from './kit-running-calls.js';
+export type { KitCalls } from './kit-running-calls.js';
+export { KitHostQuestions } from './kit-host-questions.js';
+export type { KitQuestions } from './kit-host-questions.js';
+export { readJsonBody } from './kit-body.js';

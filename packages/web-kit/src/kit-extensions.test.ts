@@ -39,9 +39,10 @@ afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-async function instance(options: WebKitOptions): Promise<Instance> {
+/** One instance of the app; instances that share a bus share one history (`store`), as an app's instances do. */
+async function instance(options: WebKitOptions, store = new MemoryStore()): Promise<Instance> {
   const webKit = createWebKit<{ 'chat.line': { text: string } }>(options);
-  const host = createHost({ store: new MemoryStore(), surface: webKit.surface, tools: [lookup, wait] });
+  const host = createHost({ store, surface: webKit.surface, tools: [lookup, wait] });
   const kit = webKit.serve(host);
   const served = await serveOnLoopback(kit.app as never);
   stops.push(async () => {
@@ -102,8 +103,9 @@ describe('the web kit across instances (a question bus)', () => {
 
   it('cancels a call running on another instance from a page of this one', async () => {
     const questions = memoryQuestionBus();
-    const a = await instance({ ...byHeader, questions });
-    const b = await instance({ ...byHeader, questions });
+    const history = new MemoryStore();
+    const a = await instance({ ...byHeader, questions }, history);
+    const b = await instance({ ...byHeader, questions }, history);
     const running = new Promise<string>((resolve) => {
       a.host.on('invocation.transition', ({ invocation }) => {
         if (invocation.state === 'running') resolve(invocation.id);
@@ -116,7 +118,7 @@ describe('the web kit across instances (a question bus)', () => {
     await postJson(`${b.base}/permissions/${asked.invocationId}`, as('ana'), { decision: 'allow_once' });
     const id = await running;
 
-    expect((await postJson(`${b.base}/calls/${id}/cancel`, as('ana'), {})).status).toBe(200);
+    expect((await postJson(`${b.base}/calls/${id}/cancel`, as('ana'), {})).status).toBe(202);
     expect((await result).outcome).toBe('cancelled');
     onB.close();
   });

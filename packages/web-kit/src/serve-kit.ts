@@ -5,10 +5,13 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { EventHub } from './event-hub.js';
 import { eventStream } from './event-stream.js';
+import { kitActionRoutes } from './kit-action-routes.js';
 import type { KitCall, KitError, KitEventMap, KitEventName } from './kit-events.js';
+import { KitHostQuestions } from './kit-host-questions.js';
 import { KitRefusal } from './kit-refusal.js';
 import type { Tenant } from './kit-question-bus.js';
-import { isKitNews, sameTenant } from './kit-question-bus.js';
+import { sameTenant } from './kit-question-bus.js';
+import { KitRunningCalls } from './kit-running-calls.js';
 import type { KitSessions } from './kit-sessions.js';
 import type { KitSurface } from './kit-surface.js';
 
@@ -70,7 +73,8 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
   const open = new Map<string, KitCall>();
   const ended = new Map<string, KitCall>();
   const questions = new Map<string, ElicitationRequest>();
-  const running = new Map<string, AbortController>();
+  const calls = new KitRunningCalls(host, surface.bus);
+  const answerable = new KitHostQuestions(host, surface);
   const tell = <E extends KitEventName>(tenant: Tenant, event: E, data: KitEventMap[E]): void =>
     hub.send(tenant, event, data as (KitEventMap & Extra)[E]);
 
@@ -98,7 +102,6 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
       const call: KitCall = { invocation, ...cardOf(invocation), ...(screen && { screen }) };
       if (isTerminalState(invocation.state)) {
         open.delete(invocation.id);
-        running.delete(invocation.id);
         ended.set(invocation.id, call);
         if (ended.size > RECENTLY_ENDED) ended.delete(ended.keys().next().value as string);
       } else {
@@ -122,12 +125,6 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
         ? tell(news.request.scope, 'permission.requested', news.request)
         : tell(news.request.scope, 'permission.closed', { id: news.request.invocationId, decision: news.decision }),
     ),
-    // A cancel asked on another instance, of a call this one runs.
-    surface.bus?.listen((news) => {
-      if (!isKitNews(news) || news.kind !== 'cancel') return;
-      const call = open.get(news.invocationId);
-      if (call !== undefined && sameTenant(call.invocation.scope, news.tenant)) running.get(news.invocationId)?.abort();
-    }),
     sessions.onEnded?.((sessionId) => {
       hub.sendToSession(sessionId, 'session.ended', {} as (KitEventMap & Extra)['session.ended']);
       hub.closeSession(sessionId);
@@ -171,36 +168,16 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
     }),
   );
 
-  app.post('/permissions/:id', async (c) => {
-    await surface.decide(c.get('scope'), c.req.param('id'), (await bodyOf(c))['decision']);
-    return c.json({ ok: true });
+  const actions = kitActionRoutes<KitEnv>({
+    host,
+    surface,
+    scopeOf: (c) => c.get('scope'),
+    calls,
+    questions: answerable,
   });
-
-  app.post('/elicitations/:id', async (c) => {
-    const id = c.req.param('id');
-    const request = questions.get(id);
-    if (request === undefined || !sameTenant(request.scope, c.get('scope'))) {
-      throw new KitRefusal(404, 'not_found', `no open question ${id}`);
-    }
-    host.elicitations.respond({ scope: request.scope, id, answer: (await bodyOf(c))['answer'] });
-    return c.json({ ok: true });
-  });
-
-  app.post('/calls/:id/cancel', async (c) => {
-    const id = c.req.param('id');
-    const call = open.get(id);
-    const controller = running.get(id);
-    if (call !== undefined && controller !== undefined && sameTenant(call.invocation.scope, c.get('scope'))) {
-      controller.abort();
-      return c.json({ ok: true });
-    }
-    // Not a call of this instance: the one running it (if any) hears the cancel through the bus.
-    if (surface.bus !== undefined && call === undefined) {
-      await surface.bus.cancel(c.get('scope'), id);
-      return c.json({ ok: true });
-    }
-    throw new KitRefusal(404, 'not_found', `no running call ${id} that this app started`);
-  });
+  app.post('/permissions/:id', actions.decide);
+  app.post('/elicitations/:id', actions.answer);
+  app.post('/calls/:id/cancel', actions.cancel);
 
   return {
     app,
@@ -214,7 +191,7 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
         ...options,
         signal,
         onRecorded: (invocation) => {
-          if (!isTerminalState(invocation.state)) running.set(invocation.id, controller);
+          calls.track(invocation, controller);
           options.onRecorded?.(invocation);
         },
       });
@@ -226,27 +203,11 @@ export function serveKit<Extra extends ExtraEvents = Record<never, never>>(
     },
     close() {
       for (const stop of off) stop?.();
+      calls.close();
+      answerable.close();
       hub.closeAll();
     },
   };
-}
-
-/** The request's JSON object body; anything else is refused naming what was sent. */
-async function bodyOf(c: Context): Promise<Record<string, unknown>> {
-  // JSON only: a cross-site form cannot send it without a CORS preflight, so a cookie session cannot be ridden.
-  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
-    throw new KitRefusal(415, 'unsupported_media_type', 'the body must be JSON, sent as application/json');
-  }
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new KitRefusal(400, 'invalid_request', 'the body must be a JSON object');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new KitRefusal(400, 'invalid_request', 'the body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
 }
 
 /** A refusal as JSON: the kit's own, a host error by its code, anything else a 500 that names no internals. */

@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
@@ -22,11 +25,33 @@ let host: Host;
 let kit: KitServer;
 let http: ServerType;
 let base: string;
+let dir: string;
+
+/** What reached the demo server's tools (its call log), line by line. */
+const calls = (): unknown[] => {
+  try {
+    return readFileSync(join(dir, 'calls.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as unknown);
+  } catch {
+    return [];
+  }
+};
 
 beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'web-kit-'));
   const webKit = createWebKit({ scopeOf: (request) => SCOPES[request.headers.get('x-user') ?? ''] });
   host = createHost({
-    servers: { mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } },
+    servers: {
+      mcpServers: {
+        demo: {
+          command: process.execPath,
+          args: [DEMO_BIN],
+          env: { AIRLOCK_DEMO_CALL_LOG: join(dir, 'calls.jsonl') },
+        },
+      },
+    },
     surface: webKit.surface,
   });
   await host.servers.settled();
@@ -40,6 +65,7 @@ afterEach(async () => {
   kit.close();
   await new Promise<void>((done) => http.close(() => done()));
   await host.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** One user's event stream: every event in order, and a way to wait for the next one of a name. */
@@ -194,10 +220,14 @@ describe('the web kit, server part', () => {
     expect(await ana.next('elicitation.closed')).toEqual({ id: question.id });
     expect((await result).outcome).toBe('success');
     expect(JSON.stringify((await result).content)).toContain('Ana');
+    // Another tab's answer, sent after this one: told it came too late, not that there was no such question.
+    const late = await post(`/elicitations/${question.id}`, 'ana', { answer: { action: 'decline' } });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ error: { code: 'already_answered' } });
     ana.close();
   });
 
-  it('cancels a running call it started when the page asks, and no other', async () => {
+  it('cancels a running call when the page asks (the server is told), not an ended one nor another user’s', async () => {
     const ana = await events('ana');
     await ana.next('state');
     const result = kit.invoke({ scope: SCOPES['ana']!, caller: { kind: 'user' }, tool: 'demo__hang', args: {} });
@@ -205,10 +235,42 @@ describe('the web kit, server part', () => {
     await post(`/permissions/${asked.invocationId}`, 'ana', { decision: 'allow_once' });
     await ana.next('call', (call) => call.invocation.state === 'running');
 
-    expect((await post(`/calls/${asked.invocationId}/cancel`, 'bo', {})).status).toBe(404);
-    expect((await post(`/calls/${asked.invocationId}/cancel`, 'ana', {})).status).toBe(200);
+    const foreign = await post(`/calls/${asked.invocationId}/cancel`, 'bo', {});
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ error: { code: 'not_found' } });
+    expect((await post(`/calls/${asked.invocationId}/cancel`, 'ana', {})).status).toBe(202);
     expect((await result).outcome).toBe('cancelled');
-    expect((await post(`/calls/${asked.invocationId}/cancel`, 'ana', {})).status).toBe(404);
+    // The server heard the cancel: its handler's signal fired.
+    await expect.poll(() => calls()).toContainEqual({ event: 'cancelled', tool: 'hang' });
+    const again = await post(`/calls/${asked.invocationId}/cancel`, 'ana', {});
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({
+      error: { code: 'not_running', message: `invocation ${asked.invocationId} has already ended (cancelled)` },
+    });
+    ana.close();
+  });
+
+  it('refuses to cancel a running call nobody here can stop (not started through the kit)', async () => {
+    const ana = await events('ana');
+    await ana.next('state');
+    // Started by the app's own code, which holds its only abort signal.
+    const starter = new AbortController();
+    const result = host.invoke({
+      scope: SCOPES['ana']!,
+      caller: { kind: 'user' },
+      tool: 'demo__hang',
+      args: {},
+      signal: starter.signal,
+    });
+    const asked = await ana.next('permission.requested');
+    await post(`/permissions/${asked.invocationId}`, 'ana', { decision: 'allow_once' });
+    await ana.next('call', (call) => call.invocation.state === 'running');
+
+    const refused = await post(`/calls/${asked.invocationId}/cancel`, 'ana', {});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: 'not_cancellable' } });
+    starter.abort();
+    expect((await result).outcome).toBe('cancelled');
     ana.close();
   });
 
@@ -216,7 +278,7 @@ describe('the web kit, server part', () => {
     expect((await fetch(`${base}/events`)).status).toBe(401);
     const notJson = await post('/permissions/x', 'ana', 'not json');
     expect(await notJson.json()).toEqual({
-      error: { code: 'invalid_request', message: 'the body must be a JSON object' },
+      error: { code: 'bad_json', message: expect.stringMatching(/^the body is not valid JSON: /) as string },
     });
     const odd = await post('/permissions/x', 'ana', { decision: 'maybe' });
     expect(odd.status).toBe(400);

@@ -1,3 +1,4 @@
+import { readJsonBody } from '@airlock/web-kit';
 import type { Host, ToolResult } from '@airlock/core';
 import { inspectUrl } from '@airlock/core';
 import { ApiError } from '../api-error.js';
@@ -5,7 +6,7 @@ import type { RunningCalls } from '../running-calls.js';
 import type { ViewContexts } from '../view-context.js';
 import type { ViewProxyAddress } from '../view-proxy-address.js';
 import type { ApiApp } from './api-app.js';
-import { bodyConversation, readBody, scopeOf } from './request-input.js';
+import { bodyConversation, scopeOf } from './request-input.js';
 
 /** What the view routes work with. */
 export interface AppViewRoutesOptions {
@@ -35,12 +36,12 @@ export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: 
   // A link a view asks to open: described first (the whole address, its site, what is odd about it), recorded in the
   // audit once the user consented and the page opened it.
   app.post('/api/app-links/inspect', async (c) => {
-    const inspected = inspectUrl((await readBody(c))['url']);
+    const inspected = inspectUrl((await readJsonBody(c))['url']);
     if (!inspected.ok) throw new ApiError(400, 'invalid_url', inspected.reason);
     return c.json(inspected.inspection);
   });
   app.post('/api/app-links', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     if (typeof body['tool'] !== 'string') throw new ApiError(400, 'invalid_request', 'tool must be a tool name');
     const scope = scopeOf(c, bodyConversation(body));
     return c.json(host.apps.linkOpened({ scope, tool: body['tool'], url: String(body['url']) }));
@@ -48,7 +49,7 @@ export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: 
 
   // A view's message the user consented to send: audited (its length and hash) before the page sends it to the chat.
   app.post('/api/app-messages', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     if (typeof body['tool'] !== 'string' || typeof body['text'] !== 'string') {
       throw new ApiError(400, 'invalid_request', 'tool must name the view and text be the message');
     }
@@ -58,7 +59,7 @@ export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: 
 
   // What a view adds to the model's context (ui/update-model-context): kept per conversation and view, bounded.
   app.post('/api/app-context', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const { serverId, tool } = body;
     if (typeof serverId !== 'string' || typeof tool !== 'string') {
       throw new ApiError(400, 'invalid_request', 'serverId and tool must name the view');
@@ -77,7 +78,7 @@ export function mountAppViewRoutes({ app, host, running, viewProxy, contexts }: 
   });
 
   app.post('/api/app-calls', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const { serverId, name } = body;
     if (typeof serverId !== 'string' || serverId === '') {
       throw new ApiError(400, 'invalid_request', 'serverId must name the server whose view makes the call');

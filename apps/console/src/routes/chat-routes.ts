@@ -1,3 +1,4 @@
+import { readJsonBody } from '@airlock/web-kit';
 import { CONVERSATION_TITLE_MAX } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { Chat } from '../chat.js';
@@ -5,7 +6,7 @@ import { checkName } from '../check-name.js';
 import type { ConversationLog } from '../conversation-log.js';
 import type { ModelKeys } from '../model-keys.js';
 import type { ApiApp } from './api-app.js';
-import { bodyConversation, readBody, scopeOf } from './request-input.js';
+import { bodyConversation, scopeOf } from './request-input.js';
 
 /** What the chat routes work with. */
 export interface ChatRoutesOptions {
@@ -39,7 +40,7 @@ export function mountChatRoutes({ app, chat, conversations, modelKeys }: ChatRou
         'no model is configured: set model.baseURL and model.model in airlock.config.json (or AIRLOCK_MODEL_BASE_URL and AIRLOCK_MODEL)',
       );
     }
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const text = body['message'];
     if (typeof text !== 'string' || text.trim() === '')
       throw new ApiError(400, 'invalid_request', 'message must be text');
@@ -62,13 +63,13 @@ export function mountChatRoutes({ app, chat, conversations, modelKeys }: ChatRou
     return c.json({ ok: true }, 202);
   });
   app.post('/api/chat/stop', async (c) => {
-    const scope = scopeOf(c, bodyConversation(await readBody(c)));
+    const scope = scopeOf(c, bodyConversation(await readJsonBody(c)));
     return c.json({ stopped: chat?.stop(scope) ?? false });
   });
   app.get('/api/conversations', async (c) => c.json({ conversations: await conversations.list(scopeOf(c)) }));
   app.patch('/api/conversations/:id', async (c) => {
     const scope = scopeOf(c, checkName(c.req.param('id'), 'conversation'));
-    const title = (await readBody(c))['title'];
+    const title = (await readJsonBody(c))['title'];
     if (typeof title !== 'string' || title.trim() === '' || title.length > CONVERSATION_TITLE_MAX) {
       throw new ApiError(400, 'invalid_request', `title must be text of 1 to ${CONVERSATION_TITLE_MAX} characters`);
     }

@@ -1,3 +1,4 @@
+import { readJsonBody } from '@airlock/web-kit';
 import type { Context } from 'hono';
 import type { Host, ServerConfig, StoredInputs } from '@airlock/core';
 import { ApiError } from '../api-error.js';
@@ -5,7 +6,7 @@ import { inputOwner } from '../console-inputs.js';
 import type { PageData } from '../page-data.js';
 import type { InputView } from '../wire.js';
 import type { ApiApp, ApiEnv } from './api-app.js';
-import { readBody, scopeOf } from './request-input.js';
+import { scopeOf } from './request-input.js';
 
 /** The longest value an input takes: a key or a token, never a document. */
 const MAX_VALUE_CHARS = 8192;
@@ -77,7 +78,7 @@ export function mountInputRoutes({ app, host, pageData, servers, inputs }: Input
 
   app.put('/api/servers/:id/inputs/:input', async (c) => {
     const { view, input, key } = target(c);
-    const value = (await readBody(c))['value'];
+    const value = (await readJsonBody(c))['value'];
     if (typeof value !== 'string' || value === '' || value.length > MAX_VALUE_CHARS) {
       throw new ApiError(400, 'invalid_request', `value must be a string of 1 to ${MAX_VALUE_CHARS} characters`);
     }

@@ -1,24 +1,28 @@
+import { readJsonBody } from '@airlock/web-kit';
+import type { KitActionRoutes } from '@airlock/web-kit';
 import { ApiError } from '../api-error.js';
 import type { PageData } from '../page-data.js';
 import type { RunningCalls } from '../running-calls.js';
-import type { ApiApp } from './api-app.js';
-import { bodyConversation, readBody, scopeOf } from './request-input.js';
+import type { ApiApp, ApiEnv } from './api-app.js';
+import { bodyConversation, scopeOf } from './request-input.js';
 
 /** What the invocation routes work with. */
 export interface InvocationRoutesOptions {
   readonly app: ApiApp;
   readonly pageData: PageData;
   readonly running: RunningCalls;
+  /** The kit's cancel, over `running`. */
+  readonly actions: KitActionRoutes<ApiEnv>;
 }
 
 /**
  * Tool calls: the conversation's cards, one card, a card's whole result text (and one block's, for "show all"), a call started by hand (caller user,
  * through the one path) and a call cancelled from its card.
  */
-export function mountInvocationRoutes({ app, pageData, running }: InvocationRoutesOptions): void {
+export function mountInvocationRoutes({ app, pageData, running, actions }: InvocationRoutesOptions): void {
   app.get('/api/invocations', async (c) => c.json(await pageData.cards(scopeOf(c))));
   app.post('/api/invocations', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     if (typeof body['tool'] !== 'string') throw new ApiError(400, 'invalid_request', 'tool must be a tool name');
     const scope = scopeOf(c, bodyConversation(body));
     const invocationId = await running.start(scope, body['tool'], body['args'] ?? {});
@@ -35,8 +39,5 @@ export function mountInvocationRoutes({ app, pageData, running }: InvocationRout
     }
     return c.json({ text: await pageData.blockText(scopeOf(c), c.req.param('id'), block) });
   });
-  app.post('/api/invocations/:id/cancel', async (c) => {
-    await running.cancel(scopeOf(c), c.req.param('id'));
-    return c.json({ ok: true }, 202);
-  });
+  app.post('/api/invocations/:id/cancel', actions.cancel);
 }

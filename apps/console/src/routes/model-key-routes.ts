@@ -1,8 +1,8 @@
+import { readJsonBody } from '@airlock/web-kit';
 import type { Context } from 'hono';
 import { ApiError } from '../api-error.js';
 import type { ModelKeys } from '../model-keys.js';
 import type { ApiApp, ApiEnv } from './api-app.js';
-import { readBody } from './request-input.js';
 
 /** The longest key kept: a key or a token, never a document. */
 const MAX_KEY_CHARS = 8192;
@@ -46,7 +46,7 @@ export function mountModelKeyRoutes({ app, modelKeys }: ModelKeyRoutesOptions): 
 
   app.put('/api/model-keys/:model', async (c) => {
     const { modelKeys: keys, model } = target(c);
-    const raw = (await readBody(c))['key'];
+    const raw = (await readJsonBody(c))['key'];
     // A pasted key often brings a line break along.
     const key = typeof raw === 'string' ? raw.trim() : raw;
     if (typeof key !== 'string' || key === '') {

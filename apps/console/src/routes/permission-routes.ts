@@ -1,16 +1,17 @@
 import type { Host } from '@airlock/core';
 import { ApiError } from '../api-error.js';
-import type { KitSurface } from '@airlock/web-kit';
+import type { EventHub, KitActionRoutes } from '@airlock/web-kit';
+import { readJsonBody } from '@airlock/web-kit';
 import type { ConsoleEventMap } from '../console-events.js';
-import type { EventHub } from '@airlock/web-kit';
-import type { ApiApp } from './api-app.js';
-import { readBody, scopeOf } from './request-input.js';
+import type { ApiApp, ApiEnv } from './api-app.js';
+import { scopeOf } from './request-input.js';
 
 /** What the permission routes work with. */
 export interface PermissionRoutesOptions {
   readonly app: ApiApp;
   readonly host: Host;
-  readonly surface: KitSurface;
+  /** The kit's decision route. */
+  readonly actions: KitActionRoutes<ApiEnv>;
   readonly hub: EventHub<ConsoleEventMap>;
 }
 
@@ -18,11 +19,8 @@ export interface PermissionRoutesOptions {
  * Permissions: the answer to an open permission question (the first tab to answer wins), and the workspace's stored
  * decisions, listed, revoked or given a new expiry. A change to a stored decision tells every tab of the tenant.
  */
-export function mountPermissionRoutes({ app, host, surface, hub }: PermissionRoutesOptions): void {
-  app.post('/api/permission-requests/:id', async (c) => {
-    await surface.decide(c.get('session'), c.req.param('id'), (await readBody(c))['decision']);
-    return c.json({ ok: true });
-  });
+export function mountPermissionRoutes({ app, host, hub, actions }: PermissionRoutesOptions): void {
+  app.post('/api/permission-requests/:id', actions.decide);
   app.get('/api/permissions', (c) => c.json(host.permissions.list({ scope: scopeOf(c) })));
   app.delete('/api/permissions/:id', async (c) => {
     const id = c.req.param('id');
@@ -35,7 +33,7 @@ export function mountPermissionRoutes({ app, host, surface, hub }: PermissionRou
     return c.json({ ok: true });
   });
   app.patch('/api/permissions/:id', async (c) => {
-    const expiresAt = (await readBody(c))['expiresAt'];
+    const expiresAt = (await readJsonBody(c))['expiresAt'];
     if (expiresAt !== null && (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt))) {
       throw new ApiError(400, 'invalid_request', 'expiresAt must be a time in milliseconds, or null for never');
     }

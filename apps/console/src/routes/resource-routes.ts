@@ -1,8 +1,9 @@
+import { readJsonBody } from '@airlock/web-kit';
 import type { CompleteOptions, Host } from '@airlock/core';
 import type { Context } from 'hono';
 import { ApiError } from '../api-error.js';
 import type { ApiApp } from './api-app.js';
-import { readBody, scopeOf } from './request-input.js';
+import { scopeOf } from './request-input.js';
 import type { ApiEnv } from './api-app.js';
 
 /** What the resource routes work with. */
@@ -21,7 +22,7 @@ export function mountResourceRoutes({ app, host }: ResourceRoutesOptions): void 
   app.get('/api/resources', async (c) => c.json(await host.resources.list({ scope: scopeOf(c) })));
   app.get('/api/resource-templates', async (c) => c.json(await host.resources.templates({ scope: scopeOf(c) })));
   app.post('/api/resources/read', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const serverId = body['serverId'];
     if (typeof serverId !== 'string' || serverId === '') {
       throw new ApiError(400, 'invalid_request', 'serverId must name a server');
@@ -47,34 +48,34 @@ export function mountResourceRoutes({ app, host }: ResourceRoutesOptions): void 
     });
   });
   app.post('/api/resources/whole', async (c) => {
-    const { handle } = await readBody(c);
+    const { handle } = await readJsonBody(c);
     if (typeof handle !== 'string') throw new ApiError(400, 'invalid_request', 'handle must be a read handle');
     return c.json(await host.resources.whole({ scope: scopeOf(c), handle }));
   });
   app.post('/api/resources/subscribe', async (c) => {
-    await host.resources.subscribe({ scope: scopeOf(c), ...serverUri(await readBody(c)) });
+    await host.resources.subscribe({ scope: scopeOf(c), ...serverUri(await readJsonBody(c)) });
     return c.json({ ok: true });
   });
   app.post('/api/resources/unsubscribe', async (c) => {
-    await host.resources.unsubscribe({ scope: scopeOf(c), ...serverUri(await readBody(c)) });
+    await host.resources.unsubscribe({ scope: scopeOf(c), ...serverUri(await readJsonBody(c)) });
     return c.json({ ok: true });
   });
   // Suggestions for a template's variable or a prompt's argument, from the server (none when it offers none).
   app.post('/api/resources/complete', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const template = body['template'];
     if (typeof template !== 'string') throw new ApiError(400, 'invalid_request', 'template must be a URI template');
     return c.json(await host.resources.complete(completion(c, body, { type: 'ref/resource', uri: template })));
   });
   app.post('/api/prompts/complete', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const prompt = body['prompt'];
     if (typeof prompt !== 'string') throw new ApiError(400, 'invalid_request', 'prompt must name a prompt');
     return c.json(await host.prompts.complete(completion(c, body, { type: 'ref/prompt', name: prompt })));
   });
   app.get('/api/prompts', async (c) => c.json(await host.prompts.list({ scope: scopeOf(c) })));
   app.post('/api/prompts/get', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const { serverId, name, args } = body;
     if (typeof serverId !== 'string' || typeof name !== 'string') {
       throw new ApiError(400, 'invalid_request', 'serverId and name must name a server and its prompt');

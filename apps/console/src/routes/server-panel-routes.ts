@@ -1,9 +1,10 @@
+import { readJsonBody } from '@airlock/web-kit';
 import type { Context } from 'hono';
 import type { Host } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { PageData } from '../page-data.js';
 import type { ApiApp, ApiEnv } from './api-app.js';
-import { readBody, scopeOf } from './request-input.js';
+import { scopeOf } from './request-input.js';
 
 /** What the server panel's routes work with. */
 export interface ServerPanelRoutesOptions {
@@ -48,7 +49,7 @@ export function mountServerPanelRoutes({ app, host, pageData }: ServerPanelRoute
   // answers once it is ready or has failed.
   app.post('/api/servers/:id/enabled', async (c) => {
     requireAdmin(c, 'switching a server off or on', 'it changes the server for every user');
-    const enabled = booleanField(await readBody(c), 'enabled');
+    const enabled = booleanField(await readJsonBody(c), 'enabled');
     const id = c.req.param('id');
     const changed = await host.servers.setEnabled(id, { enabled, by: c.get('session').userId });
     const server = pageData.servers(scopeOf(c), true).find((s) => s.id === id);
@@ -59,7 +60,7 @@ export function mountServerPanelRoutes({ app, host, pageData }: ServerPanelRoute
 
   // `{ "tool": "demo__echo", "level": "user" | "workspace", "hidden": true }`: hidden from the model (or shown again).
   app.post('/api/tool-switches', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const tool = body['tool'];
     if (typeof tool !== 'string' || tool === '') {
       throw new ApiError(400, 'invalid_request', 'tool must name a tool as the tool list gives it ("server__tool")');

@@ -1,3 +1,4 @@
+import { readJsonBody } from '@airlock/web-kit';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Host } from '@airlock/core';
@@ -8,7 +9,6 @@ import type { Sessions } from '../sessions.js';
 import type { ConsoleEventMap } from '../console-events.js';
 import type { EventHub } from '@airlock/web-kit';
 import type { ApiApp } from './api-app.js';
-import { readBody } from './request-input.js';
 
 /** The cookie that carries the session id (HttpOnly, SameSite=Strict). */
 export const SESSION_COOKIE = 'airlock_session';
@@ -43,7 +43,7 @@ export function mountSessionRoutes({
     c.json({ mode: authMode, signedIn: (await sessions.get(getCookie(c as Context, SESSION_COOKIE))) !== undefined }),
   );
   app.post('/api/session', async (c) => {
-    const session = await sessions.signIn(await readBody(c));
+    const session = await sessions.signIn(await readJsonBody(c));
     setCookie(c, SESSION_COOKIE, session.id, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return c.json({ userId: session.userId, workspaceId: session.workspaceId });
   });
@@ -69,7 +69,7 @@ export function mountSessionRoutes({
     return c.json({ ok: true });
   });
   app.post('/api/session/workspace', async (c) => {
-    const workspaceId = checkName((await readBody(c))['workspaceId'], 'workspaceId');
+    const workspaceId = checkName((await readJsonBody(c))['workspaceId'], 'workspaceId');
     const session = c.get('session');
     sessions.checkMember(session.userId, workspaceId);
     // The user's open questions in the workspace left close (the servers get cancel; their tabs, still there, are

@@ -1,9 +1,10 @@
+import { readJsonBody } from '@airlock/web-kit';
 import type { Host, ViewConsentDecision } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import { VIEW_FEATURES } from '../view-consents.js';
 import type { ConsentedView, ViewConsents } from '../view-consents.js';
 import type { ApiApp } from './api-app.js';
-import { readBody, scopeOf } from './request-input.js';
+import { scopeOf } from './request-input.js';
 
 /** What the consent routes work with. */
 export interface ViewConsentRoutesOptions {
@@ -59,7 +60,7 @@ export function mountViewConsentRoutes({ app, host, consents }: ViewConsentRoute
   });
 
   app.put('/api/view-consents', async (c) => {
-    const body = await readBody(c);
+    const body = await readJsonBody(c);
     const view = viewOf(body);
     const decisions = decisionsOf(body['decisions']);
     // Only a view the user can be shown: a tool of that server, visible to the user, whose view is this resource.
