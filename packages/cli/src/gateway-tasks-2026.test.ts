@@ -51,7 +51,7 @@ async function reviews(options: ModernTaskServerOptions): Promise<ModernTaskServ
 }
 
 /** The gateway's arguments for a config with the task servers, their tools allowed, and the gateway's users. */
-function workspace(servers: { reviews?: string; everything?: boolean }): string[] {
+function workspace(servers: { reviews?: string; everything?: boolean; ask?: boolean }): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-ext-tasks-'));
   dirs.push(dir);
   const config = join(dir, 'airlock.config.json');
@@ -60,7 +60,7 @@ function workspace(servers: { reviews?: string; everything?: boolean }): string[
     ...(servers.everything === true ? { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } : {}),
   };
   const rules = [
-    { effect: 'allow', server: 'reviews', tool: REVIEW_TOOL },
+    ...(servers.ask === true ? [] : [{ effect: 'allow', server: 'reviews', tool: REVIEW_TOOL }]),
     { effect: 'allow', server: 'everything', tool: 'simulate-research-query' },
   ];
   const users = { grace: { tokenSha256: sha256(GRACE) }, hopper: { tokenSha256: sha256(HOPPER) } };
@@ -149,7 +149,10 @@ async function modernSession(transport: Transport, reviewer = 'Ada') {
     },
     onInputRequest: (request) => {
       asked.push(request);
-      return Promise.resolve({ action: 'accept', content: { reviewer } } as never);
+      // The gateway's consent form has a decision field; the fixture server's question, a reviewer.
+      const fields = (request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties;
+      const content = fields !== undefined && 'decision' in fields ? { decision: 'allow_once' } : { reviewer };
+      return Promise.resolve({ action: 'accept', content } as never);
     },
   });
   closers.push(() => session.close());
@@ -195,6 +198,19 @@ describe.each(Object.keys(transports))('airlock gateway serves the 2026-07-28 ta
     expect(asked).toHaveLength(1);
     expect(JSON.stringify(asked[0])).toContain('Who reviews the report?');
     expect(server.updates).toHaveLength(1);
+  });
+
+  it('asks for consent on the call itself (input_required), then answers the retry with the task handle', async () => {
+    const server = await reviews({ completeAfterPolls: 2, pollIntervalMs: 100 });
+    const args = workspace({ reviews: server.url, ask: true });
+    const { session, asked } = await modernSession(await transports[name]!(args));
+    const execution = await session.callTool(REVIEW, { topic: 'consent' });
+    expect(execution.kind).toBe('task');
+    expect(asked).toHaveLength(1);
+    expect(JSON.stringify(asked[0])).toMatch(/reviews__reviewed_report[\s\S]*decision/);
+    expect(server.created).toHaveLength(1);
+    const { outcome } = await execution.settle();
+    expect(JSON.stringify(resultFromTaskOutcome(outcome))).toContain('Report on consent: all sources read.');
   });
 
   it('passes tasks/cancel on to the server', async () => {
@@ -247,7 +263,10 @@ describe('airlock gateway: 2026-07-28 task ids over HTTP', () => {
     expect(server.cancels).toEqual([]);
     expect(await grace.tap.dispatch({ method: 'tasks/get', params: { taskId, _meta: meta } })).toMatchObject({
       kind: 'result',
-      result: { taskId, status: 'working', ttlMs: null, pollIntervalMs: 100 },
+      result: { taskId, status: 'working', pollIntervalMs: 100 },
     });
+    server.finish();
+    const { outcome } = await execution.settle();
+    expect(JSON.stringify(resultFromTaskOutcome(outcome))).toContain('Report on private: all sources read.');
   });
 });
