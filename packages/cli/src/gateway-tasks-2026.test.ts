@@ -29,6 +29,12 @@ const EVERYTHING_TTL_MS = 300_000;
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const GRACE = 'grace-ext-tasks-token-0123456789abcdef';
 const HOPPER = 'hopper-ext-tasks-token-0123456789abcdef';
+/** The envelope of a raw request that declares the extension. */
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
+};
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const dirs: string[] = [];
@@ -215,11 +221,14 @@ describe.each(Object.keys(transports))('airlock gateway serves the 2026-07-28 ta
 
   it('passes tasks/cancel on to the server', async () => {
     const server = await reviews({ pollIntervalMs: 100 });
-    const { session } = await modernSession(await transports[name]!(workspace({ reviews: server.url })));
+    const { session, tap } = await modernSession(await transports[name]!(workspace({ reviews: server.url })));
     const execution = await session.callTool(REVIEW, { topic: 'to be dropped' });
     expect(execution.kind).toBe('task');
+    const taskId = execution.kind === 'task' ? execution.handle.taskId : '';
     await execution.cancel();
     expect(await server.taskCancelled()).toBe(server.created[0]);
+    const get = () => tap.dispatch({ method: 'tasks/get', params: { taskId, _meta: META } });
+    await expect.poll(get).toMatchObject({ kind: 'result', result: { taskId, status: 'cancelled' } });
   });
 
   it('waits for the task and answers the call for a client that does not declare the extension', async () => {
@@ -250,23 +259,45 @@ describe('airlock gateway: 2026-07-28 task ids over HTTP', () => {
     expect(execution.kind).toBe('task');
     const taskId = execution.kind === 'task' ? execution.handle.taskId : '';
 
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
-    };
     const hopper = await modernSession(http(HOPPER));
     for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update']) {
-      const params = { taskId, ...(method === 'tasks/update' ? { inputResponses: {} } : {}), _meta: meta };
+      const params = { taskId, ...(method === 'tasks/update' ? { inputResponses: {} } : {}), _meta: META };
       expect(await hopper.tap.dispatch({ method, params })).toMatchObject({ kind: 'error', error: { code: -32602 } });
     }
     expect(server.cancels).toEqual([]);
-    expect(await grace.tap.dispatch({ method: 'tasks/get', params: { taskId, _meta: meta } })).toMatchObject({
+    expect(await grace.tap.dispatch({ method: 'tasks/get', params: { taskId, _meta: META } })).toMatchObject({
       kind: 'result',
       result: { taskId, status: 'working', pollIntervalMs: 100 },
     });
     server.finish();
     const { outcome } = await execution.settle();
     expect(JSON.stringify(resultFromTaskOutcome(outcome))).toContain('Report on private: all sources read.');
+  });
+
+  it('finds a task again after the gateway is killed and started on the same store, and serves its end', async () => {
+    const server = await reviews({ pollIntervalMs: 100 });
+    const args = workspace({ reviews: server.url });
+    const http = (url: URL) =>
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${GRACE}` } } });
+    const before = await modernSession(http(await httpGateway(args)));
+    const execution = await before.session.callTool(REVIEW, { topic: 'restarts' });
+    expect(execution.kind).toBe('task');
+    const taskId = execution.kind === 'task' ? execution.handle.taskId : '';
+    await execution.detach();
+    // A crash: the host finds the open task in its store at start and follows it again.
+    const first = gateways.pop()!;
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+
+    const after = await modernSession(http(await httpGateway(args)));
+    expect(await after.tap.dispatch({ method: 'tasks/get', params: { taskId, _meta: META } })).toMatchObject({
+      kind: 'result',
+      result: { taskId, status: 'working' },
+    });
+    server.finish();
+    const get = () => after.tap.dispatch({ method: 'tasks/get', params: { taskId, _meta: META } });
+    await expect.poll(get, { timeout: 15_000 }).toMatchObject({ kind: 'result', result: { status: 'completed' } });
+    expect(JSON.stringify(await get())).toContain('Report on restarts: all sources read.');
+    expect(server.created).toHaveLength(1);
   });
 });
