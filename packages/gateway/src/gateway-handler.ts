@@ -12,6 +12,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { AuthInfo, McpHttpHandler, Server } from '@modelcontextprotocol/server';
+import { ExtensionTasks } from './extension-tasks.js';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
 import type { ResourceServer } from './oauth-resource-server.js';
@@ -110,6 +111,8 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
   // handler is kept while a request or listen stream of theirs is open and dropped after (one per user ever seen
   // would grow without end with OAuth users); a new one is a few objects, and no question waits in it.
   const roundTrips = new RoundTrips();
+  // The tasks a 2026-07-28 call was answered with, and the questions they wait on, across the requests about them.
+  const extensionTasks = new ExtensionTasks({ host: config.host, surface: config.surface });
   const modern = new Map<string, ModernUser>();
   function modernOf(user: Caller): ModernUser {
     const key = JSON.stringify([user.userId, user.workspaceId, user.via]);
@@ -124,6 +127,7 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
             scope,
             era: 'modern',
             roundTrips,
+            extensionTasks,
             relayListChanges: false,
           }),
         { legacy: 'reject', onerror, maxRequestBodySize: maxBody },
@@ -253,6 +257,7 @@ export function createGatewayHandler(config: GatewayHandlerConfig): GatewayHandl
     modernUsers: () => modern.size,
     close: async () => {
       for (const stop of stopRelays.splice(0)) stop();
+      extensionTasks.close();
       await Promise.allSettled([...sessions.values()].map(({ server }) => server.close()));
       const served = [...modern.values()];
       modern.clear();

@@ -1,5 +1,5 @@
 import type { Caller, Host, Scope, Tool } from '@airlock/core';
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
 import type {
   CallToolResult,
@@ -9,10 +9,12 @@ import type {
   Tool as McpTool,
 } from '@modelcontextprotocol/server';
 import { serveCatalog } from './catalog-handlers.js';
+import { declaresTaskExtension, requestCapabilities, TASKS_EXTENSION } from './extension-tasks.js';
+import type { ExtensionTasks } from './extension-tasks.js';
 import type { FastCall, FastToolCalls } from './fast-tool-calls.js';
 import type { ClientAsker, GatewaySurface } from './gateway-surface.js';
 import type { ListenedResources } from './listened-resources.js';
-import type { RoundTrips } from './round-trips.js';
+import type { CallAnswer, RoundTrips } from './round-trips.js';
 import { TASKS_CAPABILITY, TaskCalls } from './task-calls.js';
 import { TaskResultServer } from './task-result-server.js';
 
@@ -43,6 +45,11 @@ export interface GatewayServerOptions {
   /** Where a modern-era call waits between the client's retries; needed for `era: 'modern'`. */
   readonly roundTrips?: RoundTrips;
   /**
+   * The 2026-07-28 tasks extension, served to a modern-era client that declares it on its requests (the gateway
+   * declares it then). Without it, a modern-era client's call that becomes a task is waited for and answered.
+   */
+  readonly extensionTasks?: ExtensionTasks;
+  /**
    * Whether the server tells the client its lists changed itself (default true). An HTTP entry serving the modern era
    * with one instance per request publishes those on its own bus instead.
    */
@@ -71,8 +78,9 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
         resources: { listChanged: true, subscribe: true },
         prompts: { listChanged: true },
         completions: {},
-        // 2025-11-25 tasks; the 2026-07-28 revision has an extension of its own instead, not served yet.
+        // 2025-11-25 tasks; the 2026-07-28 revision has an extension of its own instead.
         ...(modern ? {} : { tasks: TASKS_CAPABILITY }),
+        ...(modern && options.extensionTasks !== undefined ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       },
       instructions:
         'Airlock governs these tools: each call may be asked of the user first, is kept in an audit log, and its ' +
@@ -108,6 +116,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   const endSubscriptions = serveCatalog(server, host, scope, options.listened);
   const tasks = modern ? undefined : new TaskCalls({ host, surface, scope, sessionAsker });
   tasks?.serve(server);
+  if (modern) options.extensionTasks?.serve(server, scope);
   server.onclose = () => {
     for (const stop of stops.splice(0)) stop();
     tasks?.close();
@@ -158,7 +167,8 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   }
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
-    if (modern) return roundTripCall(options, request.params, ctx);
+    // A task handle is a result the SDK's types do not know; TaskResultServer lets it through its checks.
+    if (modern) return roundTripCall(options, request.params, ctx) as Promise<CallToolResult | InputRequiredResult>;
     const { name, arguments: args, _meta } = request.params;
     const callAsker: ClientAsker = {
       modes: () => elicitationModes(server),
@@ -219,15 +229,16 @@ function listedTool(tool: Tool, tasks: boolean): McpTool {
  * (see {@link RoundTrips}), and this request answers with its result or the questions it waits on.
  */
 async function roundTripCall(
-  { host, surface, scope, roundTrips }: GatewayServerOptions,
+  { host, surface, scope, roundTrips, extensionTasks }: GatewayServerOptions,
   params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
   ctx: ServerContext,
-): Promise<CallToolResult | InputRequiredResult> {
+): Promise<CallAnswer | InputRequiredResult> {
   if (roundTrips === undefined) throw new Error('a modern-era gateway server needs roundTrips');
   const owner = JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
-  // The SDK types the envelope as `{}`; its client-capabilities key holds what this request's client declares.
-  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-  const modes = modesOf(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined);
+  const capabilities = requestCapabilities(ctx);
+  const modes = modesOf(capabilities);
+  // Only a request that declares the tasks extension may be answered with a task handle, as the extension says.
+  const asTask = extensionTasks !== undefined && declaresTaskExtension(capabilities) ? extensionTasks : undefined;
   const state = ctx.mcpReq.requestState();
   const progressToken = params._meta?.progressToken;
   const relay = progressToken === undefined ? undefined : relayProgress(ctx, progressToken);
@@ -238,29 +249,48 @@ async function roundTripCall(
   } else {
     call = roundTrips.start(owner, params.name, modes);
     const started = call;
-    started.run(async (signal) => {
-      let stopProgress: (() => void) | undefined;
-      let detach: (() => void) | undefined;
-      try {
-        const result = await host.invoke({
-          scope,
-          caller: MODEL,
-          tool: params.name,
-          args: params.arguments ?? {},
-          signal,
-          onRecorded: (invocation) => {
-            detach = surface.attachCall(invocation.id, started.asker);
-            stopProgress = host.on('invocation.progress', ({ invocation: of, progress }) => {
-              if (of.id === invocation.id) started.progress?.(progress);
-            });
-          },
-        });
-        return { content: [...result.content], ...(result.isError ? { isError: true } : {}) };
-      } finally {
-        detach?.();
-        stopProgress?.();
-      }
-    });
+    const relayed = (invocation: { id: string }) =>
+      host.on('invocation.progress', ({ invocation: of, progress }) => {
+        if (of.id === invocation.id) started.progress?.(progress);
+      });
+    if (asTask !== undefined) {
+      started.run(async (signal) => {
+        let stopProgress: (() => void) | undefined;
+        try {
+          return await asTask.call({
+            scope,
+            tool: params.name,
+            args: params.arguments ?? {},
+            signal,
+            callAsker: started.asker,
+            onRecorded: (invocation) => (stopProgress = relayed(invocation)),
+          });
+        } finally {
+          stopProgress?.();
+        }
+      });
+    } else
+      started.run(async (signal) => {
+        let stopProgress: (() => void) | undefined;
+        let detach: (() => void) | undefined;
+        try {
+          const result = await host.invoke({
+            scope,
+            caller: MODEL,
+            tool: params.name,
+            args: params.arguments ?? {},
+            signal,
+            onRecorded: (invocation) => {
+              detach = surface.attachCall(invocation.id, started.asker);
+              stopProgress = relayed(invocation);
+            },
+          });
+          return { content: [...result.content], ...(result.isError ? { isError: true } : {}) };
+        } finally {
+          detach?.();
+          stopProgress?.();
+        }
+      });
   }
   call.progress = relay;
   try {

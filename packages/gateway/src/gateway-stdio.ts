@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Host, Scope } from '@airlock/core';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ExtensionTasks } from './extension-tasks.js';
 import { FastToolCalls } from './fast-tool-calls.js';
 import { createGatewayServer } from './gateway-server.js';
 import type { GatewaySurface } from './gateway-surface.js';
@@ -38,6 +39,7 @@ export interface GatewayStdio {
  */
 export function serveGatewayStdio(options: GatewayStdioOptions): Promise<GatewayStdio> {
   const roundTrips = new RoundTrips();
+  const extensionTasks = new ExtensionTasks({ host: options.host, surface: options.surface });
   const listened = new ListenedResources();
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
@@ -56,9 +58,13 @@ export function serveGatewayStdio(options: GatewayStdioOptions): Promise<Gateway
     outbound: (message) => listened.outbound(message),
   });
   const fastCalls = new FastToolCalls((message) => wire.send(message));
-  const handle = serveStdio(({ era }) => createGatewayServer({ ...options, era, roundTrips, listened, fastCalls }), {
-    transport: wire,
-    ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
-  });
+  const handle = serveStdio(
+    ({ era }) => createGatewayServer({ ...options, era, roundTrips, extensionTasks, listened, fastCalls }),
+    {
+      transport: wire,
+      ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
+    },
+  );
+  void closed.then(() => extensionTasks.close());
   return Promise.resolve({ closed, close: () => handle.close() });
 }

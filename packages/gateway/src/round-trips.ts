@@ -7,6 +7,7 @@ import type {
   ElicitResult,
   InputRequest,
   InputRequiredResult,
+  Result,
 } from '@modelcontextprotocol/server';
 import type { ClientAsker } from './gateway-surface.js';
 
@@ -28,7 +29,13 @@ interface Question {
   readonly answer: (result: ElicitResult) => void;
 }
 
-type Outcome = { readonly result: CallToolResult } | { readonly error: unknown };
+/** A call answered with a task handle (the 2026-07-28 tasks extension's `CreateTaskResult`). */
+export type TaskAnswer = Result & { readonly resultType: 'task'; readonly taskId: string };
+
+/** What a call answers with once it has an answer: the tool's result, or its task's handle. */
+export type CallAnswer = CallToolResult | TaskAnswer;
+
+type Outcome = { readonly result: CallAnswer } | { readonly error: unknown };
 
 /**
  * One `tools/call` of a 2026-07-28 client, which the client cannot be asked about while it runs (that revision has
@@ -101,7 +108,7 @@ export class RoundTripCall {
   };
 
   /** Runs the call; its outcome is kept for the request that waits for it. */
-  run(invoke: (signal: AbortSignal) => Promise<CallToolResult>): void {
+  run(invoke: (signal: AbortSignal) => Promise<CallAnswer>): void {
     invoke(this.#abort.signal).then(
       (result) => this.#settle({ result }),
       (error: unknown) => this.#settle({ error }),
@@ -130,7 +137,7 @@ export class RoundTripCall {
    * Serves one request of the call: resolves with the call's result once it has one, or with an input-required
    * result carrying the questions not yet sent. The request's cancellation cancels the call.
    */
-  async leg(leg: CallLeg): Promise<CallToolResult | InputRequiredResult> {
+  async leg(leg: CallLeg): Promise<CallAnswer | InputRequiredResult> {
     // One request at a time waits for a call: a second retry while one waits would never be woken.
     if (this.waiting) {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Another request is already waiting for this call');
@@ -204,12 +211,12 @@ export class RoundTrips {
 }
 
 /** A question as the 2026-07-28 revision embeds it: URL mode has no `elicitationId` there. */
-function embedded(params: ElicitRequestFormParams | ElicitRequestURLParams): InputRequest {
+export function embedded(params: ElicitRequestFormParams | ElicitRequestURLParams): InputRequest {
   if (params.mode === 'url') return inputRequired.elicitUrl({ message: params.message, url: params.url });
   return inputRequired.elicit(params);
 }
 
-function elicitResultOf(key: string, response: unknown): ElicitResult {
+export function elicitResultOf(key: string, response: unknown): ElicitResult {
   const action = (response as { action?: unknown } | null)?.action;
   const content = (response as { content?: unknown }).content;
   const contentOk = content === undefined || (typeof content === 'object' && content !== null);

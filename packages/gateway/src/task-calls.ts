@@ -9,6 +9,7 @@ import type {
   Task,
 } from '@modelcontextprotocol/server';
 import type { ClientAsker, GatewaySurface } from './gateway-surface.js';
+import { findTask, taskIdOf } from './task-ids.js';
 
 const MODEL: Caller = { kind: 'model' };
 
@@ -160,19 +161,9 @@ export class TaskCalls {
     for (const end of [...this.#detach]) end();
   }
 
-  /**
-   * The host's task a task id names, of the session's tenant only: the id carries the conversation the call was made
-   * in (another session's, or one from before a restart), the tenant is always the session's. Otherwise -32602, as
-   * for a task that does not exist.
-   */
+  /** The task `taskId` names, of the session's tenant only ({@link findTask}). */
   async #find(taskId: string): Promise<InvocationTask> {
-    const at = taskId.lastIndexOf(':');
-    if (at > 0) {
-      const scope = { ...this.#scope, conversationId: taskId.slice(0, at) };
-      const task = await this.#host.tasks.get({ scope, invocationId: taskId.slice(at + 1) });
-      if (task !== undefined) return task;
-    }
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    return findTask(this.#host, this.#scope, taskId);
   }
 
   /** Waits for the call to end, then reads its result (the model's share) from history. */
@@ -226,14 +217,6 @@ const ANY_PARAMS = {
     '~standard': { version: 1, vendor: 'airlock', validate: (value: unknown) => ({ value }) },
   } satisfies StandardSchemaV1,
 };
-
-/**
- * A task's id as the client sees it: the conversation the call was made in and the call's id, so a task can be found
- * again from any session of its tenant, open or ended, and across restarts (the host keeps both in history).
- */
-function taskIdOf(scope: Scope, invocationId: string): string {
-  return `${scope.conversationId}:${invocationId}`;
-}
 
 /** A host task as the protocol shows it. */
 function taskOf(task: InvocationTask): Task {
