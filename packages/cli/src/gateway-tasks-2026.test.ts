@@ -182,6 +182,8 @@ describe.each(Object.keys(transports))('airlock gateway serves the 2026-07-28 ta
     expect(result.content[0]!.text).toContain('Report on tide pools: all sources read.');
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((task) => task.pollInterval === 200)).toBe(true);
+    // The fixture keeps each task an hour: the host keeps the 2026 server's ttlMs and the gateway reports it.
+    expect(seen.every((task) => task.ttl === 3_600_000)).toBe(true);
     expect(server.created).toHaveLength(1);
   });
 

@@ -35,12 +35,15 @@ function detailedTask(raw: unknown): DetailedTask | undefined {
   }
   const message = task['statusMessage'];
   const interval = task['pollIntervalMs'];
+  const ttl = task['ttlMs'];
   const inputs = task['inputRequests'];
   return {
     taskId: task['taskId'],
     status: task['status'] as TaskStatus,
     ...(typeof message === 'string' ? { statusMessage: message } : {}),
     ...(typeof interval === 'number' ? { pollInterval: interval } : {}),
+    // The extension names it ttlMs (null: kept without limit); the host's record checks and keeps it.
+    ...(typeof ttl === 'number' || ttl === null ? { ttl } : {}),
     ...('result' in task ? { result: task['result'] } : {}),
     ...(typeof task['error'] === 'object' && task['error'] !== null ? { error: task['error'] } : {}),
     ...(typeof inputs === 'object' && inputs !== null ? { inputRequests: inputs as Record<string, unknown> } : {}),
@@ -138,6 +141,7 @@ function snapshotOf(task: DetailedTask): TaskSnapshot {
     status: task.status,
     ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
     ...(task.pollInterval === undefined ? {} : { pollInterval: task.pollInterval }),
+    ...(task.ttl === undefined ? {} : { ttl: task.ttl }),
   };
 }
 
@@ -170,6 +174,7 @@ export async function followExtensionTask(
   // question to the call whose context asks): the poller's own callbacks may run in another call's.
   let latest: DetailedTask | undefined;
   let lost: unknown;
+  let closed: unknown;
   let wake: (() => void) | undefined;
   const tell = () => {
     const waiting = wake;
@@ -184,8 +189,12 @@ export async function followExtensionTask(
       tell();
     },
     failed: (error) => {
-      if ((error as { code?: unknown } | null)?.code !== INVALID_PARAMS) return;
-      lost = error;
+      if ((error as { code?: unknown } | null)?.code === INVALID_PARAMS) lost = error;
+      // A closed connection's polls can only fail: the call ends, as a 2025 task's pending tasks/result does (a
+      // closing host then leaves the task open in history for the next one), rather than polling with back-off for
+      // ever and holding the process open.
+      else if (client.transport === undefined) closed = error;
+      else return;
       tell();
     },
   });
@@ -206,7 +215,7 @@ export async function followExtensionTask(
     });
   try {
     for (;;) {
-      if (latest === undefined && lost === undefined && !signal.aborted) {
+      if (latest === undefined && lost === undefined && closed === undefined && !signal.aborted) {
         await new Promise<void>((resolve) => (wake = resolve));
       }
       if (signal.aborted) throw signal.reason ?? new Error('cancelled');
@@ -216,6 +225,7 @@ export async function followExtensionTask(
           cause: lost,
         });
       }
+      if (closed !== undefined) throw failed('could not be followed: the connection to its server closed', closed);
       const state = latest!;
       latest = undefined;
       if (state.status === 'completed')

@@ -74,6 +74,7 @@ describe('tasks of the 2026-07-28 extension', () => {
       taskId: server.created[0],
       era: '2026-07-28',
       pollIntervalMs: 250,
+      ttlMs: 3_600_000,
       status: 'completed',
     });
     expect(told.map((t) => t.statusMessage)).toContain('Writing the report');
@@ -137,6 +138,19 @@ describe('tasks of the 2026-07-28 extension', () => {
     expect((await running).outcome).toBe('cancelled');
     expect(await server.taskCancelled()).toBe(task.taskId);
     expect(server.undeclared).toEqual([]);
+  });
+
+  it('ends a followed task call when its host closes, leaving the task to the server and the next host', async () => {
+    server = await startModernTaskServer();
+    const h = await started(server.url);
+    const open = new Promise<InvocationTask>((done) => h.on('task.updated', ({ task }) => done(task)));
+    const running = review(h, 'salt marsh');
+    await open;
+    await h.close();
+    // The polls of a closed connection can only fail: the call ends (it hung, polling with back-off, before).
+    const result = await running;
+    expect(result.outcome).toBe('transport_error');
+    expect(result.text).toContain('the host closed while task');
   });
 
   it('lets a new host on the same SQLite file finish a task a killed host started', async () => {
