@@ -30,20 +30,52 @@ export interface ConsoleSetUp {
   readonly stops?: readonly (() => Promise<unknown>)[];
 }
 
-/** A test file's console and browser, there between its `beforeAll` and `afterAll`. */
-export interface ConsoleInChromium {
-  /** The file's temp directory: the console's store (`console.db`) and whatever the set-up put there. */
-  readonly dir: string;
-  readonly running: RunningConsole;
+/** A test file's Chromium, there between its `beforeAll` and `afterAll`. */
+export interface ChromiumPages {
   readonly browser: Browser;
   /** Where each page's context is kept (`signedInPage`'s `contexts`), closed before the browser. */
   readonly contexts: BrowserContext[];
 }
 
+/** A test file's console and browser, there between its `beforeAll` and `afterAll`. */
+export interface ConsoleInChromium extends ChromiumPages {
+  /** The file's temp directory: the console's store (`console.db`) and whatever the set-up put there. */
+  readonly dir: string;
+  readonly running: RunningConsole;
+}
+
+/** The value a hook sets, or an error naming it when a test file reads it before its `beforeAll` ran. */
+function ready<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is read before the file's beforeAll ran`);
+  return value;
+}
+
+/**
+ * Registers the file's hooks for a Chromium: launched before its tests; after them, each kept context closed, then
+ * the browser. Registered after the hooks that start what the pages talk to, it closes the pages first.
+ */
+export function chromiumPages(): ChromiumPages {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      return ready(browser, 'chromiumPages().browser');
+    },
+    contexts,
+  };
+}
+
 /**
  * Registers the file's hooks: before its tests, a console on a fresh temp directory (a SQLite store there, a free
- * port, the servers of `setUp` settled) and a Chromium; after them, the contexts, the browser, the console, what
- * `stops` names and the directory, in that order. Read the handle's fields inside tests and hooks, not at load.
+ * port, the servers of `setUp` settled), then a Chromium (`chromiumPages`); after them, the pages and the browser,
+ * then the console, what `stops` names and the directory. Read the handle's fields inside tests and hooks.
  */
 export function consoleInChromium(
   prefix: string,
@@ -51,13 +83,7 @@ export function consoleInChromium(
 ): ConsoleInChromium {
   let dir: string | undefined;
   let running: RunningConsole | undefined;
-  let browser: Browser | undefined;
   let stops: readonly (() => Promise<unknown>)[] = [];
-  const contexts: BrowserContext[] = [];
-  const ready = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`consoleInChromium(${prefix}): ${what} is read before beforeAll ran`);
-    return value;
-  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), prefix));
@@ -70,27 +96,25 @@ export function consoleInChromium(
       ...made.more?.(config),
     });
     await running.host.servers.settled();
-    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
     await running?.close();
     for (const stop of stops) await stop();
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   });
 
+  const pages = chromiumPages();
   return {
     get dir() {
-      return ready(dir, 'dir');
+      return ready(dir, `consoleInChromium(${prefix}).dir`);
     },
     get running() {
-      return ready(running, 'running');
+      return ready(running, `consoleInChromium(${prefix}).running`);
     },
     get browser() {
-      return ready(browser, 'browser');
+      return pages.browser;
     },
-    contexts,
+    contexts: pages.contexts,
   };
 }
