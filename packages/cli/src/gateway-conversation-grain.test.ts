@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/client';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callLog, CLI_BIN, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { callLog, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
 
 const bench = new CliGateways();
 afterEach(() => bench.end());

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callLog, CLI_BIN, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { callLog, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
 
 // A 2025-11-25 session's plain tools/call is answered by the stdio fast path (not the SDK server's dispatch): the
 // client must not see the difference in progress, cancellation, errors or ids.

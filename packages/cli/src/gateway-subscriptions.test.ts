@@ -1,7 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_BIN, CliGateways, EVERYTHING_BIN } from '../../../test/support/gateway/cli-gateways.js';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { CliGateways, EVERYTHING_BIN } from '../../../test/support/gateway/cli-gateways.js';
 
 // Resource subscriptions through `airlock gateway` over stdio, with server-everything behind it (its
 // toggle-subscriber-updates tool makes it tell updates of subscribed URIs).

@@ -3,7 +3,8 @@ import { Client, specTypeSchemas, StreamableHTTPClientTransport } from '@modelco
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_BIN, CliGateways, EVERYTHING_BIN } from '../../../test/support/gateway/cli-gateways.js';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { CliGateways, EVERYTHING_BIN } from '../../../test/support/gateway/cli-gateways.js';
 
 // Tasks (2025-11-25) through `airlock gateway`, with server-everything behind it: its simulate-research-query tool
 // runs only as a task (four stages of a second each).

@@ -5,10 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BIN } from '../cli/run-cli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-/** The CLI's built entry point (`npm run build` makes it). */
-export const CLI_BIN = join(root, 'packages/cli/dist/bin.js');
 /** The demo server's built entry point. */
 export const DEMO_BIN = join(root, 'packages/demo-server/dist/bin.js');
 /** The MCP project's reference server, run with the argument `stdio`. */
