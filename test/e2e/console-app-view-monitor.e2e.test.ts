@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Frame, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium } from './console-in-chromium.js';
 
 /**
  * The registry's system monitor MCP App (`@modelcontextprotocol/server-system-monitor`, over stdio): a model-visible
@@ -20,11 +16,16 @@ const MONITOR_BIN = join(
 );
 const SCOPE = { userId: 'ana', workspaceId: 'default', conversationId: 'main' };
 
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
+
+const stage = consoleInChromium('airlock-app-view-monitor-e2e-', () => ({
+  mcpServers: { monitor: { command: process.execPath, args: [MONITOR_BIN, '--stdio'] } },
+}));
+
+beforeAll(async () => {
+  expect(stage.running.host.servers.list().map((s) => [s.id, s.state])).toEqual([['monitor', 'ready']]);
+  page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts });
+}, 60_000);
 
 async function cardIds(): Promise<string[]> {
   return page.$$eval('li[data-invocation]', (items) => items.map((li) => li.getAttribute('data-invocation') ?? ''));
@@ -53,34 +54,6 @@ async function viewFrame(invocationId: string): Promise<Frame> {
   return proxy!.childFrames()[0]!;
 }
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-app-view-monitor-e2e-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({
-      mcpServers: { monitor: { command: process.execPath, args: [MONITOR_BIN, '--stdio'] } },
-    }),
-  });
-  await running.host.servers.settled();
-  expect(running.host.servers.list().map((s) => [s.id, s.state])).toEqual([['monitor', 'ready']]);
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(running.url);
-  await page.getByLabel('Your name').fill('ana');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#cards-title').waitFor();
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
 describe("the registry's system monitor app in the console", () => {
   let infoId: string;
   let view: Frame;
@@ -88,7 +61,7 @@ describe("the registry's system monitor app in the console", () => {
   let known: string[];
 
   it('offers the model its view tool and keeps the poll tool for the app', () => {
-    const model = running.host.tools.list({ audience: 'model', scope: SCOPE }).map((t) => t.name);
+    const model = stage.running.host.tools.list({ audience: 'model', scope: SCOPE }).map((t) => t.name);
     expect(model).toContain('monitor__get-system-info');
     expect(model).not.toContain('monitor__poll-system-stats');
   });
@@ -105,10 +78,10 @@ describe("the registry's system monitor app in the console", () => {
     const proxyUrl = await page
       .locator(`airlock-app-view[data-app-view="${infoId}"] iframe[src^="http"]`)
       .evaluate((frame) => (frame as HTMLIFrameElement).src);
-    expect(new URL(proxyUrl).origin).not.toBe(new URL(running.url).origin);
+    expect(new URL(proxyUrl).origin).not.toBe(new URL(stage.running.url).origin);
     view = await viewFrame(infoId);
     // The view drew the result it was given after its initialized: the host's name and platform.
-    const info = (await running.host.history.get({ scope: SCOPE, invocationId: infoId }))?.result?.screen
+    const info = (await stage.running.host.history.get({ scope: SCOPE, invocationId: infoId }))?.result?.screen
       .structuredContent as { hostname: string; platform: string };
     await view.locator('#info-hostname', { hasText: info.hostname }).waitFor();
     await view.locator('#info-platform', { hasText: info.platform }).waitFor();
@@ -177,12 +150,12 @@ describe("the registry's system monitor app in the console", () => {
     const pollId = await newCard(known);
     await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
     await settled(pollId, 'success');
-    const entry = await running.host.history.get({ scope: SCOPE, invocationId: pollId });
+    const entry = await stage.running.host.history.get({ scope: SCOPE, invocationId: pollId });
     expect(entry?.invocation).toMatchObject({
       tool: 'monitor__poll-system-stats',
       caller: { kind: 'app', serverId: 'monitor' },
     });
-    const audited = (await running.host.audit.query({ scope: SCOPE })).filter(
+    const audited = (await stage.running.host.audit.query({ scope: SCOPE })).filter(
       (e) => e.invocationId === pollId && e.type === 'invocation.transition',
     );
     expect(audited.length).toBeGreaterThan(0);
@@ -200,7 +173,7 @@ describe("the registry's system monitor app in the console", () => {
       .locator('li[data-invocation][data-state="cancelled"]')
       .first()
       .getAttribute('data-invocation');
-    const entry = await running.host.history.get({ scope: SCOPE, invocationId: denied! });
+    const entry = await stage.running.host.history.get({ scope: SCOPE, invocationId: denied! });
     expect(entry?.invocation).toMatchObject({
       tool: 'monitor__poll-system-stats',
       caller: { kind: 'app', serverId: 'monitor' },

@@ -1,17 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startMockOpenAI } from './mock-openai.js';
+import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_BIN } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 /** The registry's basic MCP Apps example server (a get-time tool and its vanilla JS view). */
 const BASIC_BIN = join(
   dirname(fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-basic-vanillajs'))),
@@ -19,20 +14,40 @@ const BASIC_BIN = join(
 );
 const SCOPE = { userId: 'ana', workspaceId: 'default', conversationId: 'main' };
 
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let view: Frame;
 let dashboardId: string;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
 
+const stage = consoleInChromium('airlock-app-view-e2e-', async (dir) => {
+  const server = (log: string) => ({
+    command: process.execPath,
+    args: [DEMO_BIN],
+    env: { AIRLOCK_DEMO_CALL_LOG: join(dir, log) },
+  });
+  mock = await startMockOpenAI([{ text: () => 'Noted.' }, { text: () => 'Here is the summary.' }]);
+  return {
+    mcpServers: {
+      demo: server('demo.ndjson'),
+      other: server('other.ndjson'),
+      basic: { command: process.execPath, args: [BASIC_BIN, '--stdio'] },
+    },
+    env: { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
+    stops: [() => mock.close()],
+  };
+});
+
+beforeAll(async () => {
+  page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts });
+  context = page.context();
+}, 60_000);
+
 type Logged = { event: string; tool: string; args?: Record<string, unknown> };
 
 /** What reached a server (its call log): a line proves a call arrived. */
 function calls(server: 'demo' | 'other'): Logged[] {
-  const path = join(dir, `${server}.ndjson`);
+  const path = join(stage.dir, `${server}.ndjson`);
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')
     .split('\n')
@@ -92,47 +107,6 @@ const viewCall = (name: string, args: Record<string, unknown> = {}) =>
     [name, args] as const,
   );
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-app-view-e2e-'));
-  const server = (log: string) => ({
-    command: process.execPath,
-    args: [DEMO_BIN],
-    env: { AIRLOCK_DEMO_CALL_LOG: join(dir, log) },
-  });
-  mock = await startMockOpenAI([{ text: () => 'Noted.' }, { text: () => 'Here is the summary.' }]);
-  const config = loadConsoleConfig(
-    { port: 0, store: join(dir, 'console.db') },
-    { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
-  );
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({
-      mcpServers: {
-        demo: server('demo.ndjson'),
-        other: server('other.ndjson'),
-        basic: { command: process.execPath, args: [BASIC_BIN, '--stdio'] },
-      },
-    }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(running.url);
-  await page.getByLabel('Your name').fill('ana');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#cards-title').waitFor();
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await running?.close();
-  await mock?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
 describe('MCP Apps views in the console', () => {
   it("shows a tool's view inline under its card, behind a proxy on another origin, with the call's result", async () => {
     dashboardId = await launchAllowed('demo__show_dashboard');
@@ -140,8 +114,8 @@ describe('MCP Apps views in the console', () => {
     await element.waitFor();
     // The frame gets its address once the bridge to it is connected: wait for it rather than read it too soon.
     const proxy = await element.locator('iframe[src^="http"]').evaluate((frame) => (frame as HTMLIFrameElement).src);
-    expect(new URL(proxy).origin).not.toBe(new URL(running.url).origin);
-    expect(new URL(proxy).hostname).toBe(new URL(running.url).hostname);
+    expect(new URL(proxy).origin).not.toBe(new URL(stage.running.url).origin);
+    expect(new URL(proxy).hostname).toBe(new URL(stage.running.url).hostname);
     view = await viewFrame(dashboardId);
     // The view got the result after its initialized: it shows the tool's text.
     await view.locator('#out', { hasText: /^Dashboard: \d+ notes\.$/ }).waitFor();
@@ -176,7 +150,7 @@ describe('MCP Apps views in the console', () => {
         popup: attempt(() => window.open('https://example.invalid/')),
         fetched,
       };
-    }, running.url);
+    }, stage.running.url);
     expect(probes.origin).toBe('null');
     expect(probes.cookie).toEqual({ threw: 'SecurityError' });
     expect(probes.storage).toEqual({ threw: 'SecurityError' });
@@ -184,7 +158,7 @@ describe('MCP Apps views in the console', () => {
     expect(probes.topDom).toEqual({ threw: 'SecurityError' });
     expect(probes.popup).toEqual({ value: 'null' });
     expect(probes.fetched).toBe('blocked');
-    expect(new URL(page.url()).origin).toBe(new URL(running.url).origin);
+    expect(new URL(page.url()).origin).toBe(new URL(stage.running.url).origin);
     await page.locator('#cards-title').waitFor();
   });
 
@@ -195,10 +169,10 @@ describe('MCP Apps views in the console', () => {
     await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
     await settled(id, 'success');
     await view.locator('#out', { hasText: /^Dashboard refreshed: \d+ notes\.$/ }).waitFor();
-    const entry = await running.host.history.get({ scope: SCOPE, invocationId: id });
+    const entry = await stage.running.host.history.get({ scope: SCOPE, invocationId: id });
     expect(entry?.invocation).toMatchObject({ tool: 'demo__app_refresh', caller: { kind: 'app', serverId: 'demo' } });
     expect(calls('demo').filter((c) => c.event === 'call' && c.tool === 'app_refresh')).toHaveLength(1);
-    const audited = (await running.host.audit.query({ scope: SCOPE })).filter(
+    const audited = (await stage.running.host.audit.query({ scope: SCOPE })).filter(
       (e) => e.invocationId === id && e.type === 'invocation.transition',
     );
     expect(audited.length).toBeGreaterThan(0);
@@ -220,7 +194,7 @@ describe('MCP Apps views in the console', () => {
     expect(await cardIds()).toEqual(before);
     // Each refusal is audited (a view probing for tools it may not call leaves a trace), and nothing else of it: no
     // call recorded, no decision asked.
-    const audit = await running.host.audit.query({ scope: SCOPE });
+    const audit = await stage.running.host.audit.query({ scope: SCOPE });
     const refusedTypes = (tool: string) => audit.filter((e) => e.tool === tool).map((e) => e.type);
     expect(refusedTypes('demo__model_summary')).toEqual(['app.call_refused']);
     expect(refusedTypes('other__echo')).toEqual(['app.call_refused']);
@@ -281,7 +255,9 @@ describe('MCP Apps views in the console', () => {
     await page.locator('.chat-lines li[data-role="user"]', { hasText: 'Please summarise my notes.' }).waitFor();
     await page.locator('.chat-lines li[data-role="assistant"]', { hasText: 'Here is the summary.' }).waitFor();
     expect(await page.locator('.chat-lines li', { hasText: 'delete everything' }).count()).toBe(0);
-    const audited = (await running.host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'app.message_sent');
+    const audited = (await stage.running.host.audit.query({ scope: SCOPE })).filter(
+      (e) => e.type === 'app.message_sent',
+    );
     expect(audited).toEqual([expect.objectContaining({ serverId: 'demo', tool: 'demo__show_dashboard' })]);
   });
 
@@ -348,7 +324,7 @@ describe('MCP Apps views in the console', () => {
     const call = await newCard(before);
     await page.locator('airlock-permission-sheet button[data-decision="allow_once"]').click();
     await settled(call, 'success');
-    const entry = await running.host.history.get({ scope: SCOPE, invocationId: call });
+    const entry = await stage.running.host.history.get({ scope: SCOPE, invocationId: call });
     expect(entry?.invocation).toMatchObject({ tool: 'basic__get-time', caller: { kind: 'app', serverId: 'basic' } });
     // Its Open Link shows the whole address above the view (never navigating the frame); Cancel opens nothing.
     const consent = page.locator(`airlock-app-view[data-app-view="${id}"] [part~="link-consent"]`);
@@ -373,8 +349,10 @@ describe('MCP Apps views in the console', () => {
     await expect(announce.getAttribute('role')).resolves.toBe('status');
     await expect(announce.textContent()).resolves.toBe('Opening external page');
     await expect
-      .poll(async () => (await running.host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'app.link_opened'))
+      .poll(async () =>
+        (await stage.running.host.audit.query({ scope: SCOPE })).filter((e) => e.type === 'app.link_opened'),
+      )
       .toEqual([expect.objectContaining({ serverId: 'basic', tool: 'basic__get-time' })]);
-    expect(new URL(page.url()).origin).toBe(new URL(running.url).origin);
+    expect(new URL(page.url()).origin).toBe(new URL(stage.running.url).origin);
   });
 });

@@ -2,57 +2,31 @@
 // own) whose turn calls the demo server's echo and so waits on the permission sheet: Shift+Enter breaks a line and
 // sends nothing, Enter sends; while the turn runs Send is disabled, a status says the model is answering and a
 // submit sends nothing more; the bubbles show the message without the template's indentation; the reply ends the busy state.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './axe-violations.js';
 import { startMockOpenAI } from './mock-openai.js';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-chat-composer-'));
+const stage = consoleInChromium('airlock-console-chat-composer-', async () => {
   mock = await startMockOpenAI([
     { toolCall: { name: 'demo__echo', arguments: { text: 'from the model' } } },
     { text: () => 'The echo tool answered.' },
   ]);
-  const config = loadConsoleConfig(
-    { port: 0, store: join(dir, 'console.db') },
-    { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
-  );
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await mock?.close();
-  await rm(dir, { recursive: true, force: true });
+  return {
+    mcpServers: { demo: DEMO_SERVER },
+    env: { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
+    stops: [() => mock.close()],
+  };
 });
 
 describe('the chat message box', () => {
   it('breaks a line on Shift+Enter, sends on Enter, and stays busy until the reply', async () => {
-    const page = await signedInPage(browser, running.url, { contexts, contextOptions: { bypassCSP: true } });
+    const page = await signedInPage(stage.browser, stage.running.url, {
+      contexts: stage.contexts,
+      contextOptions: { bypassCSP: true },
+    });
     const box = page.locator('#chat-message');
     const send = page.locator('.chat-form wa-button[type="submit"]');
     const status = page.locator('.chat-form [role="status"]');

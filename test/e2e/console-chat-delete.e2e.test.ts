@@ -2,44 +2,23 @@
 // console does not own): Delete asks first, in place; confirmed, the conversation leaves the list and the store and
 // the page moves to the most recent other one. Another user's id answers 404 and deletes nothing. At 1280 and 390 px,
 // in en-US and pt-BR.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { startMockOpenAI } from './mock-openai.js';
 import { pageAt } from './page-at.js';
+import { consoleInChromium } from './console-in-chromium.js';
 
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-chat-delete-'));
+const stage = consoleInChromium('airlock-console-chat-delete-', async () => {
   // Seven quick replies for the first tests, then one that never ends (the busy case last).
   mock = await startMockOpenAI([
     ...Array.from({ length: 7 }, (_, i) => ({ text: () => `Reply ${i + 1}.` })),
     { text: () => 'Still thinking', hang: true },
   ]);
-  const config = loadConsoleConfig(
-    { port: 0, store: join(dir, 'console.db') },
-    { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
-  );
-  running = await startConsole({ ...config, servers: [] });
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await mock?.close();
-  await rm(dir, { recursive: true, force: true });
+  return {
+    env: { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
+    stops: [() => mock.close()],
+  };
 });
 
 const listed = (page: Page) => page.$$eval('.conversation-pick option', (o) => o.map((x) => x.textContent?.trim()));
@@ -74,7 +53,7 @@ describe.each([
   },
 ])('deleting a conversation at $width px in $locale', ({ width, locale, name, del, yes, no, fresh }) => {
   it('asks in place, then removes it from the list and the store and shows the most recent other one', async () => {
-    const page = await pageAt(browser, running.url, { contexts, name, width, locale });
+    const page = await pageAt(stage.browser, stage.running.url, { contexts: stage.contexts, name, width, locale });
     await converse(page, 'Plan the trip');
     await converse(page, 'Pick a hotel');
     await converse(page, 'Throw this away');
@@ -99,7 +78,7 @@ describe.each([
     await page.locator('.chat-lines li[data-role="user"]', { hasText: 'Pick a hotel' }).waitFor();
 
     // Gone from the store: its address opens an empty, new conversation.
-    await page.goto(new URL(doomed, running.url).href);
+    await page.goto(new URL(doomed, stage.running.url).href);
     await expect.poll(() => page.locator('#cards-title').innerText()).toBe(fresh);
     await expect.poll(() => page.locator('.chat-lines li').count()).toBe(0);
     expect(await listed(page)).toEqual([fresh, 'Pick a hotel', 'Plan the trip']);
@@ -108,38 +87,40 @@ describe.each([
 
 describe("another user's conversation", () => {
   it('answers 404 to a delete by someone else, and stays listed for its owner', async () => {
-    const owner = await pageAt(browser, running.url, { contexts, name: 'carla' });
+    const owner = await pageAt(stage.browser, stage.running.url, { contexts: stage.contexts, name: 'carla' });
     await converse(owner, 'Carla’s secret plans');
     const id = new URLSearchParams(new URL(owner.url()).hash.split('?')[1]).get('conversation')!;
 
-    const other = await pageAt(browser, running.url, { contexts, name: 'dan' });
-    const answer = await other.request.delete(new URL(`/api/conversations/${id}`, running.url).href);
+    const other = await pageAt(stage.browser, stage.running.url, { contexts: stage.contexts, name: 'dan' });
+    const answer = await other.request.delete(new URL(`/api/conversations/${id}`, stage.running.url).href);
     expect(answer.status()).toBe(404);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found');
 
     await owner.reload();
     await owner.locator('#cards-title').waitFor();
     expect(await listed(owner)).toEqual(['Carla’s secret plans']);
-    const own = await owner.request.delete(new URL(`/api/conversations/${id}`, running.url).href);
+    const own = await owner.request.delete(new URL(`/api/conversations/${id}`, stage.running.url).href);
     expect(own.status()).toBe(200);
   });
 });
 
 describe('a conversation the model is still answering', () => {
   it('is not deleted while its turn runs (409 busy), and is once the turn is stopped', async () => {
-    const page = await pageAt(browser, running.url, { contexts, name: 'eli' });
+    const page = await pageAt(stage.browser, stage.running.url, { contexts: stage.contexts, name: 'eli' });
     await page.locator('#chat-message').fill('Take your time');
     await page.locator('#chat-message').press('Enter');
     await page.locator('.chat-lines li[data-role="assistant"]', { hasText: 'Still thinking' }).waitFor();
     const id = 'main';
-    const busy = await page.request.delete(new URL(`/api/conversations/${id}`, running.url).href);
+    const busy = await page.request.delete(new URL(`/api/conversations/${id}`, stage.running.url).href);
     expect(busy.status()).toBe(409);
     expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('busy');
 
     await page.locator('.chat-form wa-button[data-stop]').click();
     await page.locator('.chat-lines li[data-role="stopped"]').waitFor();
     await expect
-      .poll(async () => (await page.request.delete(new URL(`/api/conversations/${id}`, running.url).href)).status())
+      .poll(async () =>
+        (await page.request.delete(new URL(`/api/conversations/${id}`, stage.running.url).href)).status(),
+      )
       .toBe(200);
     await expect.poll(() => listed(page)).toEqual(['New conversation']);
   });

@@ -7,24 +7,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServersConfig } from '@airlock/core';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { axeViolations } from './axe-violations.js';
 import { startMockOpenAI } from './mock-openai.js';
 import type { MockChatRequest } from './mock-openai.js';
 import { signedInPage } from './signed-in-page.js';
+import { chromiumPages } from './console-in-chromium.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 
 let dir: string;
 let running: RunningConsole | undefined;
-let browser: Browser;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
-const contexts: BrowserContext[] = [];
 
 /** What the user said last in a request the model received (the console sends a user's message as text). */
 const lastUserText = (request: MockChatRequest) =>
@@ -78,22 +76,24 @@ beforeAll(async () => {
     { text: (request) => `Answered by ${request.model}.` },
   ]);
   running = await start();
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
   await running?.close();
   await mock?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
+const pages = chromiumPages();
+
 describe('the console chat', () => {
   let page: Page;
 
   it('streams a turn whose call shows as a card inside it, asks, and goes on after the result', async () => {
-    page = await signedInPage(browser, running!.url, { contexts, contextOptions: { bypassCSP: true } });
+    page = await signedInPage(pages.browser, running!.url, {
+      contexts: pages.contexts,
+      contextOptions: { bypassCSP: true },
+    });
     await send(page, 'Echo "inline please".');
 
     // The model's first words arrive while its call waits on the sheet: text, then the card, inside the turn.
@@ -165,8 +165,8 @@ describe('the console chat', () => {
     await page.context().close();
     await running!.close();
     running = await start();
-    page = await signedInPage(browser, new URL(second, running.url).href, {
-      contexts,
+    page = await signedInPage(pages.browser, new URL(second, running.url).href, {
+      contexts: pages.contexts,
       contextOptions: { bypassCSP: true },
     });
     await page.locator('.chat-lines li[data-role="assistant"]', { hasText: 'Noted' }).waitFor();

@@ -2,42 +2,12 @@
 // the next call of the tool in the page's conversation runs without a sheet, the permissions page lists the allow
 // with its conversation, another conversation of the same user would still be asked, and Revoke makes the page ask
 // again.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-grain-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const stage = consoleInChromium('airlock-console-grain-', () => ({ mcpServers: { demo: DEMO_SERVER } }));
 
 /** Starts an echo call from the launcher and answers the new card's id. */
 async function launchEcho(page: Page, text: string): Promise<string> {
@@ -64,7 +34,7 @@ const sheetOpen = (page: Page) =>
 
 describe('allow for this conversation in the console', () => {
   it('is offered by the sheet, spares the next call its sheet, and is listed and revoked', async () => {
-    const page = await signedInPage(browser, running.url, { contexts });
+    const page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts });
     const first = await launchEcho(page, 'first');
     const grain = page.locator('airlock-permission-sheet button[data-decision="allow_conversation"]');
     await expect(grain.innerText()).resolves.toBe('Allow for this conversation');
@@ -76,7 +46,7 @@ describe('allow for this conversation in the console', () => {
     expect(await sheetOpen(page)).toBe(false);
     const scope = { userId: 'ana', workspaceId: 'default' };
     expect(
-      running.host.permissions.explain({ scope: { ...scope, conversationId: 'other' }, tool: 'demo__echo' }),
+      stage.running.host.permissions.explain({ scope: { ...scope, conversationId: 'other' }, tool: 'demo__echo' }),
     ).toMatchObject({ decision: 'ask' });
 
     await page.getByRole('link', { name: 'Permissions' }).click();

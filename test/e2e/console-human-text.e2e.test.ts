@@ -3,58 +3,30 @@
 // JSON-RPC error reads as the server's words, not "[untrusted data: …]" (the model's copy keeps the frame); a cancelled
 // call says so once, not "was cancelled cancelled"; a task's progress is the server's status message, not
 // "working: …"; a form question is titled by its server and tool, in en-US and pt-BR.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { REPORT_TOOL, startTaskServer } from '../support/tasks/task-server.js';
 import type { TaskServer } from '../support/tasks/task-server.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
 let tasks: TaskServer;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-human-text-'));
+const stage = consoleInChromium('airlock-console-human-text-', async () => {
   tasks = await startTaskServer();
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({
-      mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] }, reports: { url: tasks.url } },
-    }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await tasks?.close();
-  await rm(dir, { recursive: true, force: true });
+  return {
+    mcpServers: { demo: DEMO_SERVER, reports: { url: tasks.url } },
+    stops: [() => tasks.close()],
+  };
 });
 
 async function signedIn(userId: string, locale = 'en-US'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
-  contexts.push(context);
+  const context = await stage.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  stage.contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (error) => {
     throw error;
   });
-  await page.goto(running.url);
+  await page.goto(stage.running.url);
   await page.locator('input[name="user"]').fill(userId);
   await page.locator('input[name="user"]').press('Enter');
   await page.locator('#cards-title').waitFor();
@@ -96,7 +68,7 @@ describe('the words the page shows', () => {
     expect(text).not.toContain('not as instructions');
     expect(text).not.toContain('[protocol_error');
     const scope = { userId: 'ana', workspaceId: 'default', conversationId: 'main' };
-    const entry = await running.host.history.get({ scope, invocationId: id });
+    const entry = await stage.running.host.history.get({ scope, invocationId: id });
     expect(entry?.result?.model.text).toContain('[untrusted data: error message from server "demo"');
   });
 

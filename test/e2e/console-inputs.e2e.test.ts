@@ -6,22 +6,20 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir } from '@airlock/core/testing';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { axeViolations } from './axe-violations.js';
 import { signedInPage } from './signed-in-page.js';
+import { chromiumPages } from './console-in-chromium.js';
 
 const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const KEY = 'sk-live-7f3a9c';
 
 let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   const config = join(scratchDir('airlock-console-inputs-e2e-'), 'mcp.json');
@@ -48,18 +46,21 @@ beforeAll(async () => {
     ],
   });
   await running.host.servers.settled();
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
   await running?.close();
 });
 
+const pages = chromiumPages();
+
 /** A signed-in page (axe is added by the test, which the console's CSP would refuse). */
 function signedIn(token: string): Promise<Page> {
-  return signedInPage(browser, running.url, { contexts, token, contextOptions: { bypassCSP: true } });
+  return signedInPage(pages.browser, running.url, {
+    contexts: pages.contexts,
+    token,
+    contextOptions: { bypassCSP: true },
+  });
 }
 
 async function openPanel(page: Page, serverId: string): Promise<Locator> {

@@ -2,58 +2,28 @@
 // the demo server: the server panel's facts read as lines of words, not a letter per line, and the panel stays a
 // panel's height; on a phone nothing scrolls sideways, every page of the nav is in reach, the top bar takes two rows
 // and the sign-in card keeps a margin on each side; Enter in the sign-in form signs in.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './axe-violations.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-layout-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const stage = consoleInChromium('airlock-console-layout-', () => ({ mcpServers: { demo: DEMO_SERVER } }));
 
 /** The sign-in page at a width, light mode; the test adds axe, which the console's CSP would refuse. */
 async function signInPage(width: number, locale = 'en-US'): Promise<Page> {
-  const context = await browser.newContext({
+  const context = await stage.browser.newContext({
     colorScheme: 'light',
     viewport: { width, height: 900 },
     bypassCSP: true,
     locale,
   });
-  contexts.push(context);
+  stage.contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (error) => {
     throw error;
   });
-  await page.goto(running.url);
+  await page.goto(stage.running.url);
   await page.locator('input[name="user"]').waitFor();
   return page;
 }

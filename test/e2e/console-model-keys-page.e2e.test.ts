@@ -6,23 +6,21 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { axeViolations } from './axe-violations.js';
 import { startMockOpenAI } from './mock-openai.js';
 import { signedInPage } from './signed-in-page.js';
+import { chromiumPages } from './console-in-chromium.js';
 
 const SHOTS = process.env['AIRLOCK_SCREENSHOTS'] || undefined;
 const KEY = 'sk-page-0123456789';
 
 let dir: string;
 let running: RunningConsole;
-let browser: Browser;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'airlock-console-model-keys-page-'));
@@ -41,16 +39,15 @@ beforeAll(async () => {
     }),
   );
   running = await startConsole(loadConsoleConfig({ config: path, port: 0, store: join(dir, 'console.db') }, {}));
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
   await running?.close();
   await mock?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+const pages = chromiumPages();
 
 /** Every body the console's API sent this page, to show the key never comes back. */
 function apiBodies(page: Page): string[] {
@@ -68,7 +65,10 @@ function apiBodies(page: Page): string[] {
 
 describe("the page's model keys", () => {
   it('keeps a key for the chat, never shows it back, and forgets it', async () => {
-    const page = await signedInPage(browser, running.url, { contexts, contextOptions: { bypassCSP: true } });
+    const page = await signedInPage(pages.browser, running.url, {
+      contexts: pages.contexts,
+      contextOptions: { bypassCSP: true },
+    });
     const bodies = apiBodies(page);
     const control = page.locator('details.model-keys');
     await expect.poll(() => control.getAttribute('open')).toBe('');
@@ -111,8 +111,8 @@ describe("the page's model keys", () => {
   });
 
   it('fits a 390 px screen without sideways scrolling', async () => {
-    const page = await signedInPage(browser, running.url, {
-      contexts,
+    const page = await signedInPage(pages.browser, running.url, {
+      contexts: pages.contexts,
       name: 'bea',
       contextOptions: { bypassCSP: true, viewport: { width: 390, height: 844 } },
     });

@@ -1,43 +1,15 @@
 // Issue 39 item 5 in a real Chromium at 390 px: a new card lands under the older ones, so each call started from the
 // launcher (allowed at once by a rule: no sheet, nothing else on the page moves) must be brought into view, not drawn
 // below the fold unseen.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-new-card-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-    rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'echo', source: 'new card test' }],
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const stage = consoleInChromium('airlock-console-new-card-', () => ({
+  mcpServers: { demo: DEMO_SERVER },
+  more: () => ({ rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'echo', source: 'new card test' }] }),
+}));
 
 /** Starts an echo call from the launcher and answers the new card's id once it has ended. */
 async function launchEcho(page: Page, text: string): Promise<string> {
@@ -67,8 +39,8 @@ const inView = (page: Page, id: string) =>
 
 describe('a new card on a phone', () => {
   it('is brought into view each time a call starts, however many cards are above it', async () => {
-    const page = await signedInPage(browser, running.url, {
-      contexts,
+    const page = await signedInPage(stage.browser, stage.running.url, {
+      contexts: stage.contexts,
       contextOptions: { viewport: { width: 390, height: 700 } },
     });
     for (let n = 1; n <= 5; n++) {

@@ -3,19 +3,13 @@
 // desktop widths, the launcher's fresh inputs, pt-BR words, no 401 on load, a favicon, and axe on every page.
 // With AIRLOCK_SCREENSHOTS=<dir> it also writes the page at 1280 px and 390 px in English and pt-BR there.
 import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './axe-violations.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+const stage = consoleInChromium('airlock-console-page-', () => ({ mcpServers: { demo: DEMO_SERVER } }));
 const SHOTS = process.env['AIRLOCK_SCREENSHOTS'] || undefined;
 
 /** Records every badge state each card showed, read from inside the cards' shadow roots. */
@@ -39,20 +33,15 @@ const BADGES = `
     .observe(document, { subtree: true, childList: true });
 `;
 
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
 async function newPage(options: { locale?: string; width?: number; dark?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({
+  const context = await stage.browser.newContext({
     colorScheme: options.dark === true ? 'dark' : 'light',
     viewport: { width: options.width ?? 1280, height: 900 },
     // The console's CSP refuses inline scripts; axe is added to the page by the test, so the test lifts it.
     bypassCSP: true,
     ...(options.locale === undefined ? {} : { locale: options.locale }),
   });
-  contexts.push(context);
+  stage.contexts.push(context);
   await context.addInitScript(BADGES);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -63,7 +52,7 @@ async function newPage(options: { locale?: string; width?: number; dark?: boolea
 }
 
 async function signIn(page: Page, userId: string, pt = false): Promise<void> {
-  await page.goto(running.url);
+  await page.goto(stage.running.url);
   await page.getByLabel(pt ? 'Seu nome' : 'Your name').fill(userId);
   await page.getByRole('button', { name: pt ? 'Entrar' : 'Sign in' }).click();
   await page.getByRole('button', { name: pt ? 'Novo chat' : 'New chat' }).waitFor();
@@ -90,24 +79,6 @@ const decide = (page: Page, decision: string) =>
 const badgeOf = (page: Page, id: string, state: string) =>
   slot(page, id).locator(`airlock-tool-card [part=badge][data-state="${state}"]`).waitFor();
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-page-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
 describe('the console page in Chromium', () => {
   it('loads signed out without a 401 and has a favicon', async () => {
     const page = await newPage();
@@ -115,7 +86,7 @@ describe('the console page in Chromium', () => {
     page.on('response', (response) => {
       if (response.status() === 401) refused.push(response.url());
     });
-    await page.goto(running.url);
+    await page.goto(stage.running.url);
     await page.getByLabel('Your name').waitFor();
     expect(refused).toEqual([]);
     await expect(page.locator('link[rel="icon"]').getAttribute('href')).resolves.toMatch(/^data:image\/svg\+xml,/);
@@ -242,11 +213,11 @@ describe('the console page in Chromium', () => {
 
   it('opens a long conversation newest first and ends with every card drawn, oldest on top', async () => {
     const scope = { userId: 'lia', workspaceId: 'default', conversationId: 'main' };
-    await running.host.permissions.decide({ scope, tool: 'demo__echo', decision: 'allow_always' });
+    await stage.running.host.permissions.decide({ scope, tool: 'demo__echo', decision: 'allow_always' });
     const ids: string[] = [];
     for (let i = 0; i < 45; i++) {
       const call = { scope, caller: { kind: 'user' as const }, tool: 'demo__echo', args: { text: `call ${i}` } };
-      ids.push((await running.host.invoke(call)).invocationId);
+      ids.push((await stage.running.host.invoke(call)).invocationId);
     }
     const page = await newPage();
     await signIn(page, 'lia');

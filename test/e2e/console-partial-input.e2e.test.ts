@@ -2,31 +2,19 @@
 // chat before the call exists, receives ui/notifications/tool-input-partial with the arguments so far as they grow,
 // then tool-input with the whole arguments once the call is made, in the same frame (never reloaded), which the
 // call's card then holds.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { startMockOpenAI } from './mock-openai.js';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
 /** Joined, `{"title": "Quarterly notes"}`: the model writes the call's arguments in these pieces. */
 const PIECES = ['{"ti', 'tle": "Quar', 'terly', ' notes"', '}'];
 
 type Received = { method: string; arguments: Record<string, unknown> };
 
-let dir: string;
-let running: RunningConsole | undefined;
-let browser: Browser;
 let page: Page | undefined;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
-const contexts: BrowserContext[] = [];
 
 const early = () => page!.locator('airlock-app-view[data-model-call="call_1"]');
 
@@ -44,8 +32,7 @@ async function received(): Promise<Received[]> {
   return frame.evaluate(() => (window as unknown as { inputs?: Received[] }).inputs ?? []);
 }
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-partial-input-e2e-'));
+const stage = consoleInChromium('airlock-partial-input-e2e-', async () => {
   // Each piece after the first is streamed once the view shows the reading of the pieces before it.
   const pace = async (piece: number) => {
     if (piece === 0) return;
@@ -56,30 +43,19 @@ beforeAll(async () => {
     { toolCall: { name: 'demo__show_dashboard', arguments: {} }, argumentPieces: PIECES, pace },
     { text: () => 'There is the dashboard.' },
   ]);
-  const config = loadConsoleConfig(
-    { port: 0, store: join(dir, 'console.db') },
-    { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
-  );
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-    rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'show_dashboard', source: 'partial input e2e' }],
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await mock?.close();
-  await rm(dir, { recursive: true, force: true });
+  return {
+    mcpServers: { demo: DEMO_SERVER },
+    env: { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
+    more: () => ({
+      rules: [{ effect: 'allow', layer: 'host', server: 'demo', tool: 'show_dashboard', source: 'partial input e2e' }],
+    }),
+    stops: [() => mock.close()],
+  };
 });
 
 describe("a tool's view while the model writes the call", () => {
   it('gets tool-input-partial as the arguments grow, then tool-input, in the frame the card then holds', async () => {
-    page = await signedInPage(browser, running!.url, { contexts });
+    page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts });
     await page.locator('#chat-message').fill('Show the quarterly dashboard.');
     await page.locator('#chat-message').press('Enter');
 

@@ -2,21 +2,15 @@
 // and copied whole by its handle, a full-size view, updates followed (server-everything's subscriptions), suggestions
 // for a template's variable, a read a rule denies; and the XSS corpus through the resource and prompt renderers (a
 // hostile server's names, descriptions, URIs, texts and an SVG blob): nothing runs, all of it shown as text.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRules, parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { parseRules } from '@airlock/core';
 import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER, EVERYTHING_BIN } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /**
@@ -61,52 +55,35 @@ rl.on('line', (line) => {
 });
 `;
 
-let dir: string;
 let files: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-resource-actions-'));
+const stage = consoleInChromium('airlock-console-resource-actions-', async (dir) => {
   files = join(dir, 'files');
   await mkdir(files);
   await writeFile(join(files, 'notes.txt'), 'first line\n');
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    // A small screen budget, so a document is cut on the screen and "show all" has something to show.
-    limits: { ...config.limits, screenChars: 200 },
-    rules: parseRules([
-      { kind: 'resource', server: 'demo', uri: 'demo://notes/**', effect: 'deny' },
-      { server: 'everything', tool: 'toggle-subscriber-updates', effect: 'allow' },
-    ]),
-    servers: parseServersConfig({
-      mcpServers: {
-        demo: { command: process.execPath, args: [DEMO_BIN] },
-        everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
-        hostile: { command: process.execPath, args: ['-e', HOSTILE] },
-        // Files as tools only, in a directory of the test's own: no resources, no prompts.
-        files: { command: process.execPath, args: [FILESYSTEM_BIN, files] },
-      },
+  return {
+    mcpServers: {
+      demo: DEMO_SERVER,
+      everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+      hostile: { command: process.execPath, args: ['-e', HOSTILE] },
+      // Files as tools only, in a directory of the test's own: no resources, no prompts.
+      files: { command: process.execPath, args: [FILESYSTEM_BIN, files] },
+    },
+    more: (config) => ({
+      // A small screen budget, so a document is cut on the screen and "show all" has something to show.
+      limits: { ...config.limits, screenChars: 200 },
+      rules: parseRules([
+        { kind: 'resource', server: 'demo', uri: 'demo://notes/**', effect: 'deny' },
+        { server: 'everything', tool: 'toggle-subscriber-updates', effect: 'allow' },
+      ]),
     }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
+  };
 });
 
 async function resourcesPage(): Promise<Page> {
-  const page = await signedInPage(browser, running.url, {
-    contexts,
+  const page = await signedInPage(stage.browser, stage.running.url, {
+    contexts: stage.contexts,
     prepare: async (page) => {
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.url });
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stage.running.url });
       await page.addInitScript(() => ((window as unknown as { __xss: number }).__xss = 0));
     },
   });
@@ -157,7 +134,7 @@ describe('a read on the Resources page', () => {
     await preview.getByRole('button', { name: 'Follow updates' }).click();
     await preview.getByRole('button', { name: 'Stop following' }).waitFor();
     // server-everything sends updates for subscribed URIs every few seconds once this tool turns them on.
-    await running.host.invoke({
+    await stage.running.host.invoke({
       scope,
       caller: { kind: 'user' },
       tool: 'everything__toggle-subscriber-updates',

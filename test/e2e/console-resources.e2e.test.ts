@@ -1,55 +1,27 @@
 // The Resources page of the console, in a real Chromium against the demo server over stdio: what the server offers
 // is listed with the server that offers it; a preview shows a note as text, an HTML resource as text too (its markup
 // never runs), and binary content described; a prompt of server-everything filled and shown; the page passes axe.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './axe-violations.js';
 import { pageAt } from './page-at.js';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER, EVERYTHING_BIN } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-resources-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({
-      mcpServers: {
-        demo: { command: process.execPath, args: [DEMO_BIN] },
-        // The MCP project's reference server: prompts with arguments.
-        everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
-      },
-    }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const stage = consoleInChromium('airlock-console-resources-', () => ({
+  mcpServers: {
+    demo: DEMO_SERVER,
+    // The MCP project's reference server: prompts with arguments.
+    everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+  },
+}));
 
 async function resourcesPage(): Promise<Page> {
   // The test adds axe to the page, which the console's CSP would refuse.
-  const page = await signedInPage(browser, running.url, { contexts, contextOptions: { bypassCSP: true } });
+  const page = await signedInPage(stage.browser, stage.running.url, {
+    contexts: stage.contexts,
+    contextOptions: { bypassCSP: true },
+  });
   await page.getByRole('link', { name: 'Resources' }).click();
   await page.getByRole('heading', { name: 'Resources' }).waitFor();
   return page;
@@ -80,7 +52,7 @@ describe('the Resources page', () => {
   it("opens a card's resource link on the Resources page, read as the user", async () => {
     const page = await resourcesPage();
     const scope = { userId: 'ana', workspaceId: 'default', conversationId: 'default' };
-    await running.host.permissions.decide({ scope, tool: 'demo__rich_content', decision: 'allow_always' });
+    await stage.running.host.permissions.decide({ scope, tool: 'demo__rich_content', decision: 'allow_always' });
     await page.getByRole('link', { name: 'Conversation' }).click();
     await page.evaluate(() =>
       fetch('/api/invocations', {
@@ -96,13 +68,13 @@ describe('the Resources page', () => {
   });
 
   it('does not read a resource an address names on load: it offers it, and reads it on a click', async () => {
-    const page = await signedInPage(browser, running.url, { contexts });
+    const page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts });
     const reads: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/api/resources/read')) reads.push(request.postData() ?? '');
     });
     // As a link from another site would open it.
-    await page.goto(new URL('/#/resources?server=demo&uri=demo%3A%2F%2Fnotes%2F1', running.url).href);
+    await page.goto(new URL('/#/resources?server=demo&uri=demo%3A%2F%2Fnotes%2F1', stage.running.url).href);
     await page.reload();
     await page.getByRole('heading', { name: 'Resources' }).waitFor();
     const offered = page.locator('.resource-offered');
@@ -135,7 +107,7 @@ describe('the Resources page', () => {
     const page = await resourcesPage();
     await page.getByRole('button', { name: 'Preview Meeting notes' }).click();
     await expect.poll(() => page.locator('.resource-preview .markdown h1').textContent()).toBe('Meeting notes');
-    const events = await running.host.audit.query({ scope: { userId: 'ana', workspaceId: 'default' } });
+    const events = await stage.running.host.audit.query({ scope: { userId: 'ana', workspaceId: 'default' } });
     expect(events.some((e) => e.type === 'resource.read')).toBe(true);
   });
 });
@@ -145,8 +117,13 @@ describe.each([
   { width: 390, locale: 'pt-BR', from: 'De', templates: 'Modelos' },
 ])('the Resources page at $width px ($locale)', ({ width, locale, from, templates }) => {
   it('groups resources under a heading per server, and templates apart, also grouped by server', async () => {
-    const page = await pageAt(browser, running.url, { contexts, name: `grouped-${width}`, width, locale });
-    await page.goto(new URL('#/resources', running.url).href);
+    const page = await pageAt(stage.browser, stage.running.url, {
+      contexts: stage.contexts,
+      name: `grouped-${width}`,
+      width,
+      locale,
+    });
+    await page.goto(new URL('#/resources', stage.running.url).href);
     const groups = page.locator('.resource-lists > section.resource-group:not(.templates)');
     await groups.first().waitFor();
     expect(await groups.locator('h3').allInnerTexts()).toEqual([`${from} demo`, `${from} everything`]);
@@ -155,7 +132,7 @@ describe.each([
       page.$$eval(`section.resource-group[data-server="${server}"] li[data-resource]`, (items) =>
         items.map((li) => li.getAttribute('data-resource')!),
       );
-    const listed = (await (await page.request.get(new URL('/api/resources', running.url).href)).json()) as {
+    const listed = (await (await page.request.get(new URL('/api/resources', stage.running.url).href)).json()) as {
       items: { serverId: string; uri: string }[];
     };
     const offeredBy = (server: string) => listed.items.filter((r) => r.serverId === server).map((r) => r.uri);

@@ -5,22 +5,27 @@
 // user who is not an administrator sees neither the log nor the switch that turns a server off; an administrator
 // switches a server off and on; the panel passes axe.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './axe-violations.js';
 import { signedInPage } from './signed-in-page.js';
 import { XSS_PAYLOADS } from '../../packages/elements/src/airlock-tool-card/xss-corpus.js';
+import { consoleInChromium, DEMO_SERVER, EVERYTHING_BIN } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const stage = consoleInChromium('airlock-console-server-panel-', () => ({
+  mcpServers: {
+    demo: DEMO_SERVER,
+    everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+    hostile: { command: process.execPath, args: ['-e', HOSTILE] },
+  },
+  more: () => ({
+    auth: 'token',
+    users: [
+      { id: 'root', tokenSha256: sha256('root-token'), admin: true },
+      { id: 'ana', tokenSha256: sha256('ana-token') },
+    ],
+  }),
+}));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -47,44 +52,10 @@ rl.on('line', (line) => {
 });
 `;
 
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-server-panel-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    auth: 'token',
-    users: [
-      { id: 'root', tokenSha256: sha256('root-token'), admin: true },
-      { id: 'ana', tokenSha256: sha256('ana-token') },
-    ],
-    servers: parseServersConfig({
-      mcpServers: {
-        demo: { command: process.execPath, args: [DEMO_BIN] },
-        everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
-        hostile: { command: process.execPath, args: ['-e', HOSTILE] },
-      },
-    }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
 /** A signed-in page (the test adds axe, which the console's CSP would refuse), with `window.__xss` counting. */
 function signedIn(token: string): Promise<Page> {
-  return signedInPage(browser, running.url, {
-    contexts,
+  return signedInPage(stage.browser, stage.running.url, {
+    contexts: stage.contexts,
     token,
     contextOptions: { bypassCSP: true },
     prepare: async (page) => {
@@ -101,7 +72,7 @@ async function openPanel(page: Page, serverId: string): Promise<Locator> {
 }
 
 const modelSees = (userId: string): string[] =>
-  running.host.tools
+  stage.running.host.tools
     .list({ audience: 'model', scope: { userId, workspaceId: 'default', conversationId: 'main' } })
     .map((t) => t.name);
 
@@ -132,7 +103,7 @@ describe('the server panel', () => {
     expect(await everything.locator('code.server-origin').textContent()).toContain(EVERYTHING_BIN);
     const before = (await log.textContent())!.split('Starting default').length;
     // A fresh start writes the banner again; the open panel shows it without a reload.
-    await running.host.servers.restart('everything');
+    await stage.running.host.servers.restart('everything');
     await expect.poll(async () => (await log.textContent())!.split('Starting default').length).toBe(before + 1);
     expect(await everything.getByRole('button', { name: 'Switch everything off' }).isVisible()).toBe(true);
   });

@@ -1,46 +1,15 @@
 // Seed 000 R4 in the console: a 1 MB result keeps the card's screen payload bounded (the host cut it to 100,000
 // characters), and "show all" reads the whole text of that block behind the handle, so the card shows every line.
 // In a real Chromium against the demo server over stdio.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { describe, expect, it } from 'vitest';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-show-all-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const stage = consoleInChromium('airlock-console-show-all-', () => ({ mcpServers: { demo: DEMO_SERVER } }));
 
 describe('show all on a result the host cut for the screen', () => {
   it('shows the whole 1,000,000 characters of the block after "show all", and only 100,000 before', async () => {
-    const page = await signedInPage(browser, running.url, { contexts });
+    const page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts });
     await page.locator('form.launcher select[name="tool"]').selectOption('demo__huge_output');
     await page.locator('#arg-megabytes').fill('1');
     await page.locator('form.launcher wa-button[type="submit"]').click();
@@ -56,8 +25,8 @@ describe('show all on a result the host cut for the screen', () => {
   }, 60_000);
 
   it('brings "show all" back with the reason when the whole text cannot be read, and a second press reads it', async () => {
-    const page = await signedInPage(browser, running.url, {
-      contexts,
+    const page = await signedInPage(stage.browser, stage.running.url, {
+      contexts: stage.contexts,
       name: 'bo',
       contextOptions: { viewport: { width: 390, height: 900 } },
     });

@@ -5,14 +5,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServersConfig } from '@airlock/core';
 import { loadConsoleConfig, startConsole } from '@airlock/console';
 import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
 import { startMockOpenAI } from './mock-openai.js';
 import { signedInPage } from './signed-in-page.js';
+import { chromiumPages } from './console-in-chromium.js';
 
 const EVERYTHING_BIN = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -20,8 +20,6 @@ let dir: string;
 let withModel: RunningConsole;
 let withoutModel: RunningConsole;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 async function start(store: string, env: Record<string, string>): Promise<RunningConsole> {
   const config = loadConsoleConfig({ port: 0, store: join(dir, store) }, env);
@@ -40,20 +38,19 @@ beforeAll(async () => {
   mock = await startMockOpenAI([{ text: (request) => `Heard ${request.messages.length} messages.` }]);
   withModel = await start('with.db', { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' });
   withoutModel = await start('without.db', {});
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
   await withModel?.close();
   await withoutModel?.close();
   await mock?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
+const pages = chromiumPages();
+
 function signedIn(running: RunningConsole): Promise<Page> {
-  return signedInPage(browser, running.url, { contexts });
+  return signedInPage(pages.browser, running.url, { contexts: pages.contexts });
 }
 
 describe('prompts as slash commands', () => {

@@ -1,42 +1,12 @@
 // Seed 001 R3 and R2/T6 in a real Chromium: the page a URL question opens is a tab of its own, without a way back to
 // the console (opener cut); the server's completion notice (notifications/elicitation/complete) and the user's Cancel
 // close the dialog. Chromium does not let the console close that tab once it shows another origin: its opener is cut.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signedInPage } from './signed-in-page.js';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-url-page-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const stage = consoleInChromium('airlock-console-url-page-', () => ({ mcpServers: { demo: DEMO_SERVER } }));
 
 /** Calls a tool by hand, allows it once, and opens the page its URL question names; resolves with the new tab. */
 async function openThePage(page: Page, tool: string, fields: Record<string, string> = {}): Promise<Page> {
@@ -55,7 +25,7 @@ const dialogOpen = (page: Page) => page.locator('airlock-elicitation-dialog[open
 
 describe('the page a URL question opened', () => {
   it('leaves the dialog when the server says the flow is done', async () => {
-    const page = await signedInPage(browser, running.url, { contexts, name: 'ana' });
+    const page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts, name: 'ana' });
     await openThePage(page, 'demo__connect_account');
     // The demo completes the flow as soon as the user accepted (notifications/elicitation/complete).
     await expect.poll(() => dialogOpen(page)).toBe(0);
@@ -63,7 +33,7 @@ describe('the page a URL question opened', () => {
   });
 
   it('is a tab with no way back to the console; Cancel ends the flow in the console', async () => {
-    const page = await signedInPage(browser, running.url, { contexts, name: 'bea' });
+    const page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts, name: 'bea' });
     // The demo's connection completes ten minutes after its refusal: the flow stays open while the test runs.
     const tab = await openThePage(page, 'demo__connect_required', { completeAfterMs: '600000' });
     // Asked again while the tab navigates (an evaluation cut short by the navigation answers nothing).

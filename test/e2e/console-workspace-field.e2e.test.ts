@@ -1,52 +1,22 @@
 // The workspace field on a phone (390 px), in Chromium, in English and Portuguese: it shows a workspace name of a
 // dozen letters whole (it showed five), its Switch button is an arrow that still says "Switch" to a screen reader
 // and still switches; on a desktop the button keeps its word.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { consoleInChromium, DEMO_SERVER } from './console-in-chromium.js';
 
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
-
-let dir: string;
-let running: RunningConsole;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-workspace-field-'));
-  const config = loadConsoleConfig({ port: 0, store: join(dir, 'console.db') }, {});
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({ mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } } }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const stage = consoleInChromium('airlock-workspace-field-', () => ({ mcpServers: { demo: DEMO_SERVER } }));
 
 /** Signed in at a width and in a language, to the workspace `research-lab`. */
 async function signedIn(width: number, locale: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 800 }, locale, colorScheme: 'light' });
-  contexts.push(context);
+  const context = await stage.browser.newContext({ viewport: { width, height: 800 }, locale, colorScheme: 'light' });
+  stage.contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (error) => {
     throw error;
   });
-  await page.goto(running.url);
+  await page.goto(stage.running.url);
   await page.locator('input[name="user"]').fill('ivy');
   await page.locator('input[name="workspace"]').fill('research-lab');
   await page.locator('input[name="user"]').press('Enter');

@@ -1,17 +1,9 @@
 import { readFileSync, existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServersConfig } from '@airlock/core';
-import { loadConsoleConfig, startConsole } from '@airlock/console';
-import type { RunningConsole } from '@airlock/console';
-import { launchChromium } from '../../packages/elements/src/testing/browser.js';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startMockOpenAI } from './mock-openai.js';
-
-const DEMO_BIN = join(dirname(fileURLToPath(import.meta.resolve('@airlock/demo-server'))), 'bin.js');
+import { consoleInChromium, DEMO_BIN } from './console-in-chromium.js';
 
 /** Records, in the page, every state each card showed, every sheet opening, and what "copy" copied. */
 const RECORDER = `
@@ -43,13 +35,31 @@ const RECORDER = `
   });
 `;
 
-let dir: string;
 let callLog: string;
-let running: RunningConsole;
-let browser: Browser;
 let mock: Awaited<ReturnType<typeof startMockOpenAI>>;
 let ana: Page;
-const contexts: BrowserContext[] = [];
+
+const stage = consoleInChromium('airlock-console-e2e-', async (dir) => {
+  callLog = join(dir, 'calls.ndjson');
+  mock = await startMockOpenAI([
+    { toolCall: { name: 'demo__echo', arguments: { text: 'from the model' } } },
+    {
+      text: (request) => {
+        const tool = request.messages.find((m) => m.role === 'tool');
+        return `The echo tool answered (${String(tool?.content).length} characters).`;
+      },
+    },
+  ]);
+  return {
+    mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN], env: { AIRLOCK_DEMO_CALL_LOG: callLog } } },
+    env: { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
+    stops: [() => mock.close()],
+  };
+});
+
+beforeAll(async () => {
+  ana = await signedInPage('ana');
+}, 60_000);
 
 function calls(): { event: string; tool: string; args?: Record<string, unknown> }[] {
   if (!existsSync(callLog)) return [];
@@ -60,8 +70,8 @@ function calls(): { event: string; tool: string; args?: Record<string, unknown> 
 }
 
 async function signedInPage(userId: string, init?: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
+  const context = await stage.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  stage.contexts.push(context);
   await context.addInitScript(RECORDER);
   if (init !== undefined) await context.addInitScript(init);
   const page = await context.newPage();
@@ -70,7 +80,7 @@ async function signedInPage(userId: string, init?: string): Promise<Page> {
   page.on('pageerror', (error) => {
     throw error;
   });
-  await page.goto(running.url);
+  await page.goto(stage.running.url);
   await page.getByLabel('Your name').fill(userId);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.locator('#cards-title').waitFor();
@@ -110,41 +120,6 @@ async function decide(page: Page, decision: string): Promise<void> {
 
 const statesOf = (page: Page, id: string) =>
   page.evaluate((invocation) => (window as unknown as { __states: Record<string, string[]> }).__states[invocation], id);
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-console-e2e-'));
-  callLog = join(dir, 'calls.ndjson');
-  mock = await startMockOpenAI([
-    { toolCall: { name: 'demo__echo', arguments: { text: 'from the model' } } },
-    {
-      text: (request) => {
-        const tool = request.messages.find((m) => m.role === 'tool');
-        return `The echo tool answered (${String(tool?.content).length} characters).`;
-      },
-    },
-  ]);
-  const config = loadConsoleConfig(
-    { port: 0, store: join(dir, 'console.db') },
-    { AIRLOCK_MODEL_BASE_URL: mock.baseURL, AIRLOCK_MODEL: 'mock-model' },
-  );
-  running = await startConsole({
-    ...config,
-    servers: parseServersConfig({
-      mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN], env: { AIRLOCK_DEMO_CALL_LOG: callLog } } },
-    }),
-  });
-  await running.host.servers.settled();
-  browser = await launchChromium();
-  ana = await signedInPage('ana');
-}, 60_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await running?.close();
-  await mock?.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('the console in Chromium', () => {
   it('calls a tool by hand and shows pending, running, then success', async () => {
@@ -194,7 +169,7 @@ describe('the console in Chromium', () => {
     await decide(ana, 'allow_once');
     const dialog = ana.locator('airlock-elicitation-dialog');
     await dialog.locator('button[part~="action-open"]').waitFor();
-    const url = running.host.elicitations.pending({
+    const url = stage.running.host.elicitations.pending({
       scope: { userId: 'ana', workspaceId: 'default', conversationId: 'main' },
     })[0]?.url?.url;
     expect(url).toMatch(/^https:\/\//);
@@ -254,17 +229,17 @@ describe('the console in Chromium', () => {
   });
 
   it('answers 404 to a second user asking for the first user’s invocation', async () => {
-    const [mine] = await running.host.history.list({
+    const [mine] = await stage.running.host.history.list({
       scope: { userId: 'ana', workspaceId: 'default', conversationId: 'main' },
       limit: 1,
     });
     expect(mine).toBeDefined();
     const bo = await signedInPage('bo');
     expect(await bo.locator('li[data-invocation]').count()).toBe(0);
-    const foreign = await bo.request.get(`${running.url}api/invocations/${mine!.id}?conversation=main`);
+    const foreign = await bo.request.get(`${stage.running.url}api/invocations/${mine!.id}?conversation=main`);
     expect(foreign.status()).toBe(404);
     expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe('not_found');
-    const own = await ana.request.get(`${running.url}api/invocations/${mine!.id}?conversation=main`);
+    const own = await ana.request.get(`${stage.running.url}api/invocations/${mine!.id}?conversation=main`);
     expect(own.status()).toBe(200);
   });
 
@@ -286,10 +261,10 @@ describe('the console in Chromium', () => {
   });
 
   it('speaks Brazilian Portuguese to a browser that prefers it, elements included', async () => {
-    const context = await browser.newContext({ locale: 'pt-BR' });
-    contexts.push(context);
+    const context = await stage.browser.newContext({ locale: 'pt-BR' });
+    stage.contexts.push(context);
     const page = await context.newPage();
-    await page.goto(running.url);
+    await page.goto(stage.running.url);
     await page.getByLabel('Seu nome').fill('eva');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.locator('#cards-title').waitFor();
@@ -319,7 +294,7 @@ describe('the console in Chromium', () => {
     expect(offered).not.toContain('demo__app_refresh');
     const toolMessage = mock.requests[1]?.messages.find((m) => m.role === 'tool');
     expect(String(toolMessage?.content)).toContain('from the model');
-    const [latest] = await running.host.history.list({
+    const [latest] = await stage.running.host.history.list({
       scope: { userId: 'ana', workspaceId: 'default', conversationId: 'main' },
       limit: 1,
     });

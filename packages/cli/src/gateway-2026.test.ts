@@ -1,72 +1,39 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ElicitRequestFormParams, Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { callLog, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const DEMO = resolve(here, '../../demo-server/dist/bin.js');
 const TOKEN = 'gateway-2026-token-0123456789abcdef';
 
-const dirs: string[] = [];
-const clients: Client[] = [];
-const gateways: ChildProcess[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  for (const gateway of gateways.splice(0)) {
-    if (gateway.exitCode !== null) continue;
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** A config with the demo server (logging every call that reaches it), a rule denying delete_note, and a store. */
 function workspace(gateway?: object) {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-2026-'));
-  dirs.push(dir);
-  const calls = join(dir, 'calls.ndjson');
-  const config = join(dir, 'airlock.config.json');
-  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
   const rules = [
     { effect: 'deny', server: 'demo', tool: 'delete_note' },
     { effect: 'allow', server: 'demo', tool: 'ask_user' },
     { effect: 'allow', server: 'demo', tool: 'change_definition' },
     { effect: 'allow', server: 'demo', tool: 'connect_account' },
   ];
-  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules }, gateway }));
+  const w = bench.workspace('airlock-gateway-2026-', (dir) => ({
+    mcpServers: { demo: loggedDemo(dir) },
+    permissions: { rules },
+    gateway,
+  }));
   return {
-    args: ['gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'],
+    args: ['gateway', '--config', w.config, '--store', w.store, '--user', 'ada'],
     /** The tools/call requests that reached the demo server, in order. */
-    reached: (): string[] =>
-      existsSync(calls)
-        ? readFileSync(calls, 'utf8')
-            .trim()
-            .split('\n')
-            .map((line) => (JSON.parse(line) as { tool: string }).tool)
-        : [],
+    reached: (): string[] => callLog(w.dir).map((line) => line.tool),
   };
 }
 
 /** Starts the HTTP gateway and answers its `/mcp` URL once it listens. */
-async function httpGateway(args: string[]): Promise<URL> {
-  const gateway = spawn(process.execPath, [BIN, ...args, '--http', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: TOKEN },
-  });
-  gateways.push(gateway);
-  let stderr = '';
-  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  while (!/listening on (\S+)/.test(stderr)) await once(gateway.stderr, 'data');
-  return new URL(/listening on (\S+)/.exec(stderr)![1]!);
+function httpGateway(args: string[]): Promise<URL> {
+  return bench.listening(args, { ...process.env, AIRLOCK_GATEWAY_TOKEN: TOKEN });
 }
 
 /** A v2 client that negotiates the era (it probes `server/discover`) and answers each question with `answer`. */
@@ -81,7 +48,7 @@ function modernClient(answer: (params: ElicitRequestFormParams) => Record<string
     asked.push(params);
     return Promise.resolve({ action: 'accept' as const, content: answer(params) as Record<string, string> });
   });
-  clients.push(client);
+  bench.client(client);
   return { client, asked };
 }
 
@@ -91,7 +58,7 @@ function textOf(result: unknown): string {
 }
 
 const transports: Record<string, (w: ReturnType<typeof workspace>) => Promise<Transport>> = {
-  stdio: (w) => Promise.resolve(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] })),
+  stdio: (w) => Promise.resolve(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...w.args] })),
   HTTP: async (w) =>
     new StreamableHTTPClientTransport(await httpGateway(w.args), {
       requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
@@ -148,7 +115,7 @@ describe.each(Object.keys(transports))('airlock gateway to a 2026-07-28 client o
         listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => tools !== null && changed(tools) } },
       },
     );
-    clients.push(client);
+    bench.client(client);
     await client.connect(await transports[name]!(w));
     const before = (await client.listTools()).tools.find((tool) => tool.name === 'demo__shape_shifter');
 
@@ -187,7 +154,7 @@ describe.each(Object.keys(transports))('airlock gateway to a 2026-07-28 client o
       asked.push(request.params);
       return Promise.resolve({ action: 'accept' as const });
     });
-    clients.push(client);
+    bench.client(client);
     await client.connect(await transports[name]!(w));
 
     const result = await client.callTool({ name: 'demo__connect_account', arguments: {} });

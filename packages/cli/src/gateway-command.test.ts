@@ -1,52 +1,35 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { callLog, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const DEMO = resolve(here, '../../demo-server/dist/bin.js');
-
-const dirs: string[] = [];
-const clients: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** A config with the demo server (logging every call that reaches it) and the given rules, and a store beside it. */
 function workspace(rules: object[] = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-'));
-  dirs.push(dir);
-  const calls = join(dir, 'calls.ndjson');
-  const config = join(dir, 'airlock.config.json');
-  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
-  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules } }));
+  const w = bench.workspace('airlock-gateway-', (dir) => ({
+    mcpServers: { demo: loggedDemo(dir) },
+    permissions: { rules },
+  }));
   return {
-    args: ['gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'],
-    store: join(dir, 'airlock.db'),
-    config,
+    args: ['gateway', '--config', w.config, '--store', w.store, '--user', 'ada'],
+    store: w.store,
+    config: w.config,
     /** The tools/call requests that reached the demo server, in order. */
-    reached: (): string[] =>
-      existsSync(calls)
-        ? readFileSync(calls, 'utf8')
-            .trim()
-            .split('\n')
-            .map((line) => (JSON.parse(line) as { tool: string }).tool)
-        : [],
+    reached: (): string[] => callLog(w.dir).map((line) => line.tool),
   };
 }
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -69,8 +52,8 @@ describe('airlock gateway over stdio', () => {
       asked.push(request.params as ElicitRequestFormParams);
       return Promise.resolve({ action: 'accept' as const, content: { decision: 'allow_once' } });
     });
-    clients.push(client);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] }));
+    bench.client(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...w.args] }));
 
     expect(client.getServerVersion()?.name).toBe('airlock-gateway');
     const { tools } = await client.listTools();
@@ -113,8 +96,8 @@ describe('airlock gateway over stdio', () => {
       asked.push(request.params as ElicitRequestFormParams);
       return Promise.resolve({ action: 'decline' as const });
     });
-    clients.push(client);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] }));
+    bench.client(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...w.args] }));
 
     const result = await client.callTool({ name: 'demo__delete_note', arguments: { id: '1' } });
     expect(result.isError).toBe(true);
@@ -136,8 +119,8 @@ describe('airlock gateway over stdio', () => {
       asked.push(request.params as ElicitRequestFormParams);
       return Promise.resolve({ action: 'accept' as const, content: { name: 'Ada', age: 36 } });
     });
-    clients.push(client);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] }));
+    bench.client(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...w.args] }));
 
     const result = await client.callTool({ name: 'demo__ask_user', arguments: {} });
     expect(asked).toHaveLength(1);
@@ -151,8 +134,8 @@ describe('airlock gateway over stdio', () => {
   it('serves a v1 SDK client that cannot elicit: a call a rule allows runs, others say how to allow them', async () => {
     const w = workspace([{ effect: 'allow', server: 'demo', tool: 'echo' }]);
     const client = new V1Client({ name: 'v1', version: '1' });
-    clients.push(client);
-    await client.connect(new V1StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] }));
+    bench.client(client);
+    await client.connect(new V1StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...w.args] }));
 
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('demo__echo');

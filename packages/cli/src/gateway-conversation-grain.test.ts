@@ -2,50 +2,29 @@
 // next calls of the tool run without a question; a new session (another client, another gateway process on the same
 // history file) is asked again; and `airlock permissions` lists and revokes what was kept.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { callLog, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const DEMO = resolve(here, '../../demo-server/dist/bin.js');
-
-const dirs: string[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** A config with the demo server (logging every call that reaches it) and a history file beside it. */
 function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-grain-'));
-  dirs.push(dir);
-  const calls = join(dir, 'calls.ndjson');
-  const config = join(dir, 'airlock.config.json');
-  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
-  writeFileSync(config, JSON.stringify({ mcpServers: { demo } }));
-  const store = join(dir, 'airlock.db');
+  const w = bench.workspace('airlock-gateway-grain-', (dir) => ({ mcpServers: { demo: loggedDemo(dir) } }));
   return {
-    store,
-    config,
+    store: w.store,
+    config: w.config,
     // The OS user, as `airlock permissions` lists that user's decisions.
-    args: ['gateway', '--config', config, '--store', store],
+    args: ['gateway', '--config', w.config, '--store', w.store],
     /** The texts echo received, in order. */
     echoed: (): string[] =>
-      existsSync(calls)
-        ? readFileSync(calls, 'utf8')
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line) as { tool: string; args?: { text?: string } })
-            .filter((line) => line.tool === 'echo')
-            .map((line) => line.args?.text ?? '')
-        : [],
+      callLog(w.dir)
+        .filter((line) => line.tool === 'echo')
+        .map((line) => (line.args as { text?: string } | undefined)?.text ?? ''),
   };
 }
 
@@ -57,8 +36,8 @@ async function session(w: ReturnType<typeof workspace>, decision: string) {
     asked.push(request.params as ElicitRequestFormParams);
     return Promise.resolve({ action: 'accept' as const, content: { decision } });
   });
-  clients.push(client);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...w.args] }));
+  bench.client(client);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...w.args] }));
   const echo = async (text: string) =>
     (await client.callTool({ name: 'demo__echo', arguments: { text } })) as { isError?: boolean };
   return { client, asked, echo };
@@ -66,7 +45,7 @@ async function session(w: ReturnType<typeof workspace>, decision: string) {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.on('close', (code) => done({ code, stdout }));

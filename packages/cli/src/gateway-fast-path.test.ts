@@ -1,49 +1,26 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { callLog, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
 
 // A 2025-11-25 session's plain tools/call is answered by the stdio fast path (not the SDK server's dispatch): the
 // client must not see the difference in progress, cancellation, errors or ids.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const DEMO = resolve(here, '../../demo-server/dist/bin.js');
-
-const dirs: string[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** A 2025-era v2 client of a gateway over stdio in front of the demo server, whose every tool a rule allows. */
 async function connect() {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-fast-'));
-  dirs.push(dir);
-  const calls = join(dir, 'calls.ndjson');
-  const config = join(dir, 'airlock.config.json');
-  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
-  writeFileSync(
-    config,
-    JSON.stringify({ mcpServers: { demo }, permissions: { rules: [{ effect: 'allow', server: 'demo' }] } }),
-  );
-  const client = new Client({ name: 'fast', version: '1' });
-  clients.push(client);
-  const args = [BIN, 'gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
+  const w = bench.workspace('airlock-gateway-fast-', (dir) => ({
+    mcpServers: { demo: loggedDemo(dir) },
+    permissions: { rules: [{ effect: 'allow', server: 'demo' }] },
+  }));
+  const client = bench.client(new Client({ name: 'fast', version: '1' }));
+  const args = [CLI_BIN, 'gateway', '--config', w.config, '--store', w.store, '--user', 'ada'];
   await client.connect(new StdioClientTransport({ command: process.execPath, args }));
   /** What the demo server saw: each call, and each call the client cancelled, in order. */
-  const seen = (): string[] =>
-    existsSync(calls)
-      ? readFileSync(calls, 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as { event: string; tool: string })
-          .map(({ event, tool }) => `${event} ${tool}`)
-      : [];
+  const seen = (): string[] => callLog(w.dir).map(({ event, tool }) => `${event} ${tool}`);
   return { client, seen };
 }
 

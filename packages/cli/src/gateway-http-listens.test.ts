@@ -1,67 +1,32 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CliGateways, EVERYTHING_BIN } from '../../../test/support/gateway/cli-gateways.js';
 
 // 2026-07-28 resource listens (`subscriptions/listen`) through `airlock gateway --http`, with server-everything
 // behind it, one process per user (isolation "user"): its toggle-subscriber-updates tool makes that user's process
 // tell an update of each subscribed URI every five seconds.
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const URI = 'demo://resource/dynamic/text/1';
 const GRACE = 'grace-listens-token-0123456789abcdef';
 const HOPPER = 'hopper-listens-token-0123456789abcdef';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const dirs: string[] = [];
-const clients: Client[] = [];
-const gateways: ChildProcess[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  for (const gateway of gateways.splice(0)) {
-    if (gateway.exitCode !== null) continue;
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** An HTTP gateway for grace and hopper in front of server-everything (a process per user); its /mcp URL. */
-async function httpGateway(): Promise<URL> {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-listens-'));
-  dirs.push(dir);
-  const config = join(dir, 'airlock.config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], isolation: 'user' } },
-      permissions: { rules: [{ effect: 'allow', server: 'everything', tool: 'toggle-subscriber-updates' }] },
-      gateway: { users: { grace: { tokenSha256: sha256(GRACE) }, hopper: { tokenSha256: sha256(HOPPER) } } },
-    }),
-  );
-  const args = [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', join(dir, 'airlock.db')];
-  const gateway = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  gateways.push(gateway);
-  let stderr = '';
-  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  while (!/listening on (\S+)/.test(stderr)) {
-    if (gateway.exitCode !== null) throw new Error(stderr);
-    await once(gateway.stderr, 'data');
-  }
-  return new URL(/listening on (\S+)/.exec(stderr)![1]!);
+function httpGateway(): Promise<URL> {
+  const w = bench.workspace('airlock-gateway-listens-', {
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], isolation: 'user' } },
+    permissions: { rules: [{ effect: 'allow', server: 'everything', tool: 'toggle-subscriber-updates' }] },
+    gateway: { users: { grace: { tokenSha256: sha256(GRACE) }, hopper: { tokenSha256: sha256(HOPPER) } } },
+  });
+  return bench.listening(['gateway', '--config', w.config, '--store', w.store]);
 }
 
 /** A 2026-07-28 client of the gateway with `token`, and the resource updates it hears, in order. */
 async function modernClient(url: URL, token: string) {
-  const client = new Client({ name: 'listens', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  clients.push(client);
+  const client = bench.client(new Client({ name: 'listens', version: '1' }, { versionNegotiation: { mode: 'auto' } }));
   const updated: string[] = [];
   const waiting: ((uri: string) => void)[] = [];
   client.setNotificationHandler('notifications/resources/updated', (notification) => {

@@ -1,60 +1,36 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callLog, CliGateways, loggedDemo } from '../../../test/support/gateway/cli-gateways.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const DEMO = resolve(here, '../../demo-server/dist/bin.js');
 const TOKEN = 'gateway-test-token-0123456789abcdef';
 
+const bench = new CliGateways();
 let dir: string;
-let gateway: ChildProcess;
 let url: URL;
-let calls: string;
 
 /** The tools/call requests that reached the demo server, in order. */
 function reached(): string[] {
-  if (!existsSync(calls)) return [];
-  const lines = readFileSync(calls, 'utf8').trim().split('\n');
-  return lines.map((line) => (JSON.parse(line) as { tool: string }).tool);
+  return callLog(dir).map((line) => line.tool);
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-http-'));
-  calls = join(dir, 'calls.ndjson');
-  const config = join(dir, 'airlock.config.json');
-  const demo = { command: process.execPath, args: [DEMO], env: { AIRLOCK_DEMO_CALL_LOG: calls } };
-  const rules = [{ effect: 'allow', server: 'demo', tool: 'echo' }];
-  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules } }));
-  gateway = spawn(
-    process.execPath,
-    [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: TOKEN } },
-  );
-  let stderr = '';
-  gateway.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const w = bench.workspace('airlock-gateway-http-', (folder) => ({
+    mcpServers: { demo: loggedDemo(folder) },
+    permissions: { rules: [{ effect: 'allow', server: 'demo', tool: 'echo' }] },
+  }));
+  dir = w.dir;
   // The gateway says where it listens once its servers have settled.
-  while (!/listening on (\S+)/.test(stderr)) await once(gateway.stderr!, 'data');
-  url = new URL(/listening on (\S+)/.exec(stderr)![1]!);
+  url = await bench.listening(['gateway', '--config', w.config, '--store', w.store, '--user', 'ada'], {
+    ...process.env,
+    AIRLOCK_GATEWAY_TOKEN: TOKEN,
+  });
 });
 
-afterAll(async () => {
-  if (gateway.exitCode === null) {
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => bench.end());
 
 /** A raw request, so the Host and Origin headers are the test's to set. */
 function raw(options: {

@@ -1,71 +1,56 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliGateways, DEMO_BIN } from '../../../test/support/gateway/cli-gateways.js';
 import { startAuthorizationServer } from '../../../test/support/oauth/authorization-server.js';
 import type { AuthorizationServer } from '../../../test/support/oauth/authorization-server.js';
 
 // `airlock gateway --http` as an OAuth 2.1 resource server of a real authorization server (oidc-provider issuing JWT
 // access tokens with resource indicators): a machine client gets a token by client credentials and calls through.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const DEMO = resolve(here, '../../demo-server/dist/bin.js');
 const CLIENT = { client_id: 'reporting-job', client_secret: 'reporting-secret-0123456789' };
 /** A client whose id is also the name of a static gateway user in one test. */
 const ADA = { client_id: 'ada', client_secret: 'ada-secret-0123456789abcdef' };
 
+const bench = new CliGateways();
 let dir: string;
 let as: AuthorizationServer;
 let url: string;
 /** The first gateway's store: its history. */
 let store: string;
+/** What a test started besides the gateways (a fake issuer), stopped before them. */
 const stops: (() => Promise<void>)[] = [];
+let started = 0;
 
 /** `airlock gateway --http` on a config of `keys` (and the demo server): its /mcp URL once it listens, and its store. */
 async function startGateway(keys: object, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; store: string }> {
-  const config = join(dir, `airlock-${stops.length}.config.json`);
+  const config = join(dir, `airlock-${started}.config.json`);
   writeFileSync(
     config,
     JSON.stringify({
-      mcpServers: { demo: { command: process.execPath, args: [DEMO] } },
+      mcpServers: { demo: { command: process.execPath, args: [DEMO_BIN] } },
       permissions: { rules: [{ effect: 'allow', server: 'demo', tool: 'echo' }] },
       ...keys,
     }),
   );
-  const store = join(dir, `airlock-${stops.length}.db`);
-  const gateway = spawn(
-    process.execPath,
-    [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', store],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: '', ...env },
-    },
-  );
-  stops.push(async () => {
-    if (gateway.exitCode !== null) return;
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
+  const store = join(dir, `airlock-${started}.db`);
+  started += 1;
+  const listening = await bench.listening(['gateway', '--config', config, '--store', store], {
+    ...process.env,
+    AIRLOCK_GATEWAY_TOKEN: '',
+    ...env,
   });
-  let stderr = '';
-  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  while (!/listening on (\S+)/.test(stderr)) {
-    if (gateway.exitCode !== null) throw new Error(stderr);
-    await once(gateway.stderr, 'data');
-  }
-  return { url: /listening on (\S+)/.exec(stderr)![1]!, store };
+  return { url: listening.href, store };
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-oauth-'));
+  dir = bench.folder('airlock-gateway-oauth-');
   const confidential = {
     grant_types: ['client_credentials'],
     redirect_uris: [],
@@ -87,8 +72,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const stop of stops.splice(0)) await stop();
+  await bench.end();
   await as?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A token by client credentials, for `resource` with `scope`. */
@@ -230,12 +215,7 @@ describe('gateway.oauth in the config', () => {
       config,
       JSON.stringify({ mcpServers: {}, gateway: { oauth: { issuer: 'http://auth.example.com' } } }, null, 2),
     );
-    const child = spawn(process.execPath, [BIN, 'gateway', '--http', '--port', '0', '--config', config], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number];
+    const { code, stderr } = await bench.exits(['gateway', '--config', config]);
     expect(code).not.toBe(0);
     expect(stderr).toContain(`${config}:5:7: gateway.oauth.issuer must be an https URL (http only on localhost`);
   });

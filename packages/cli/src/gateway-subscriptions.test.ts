@@ -1,43 +1,23 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { CliGateways, EVERYTHING_BIN } from '../../../test/support/gateway/cli-gateways.js';
 
 // Resource subscriptions through `airlock gateway` over stdio, with server-everything behind it (its
 // toggle-subscriber-updates tool makes it tell updates of subscribed URIs).
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const URI = 'demo://resource/dynamic/text/1';
 
-const dirs: string[] = [];
-const clients: Client[] = [];
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  for (const stop of stops.splice(0)) await stop();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** A config in a fresh folder: server-everything, whose toggle tool a rule allows. */
-function configFile(): { dir: string; config: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-subscriptions-'));
-  dirs.push(dir);
-  const config = join(dir, 'airlock.config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
-      permissions: { rules: [{ effect: 'allow', server: 'everything', tool: 'toggle-subscriber-updates' }] },
-    }),
-  );
-  return { dir, config };
+function configFile(): { config: string; store: string } {
+  return bench.workspace('airlock-gateway-subscriptions-', {
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } },
+    permissions: { rules: [{ effect: 'allow', server: 'everything', tool: 'toggle-subscriber-updates' }] },
+  });
 }
 
 /** A client that keeps the resource updates it hears, in order, and waits for the next one. */
@@ -62,38 +42,26 @@ function listening(client: Client): { updated: string[]; next: () => Promise<str
  * era (a v2 client's `auto` mode, which finds 2026-07-28).
  */
 async function connect(modern = false): Promise<{ client: Client; updated: string[]; next: () => Promise<string> }> {
-  const { dir, config } = configFile();
+  const { config, store } = configFile();
   const client = new Client(
     { name: 'test', version: '1' },
     modern ? { versionNegotiation: { mode: 'auto' } } : undefined,
   );
-  clients.push(client);
+  bench.client(client);
   const heard = listening(client);
-  const args = [BIN, 'gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
+  const args = [CLI_BIN, 'gateway', '--config', config, '--store', store, '--user', 'ada'];
   await client.connect(new StdioClientTransport({ command: process.execPath, args }));
   return { client, ...heard };
 }
 
 /** An HTTP gateway in front of server-everything, with one user's token; its /mcp URL. */
 async function httpGateway(token: string): Promise<string> {
-  const { dir, config } = configFile();
-  const args = [BIN, 'gateway', '--http', '--port', '0', '--config', config, '--store', join(dir, 'airlock.db')];
-  const gateway = spawn(process.execPath, args, {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, AIRLOCK_GATEWAY_TOKEN: token },
+  const { config, store } = configFile();
+  const url = await bench.listening(['gateway', '--config', config, '--store', store], {
+    ...process.env,
+    AIRLOCK_GATEWAY_TOKEN: token,
   });
-  stops.push(async () => {
-    if (gateway.exitCode !== null) return;
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  });
-  let stderr = '';
-  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  while (!/listening on (\S+)/.test(stderr)) {
-    if (gateway.exitCode !== null) throw new Error(stderr);
-    await once(gateway.stderr, 'data');
-  }
-  return /listening on (\S+)/.exec(stderr)![1]!;
+  return url.href;
 }
 
 const toggle = (client: Client) => client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
@@ -134,7 +102,7 @@ describe('airlock gateway, resource subscriptions', () => {
     const url = await httpGateway(token);
     const session = async () => {
       const client = new Client({ name: 'test', version: '1' });
-      clients.push(client);
+      bench.client(client);
       const heard = listening(client);
       const headers = { authorization: `Bearer ${token}` };
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));

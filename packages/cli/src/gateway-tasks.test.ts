@@ -1,21 +1,13 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, specTypeSchemas, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../../../test/support/cli/run-cli.js';
+import { CliGateways, EVERYTHING_BIN } from '../../../test/support/gateway/cli-gateways.js';
 
 // Tasks (2025-11-25) through `airlock gateway`, with server-everything behind it: its simulate-research-query tool
 // runs only as a task (four stages of a second each).
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const RESEARCH = 'everything__simulate-research-query';
 /** How long server-everything keeps a research task (its own choice, whatever ttl the host asks for). */
 const EVERYTHING_TTL_MS = 300_000;
@@ -23,27 +15,14 @@ const GRACE = 'grace-tasks-token-0123456789abcdef';
 const HOPPER = 'hopper-tasks-token-0123456789abcdef';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const dirs: string[] = [];
-const clients: Client[] = [];
-const gateways: ChildProcess[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  for (const gateway of gateways.splice(0)) {
-    if (gateway.exitCode !== null) continue;
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** A config with server-everything and the given rules and gateway section; the gateway's arguments. */
 function workspace(rules: object[] = [], gateway?: object): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-tasks-'));
-  dirs.push(dir);
-  const config = join(dir, 'airlock.config.json');
-  const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
-  writeFileSync(config, JSON.stringify({ mcpServers: { everything }, permissions: { rules }, gateway }));
-  return ['gateway', '--config', config, '--store', join(dir, 'airlock.db'), '--user', 'ada'];
+  const everything = { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] };
+  const w = bench.workspace('airlock-gateway-tasks-', { mcpServers: { everything }, permissions: { rules }, gateway });
+  return ['gateway', '--config', w.config, '--store', w.store, '--user', 'ada'];
 }
 
 /** A client that makes task-augmented calls (and answers questions with allow once), or a plain one. */
@@ -67,7 +46,7 @@ function client(options: { tasks: boolean }) {
       choice === undefined ? { decision: 'allow_once' } : { interpretation: choice.oneOf![0]!.const };
     return Promise.resolve({ action: 'accept' as const, content });
   });
-  clients.push(made);
+  bench.client(made);
   return { client: made, asked };
 }
 
@@ -89,7 +68,7 @@ function textOf(result: { content: { type: string; text?: string }[] }): string 
 describe('airlock gateway: tasks passed through as tasks', () => {
   it('answers a task-augmented call with the task once asked, then serves its status and result', async () => {
     const { client: c, asked } = client({ tasks: true });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...workspace()] }));
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...workspace()] }));
     expect(c.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     const { tools } = await c.listTools();
     expect(tools.find((tool) => tool.name === RESEARCH)?.execution).toEqual({ taskSupport: 'optional' });
@@ -114,7 +93,7 @@ describe('airlock gateway: tasks passed through as tasks', () => {
   it('reports the ttl the server gave its task, not the one the client asked for, in tasks/get and tasks/list', async () => {
     const { client: c } = client({ tasks: true });
     const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...args] }));
 
     const { task } = await callAsTask(c, RESEARCH, { topic: 'lifetimes' });
     expect(task.ttl).toBe(EVERYTHING_TTL_MS);
@@ -128,7 +107,7 @@ describe('airlock gateway: tasks passed through as tasks', () => {
   it("passes the task's own question to the client after the call was answered with the task", async () => {
     const { client: c, asked } = client({ tasks: true });
     const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...args] }));
 
     const { task } = await callAsTask(c, RESEARCH, { topic: 'python', ambiguous: true });
     expect(asked).toHaveLength(0);
@@ -142,12 +121,12 @@ describe('airlock gateway: tasks passed through as tasks', () => {
   it("keeps a task's id across a restart of the gateway: a new session of its user still reads its end", async () => {
     const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
     const before = client({ tasks: true }).client;
-    await before.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    await before.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...args] }));
     const { task } = await callAsTask(before, RESEARCH, { topic: 'restarts' });
     await before.close();
 
     const after = client({ tasks: true }).client;
-    await after.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    await after.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...args] }));
     // The restarted host follows the task again; server-everything restarted with it and forgot it, so it is lost.
     const result = await taskResult(after, task.taskId);
     expect(result.isError).toBe(true);
@@ -158,7 +137,7 @@ describe('airlock gateway: tasks passed through as tasks', () => {
   it('waits for the task and answers the call for a client that does not speak tasks', async () => {
     const { client: c } = client({ tasks: false });
     const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }]);
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args] }));
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, ...args] }));
     const { tools } = await c.listTools();
     expect(tools.find((tool) => tool.name === RESEARCH)?.execution).toBeUndefined();
 
@@ -169,14 +148,7 @@ describe('airlock gateway: tasks passed through as tasks', () => {
   it("serves a task to its tenant's other sessions only, and cancels it there", async () => {
     const users = { grace: { tokenSha256: sha256(GRACE) }, hopper: { tokenSha256: sha256(HOPPER) } };
     const args = workspace([{ effect: 'allow', server: 'everything', tool: 'simulate-research-query' }], { users });
-    const gateway = spawn(process.execPath, [BIN, ...args, '--http', '--port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    gateways.push(gateway);
-    let stderr = '';
-    gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    while (!/listening on (\S+)/.test(stderr)) await once(gateway.stderr, 'data');
-    const url = new URL(/listening on (\S+)/.exec(stderr)![1]!);
+    const url = await bench.listening(args);
     const session = async (token: string) => {
       const { client: c } = client({ tasks: true });
       await c.connect(

@@ -1,64 +1,30 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '@airlock/core/sqlite';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CliGateways, DEMO_BIN } from '../../../test/support/gateway/cli-gateways.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
-const DEMO = resolve(here, '../../demo-server/dist/bin.js');
 const GRACE = 'grace-token-0123456789abcdef';
 const HOPPER = 'hopper-token-0123456789abcdef';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const dirs: string[] = [];
-const gateways: ChildProcess[] = [];
-afterEach(async () => {
-  for (const gateway of gateways.splice(0)) {
-    if (gateway.exitCode === null) {
-      gateway.kill('SIGTERM');
-      await once(gateway, 'exit');
-    }
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const bench = new CliGateways();
+afterEach(() => bench.end());
 
 /** A config with the demo server, echo allowed, and the given `gateway` section; the store beside it. */
 function workspace(gateway: unknown) {
-  const dir = mkdtempSync(join(tmpdir(), 'airlock-gateway-users-'));
-  dirs.push(dir);
-  const config = join(dir, 'airlock.config.json');
-  const demo = { command: process.execPath, args: [DEMO] };
+  const demo = { command: process.execPath, args: [DEMO_BIN] };
   const rules = [{ effect: 'allow', server: 'demo', tool: 'echo' }];
-  writeFileSync(config, JSON.stringify({ mcpServers: { demo }, permissions: { rules }, gateway }, null, 2));
-  return { config, store: join(dir, 'airlock.db') };
+  return bench.workspace('airlock-gateway-users-', { mcpServers: { demo }, permissions: { rules }, gateway });
 }
 
 /** Starts `airlock gateway --http` with no token in the environment; resolves with its URL or its exit. */
-async function start(w: { config: string; store: string }) {
+function start(w: { config: string; store: string }) {
   const env = { ...process.env };
   delete env['AIRLOCK_GATEWAY_TOKEN'];
-  const gateway = spawn(
-    process.execPath,
-    [BIN, 'gateway', '--http', '--port', '0', '--config', w.config, '--store', w.store],
-    { stdio: ['ignore', 'ignore', 'pipe'], env },
-  );
-  gateways.push(gateway);
-  let stderr = '';
-  gateway.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(gateway, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
-  while (!/listening on (\S+)/.test(stderr)) {
-    const ended = await Promise.race([once(gateway.stderr, 'data').then(() => undefined), exited]);
-    if (ended !== undefined) return { ...ended, gateway, url: undefined };
-  }
-  return { gateway, url: new URL(/listening on (\S+)/.exec(stderr)![1]!), code: undefined, stderr };
+  return bench.startHttp(['gateway', '--config', w.config, '--store', w.store], env);
 }
 
 async function connect(url: URL, token: string) {

@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from '@airlock/core/testing';
+import { runCli } from '../../../test/support/cli/run-cli.js';
 import { describe, expect, it } from 'vitest';
 import { terminalText } from './resource-commands.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
 const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = resolve(here, '../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
@@ -22,45 +21,34 @@ function workspace() {
   return ['--config', config, '--store', join(dir, 'airlock.db')];
 }
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
 describe('airlock resources, read, prompts and prompt against server-everything', () => {
   it('lists resources and templates, reads one (audited), and names the server and URI of an unknown one', async () => {
     const ws = workspace();
-    const listed = await run(['resources', ...ws]);
+    const listed = await runCli(['resources', ...ws]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(
       'demo://resource/static/document/architecture.md  (everything) · architecture.md · text/markdown',
     );
     expect(listed.stdout).toContain('demo://resource/dynamic/text/{resourceId}  (everything)');
-    const json = JSON.parse((await run(['resources', '--server', 'everything', '--json', ...ws])).stdout) as {
+    const json = JSON.parse((await runCli(['resources', '--server', 'everything', '--json', ...ws])).stdout) as {
       resources: { serverId: string }[];
     };
     expect(json.resources.length).toBeGreaterThan(0);
-    const read = await run(['read', 'everything', 'demo://resource/dynamic/text/4', ...ws]);
+    const read = await runCli(['read', 'everything', 'demo://resource/dynamic/text/4', ...ws]);
     expect(read).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Resource 4: /) });
-    const audit = await run(['audit', '--json', ...ws]);
+    const audit = await runCli(['audit', '--json', ...ws]);
     expect(audit.stdout).toContain('"resource.read"');
     expect(audit.stdout).not.toContain('dynamic/text/4');
-    const missing = await run(['read', 'everything', 'demo://nope', ...ws]);
+    const missing = await runCli(['read', 'everything', 'demo://nope', ...ws]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('server "everything" answered the read of resource "demo://nope"');
   }, 60_000);
 
   it('lists prompts with their arguments and fills one from --args', async () => {
     const ws = workspace();
-    const listed = await run(['prompts', ...ws]);
+    const listed = await runCli(['prompts', ...ws]);
     expect(listed.stdout).toContain('completable-prompt  (everything) [department*, name*]');
-    const filled = await run([
+    const filled = await runCli([
       'prompt',
       'everything',
       'completable-prompt',
@@ -79,7 +67,7 @@ describe('airlock resources, read, prompts and prompt against server-everything'
       [['resources', 'extra'], 'unexpected argument extra after resources'],
     ];
     for (const [args, error] of cases) {
-      const result = await run(args);
+      const result = await runCli(args);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(error);
     }
@@ -98,14 +86,14 @@ describe('airlock against server-filesystem in a temporary directory', () => {
       JSON.stringify({ mcpServers: { files: { command: process.execPath, args: [FILESYSTEM, files] } } }),
     );
     const ws = ['--config', config, '--store', join(dir, 'airlock.db')];
-    const listed = await run(['resources', '--server', 'files', ...ws]);
+    const listed = await runCli(['resources', '--server', 'files', ...ws]);
     expect(listed).toMatchObject({ code: 0, stdout: 'resources\n  (none)\n\nresource templates\n  (none)\n' });
-    expect((await run(['prompts', '--server', 'files', ...ws])).stdout).toBe('  (none)\n');
-    const read = await run(['read', 'files', `file://${join(files, 'notes.txt')}`, ...ws]);
+    expect((await runCli(['prompts', '--server', 'files', ...ws])).stdout).toBe('  (none)\n');
+    const read = await runCli(['read', 'files', `file://${join(files, 'notes.txt')}`, ...ws]);
     expect(read.code).not.toBe(0);
     expect(read.stderr).toContain('server "files" offers no resources (it declares no "resources" capability)');
     const args = JSON.stringify({ path: join(files, 'notes.txt') });
-    const called = await run(['call', 'files/read_text_file', '--args', args, '--allow', ...ws]);
+    const called = await runCli(['call', 'files/read_text_file', '--args', args, '--allow', ...ws]);
     expect(called.code).toBe(0);
     expect(called.stdout).toMatch(/first line\n\s*second line/);
   }, 60_000);
@@ -114,13 +102,27 @@ describe('airlock against server-filesystem in a temporary directory', () => {
 describe('airlock read --full', () => {
   it("prints the whole of a read, fetched by the read's handle", async () => {
     const ws = workspace();
-    const cut = await run(['read', 'everything', 'demo://resource/static/document/architecture.md', ...ws]);
-    const whole = await run(['read', 'everything', 'demo://resource/static/document/architecture.md', '--full', ...ws]);
+    const cut = await runCli(['read', 'everything', 'demo://resource/static/document/architecture.md', ...ws]);
+    const whole = await runCli([
+      'read',
+      'everything',
+      'demo://resource/static/document/architecture.md',
+      '--full',
+      ...ws,
+    ]);
     expect(whole.code).toBe(0);
     expect(whole.stdout.startsWith(cut.stdout.slice(0, 200))).toBe(true);
     const json = JSON.parse(
-      (await run(['read', 'everything', 'demo://resource/static/document/architecture.md', '--full', '--json', ...ws]))
-        .stdout,
+      (
+        await runCli([
+          'read',
+          'everything',
+          'demo://resource/static/document/architecture.md',
+          '--full',
+          '--json',
+          ...ws,
+        ])
+      ).stdout,
     ) as { handle: string; contents: { text: string }[] };
     expect(json.handle).toMatch(/^airlock:read\//);
     expect(whole.stdout).toBe(`${json.contents[0]!.text}${json.contents[0]!.text.endsWith('\n') ? '' : '\n'}`);

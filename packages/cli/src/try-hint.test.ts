@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../test/support/cli/run-cli.js';
 import { exampleArgs } from './example-args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../dist/bin.js');
 const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const dirs: string[] = [];
@@ -23,17 +22,6 @@ function workspace(): string[] {
   const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
   writeFileSync(config, JSON.stringify({ mcpServers: { everything } }));
   return ['--config', config, '--store', join(dir, 'airlock.db')];
-}
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
 }
 
 describe('exampleArgs', () => {
@@ -60,11 +48,11 @@ describe('exampleArgs', () => {
 describe('the "try:" hint', () => {
   it("suggests arguments server-everything's echo accepts, and the suggested call succeeds", async () => {
     const ws = workspace();
-    const overview = await run(ws);
+    const overview = await runCli(ws);
     const hint = /try: airlock call (\S+) --args '([^']*)'/.exec(overview.stdout);
     expect(hint?.[1]).toBe('everything/echo');
     expect(JSON.parse(hint?.[2] ?? '')).toEqual({ message: 'hello' });
-    const called = await run(['call', hint?.[1] ?? '', '--args', hint?.[2] ?? '', '--allow', ...ws]);
+    const called = await runCli(['call', hint?.[1] ?? '', '--args', hint?.[2] ?? '', '--allow', ...ws]);
     expect(called.code).toBe(0);
     expect(called.stdout).toContain('Echo: hello');
   });

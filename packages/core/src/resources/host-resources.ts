@@ -15,6 +15,7 @@ import type { ReadGateDeps } from './read-gate.js';
 import { gateRead, RESOURCE_READ } from './read-gate.js';
 import { sendTraced } from '../otel/mcp-request-trace.js';
 import { requestFailure } from './request-failure.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { WholeRead } from './kept-reads.js';
 import { KeptReads } from './kept-reads.js';
 import type { SharedKeptReads } from './kept-reads.js';
@@ -44,21 +45,6 @@ export interface HostResourcesDeps {
   readonly sharedReads?: SharedKeptReads;
 }
 
-/** One URI subscribed on one connection: who asked, and a scope that reaches that connection again. */
-interface Subscription {
-  readonly serverId: string;
-  readonly tenant: string;
-  readonly uri: string;
-  readonly scope: Scope;
-  /**
-   * Who follows it: each conversation of a user in a workspace holds its own subscription (two sessions of one user
-   * each subscribe and unsubscribe), by a key that cannot mix the three ids.
-   */
-  readonly who: Map<string, { readonly userId: string; readonly workspaceId: string }>;
-  /** Lets the connection close again once nobody is subscribed (a subscribed tenant connection never idles out). */
-  release?: () => void;
-}
-
 /**
  * Everything a server offers besides tools, per tenant: each request goes through the connection the scope's calls
  * go through (a server per user or workspace: that tenant's own, opened on first use). Listings walk every page.
@@ -66,24 +52,15 @@ interface Subscription {
  */
 export class HostResources {
   readonly #deps: HostResourcesDeps;
-  /** Who subscribed to each URI on each connection: the server is told once, and told to stop after the last. */
-  readonly #subscriptions = new Map<string, Subscription>();
+  /** Who subscribed to each URI on each connection. */
+  readonly #subscriptions: ResourceSubscriptions;
   /** The whole of recent reads, behind the handles their bounded payloads name. */
   readonly #kept: KeptReads;
 
   constructor(deps: HostResourcesDeps) {
     this.#deps = deps;
     this.#kept = new KeptReads({}, deps.sharedReads);
-    // A connection that came back (a reconnect, a restart) has forgotten its subscriptions: they are sent again. One
-    // that closed (a tenant's, idle or signed out) ends them: a later subscribe sends afresh.
-    deps.events.on('server.state', ({ serverId, tenant = '', state }) => {
-      if (state !== 'ready' && state !== 'closed') return;
-      for (const [key, sub] of this.#subscriptions) {
-        if (sub.serverId !== serverId || sub.tenant !== tenant) continue;
-        if (state === 'closed') this.#end(key, sub);
-        else void this.#send(sub, true).catch((error: unknown) => this.#lost(sub, error));
-      }
-    });
+    this.#subscriptions = new ResourceSubscriptions({ events: deps.events, pool: (serverId) => this.#pool(serverId) });
   }
 
   list(options: { scope: Scope; serverId?: string }): Promise<Listing<Resource>> {
@@ -157,11 +134,16 @@ export class HostResources {
   }
 
   async subscribe(options: { scope: Scope; serverId: string; uri: string }): Promise<void> {
-    await this.#subscription(options, true);
+    await this.#subscriptions.change(options, true);
   }
 
   async unsubscribe(options: { scope: Scope; serverId: string; uri: string }): Promise<void> {
-    await this.#subscription(options, false);
+    await this.#subscriptions.change(options, false);
+  }
+
+  /** Who follows a URI on a server's connection: an update is told to them only (ResourceSubscriptions says why). */
+  subscribers(options: { serverId: string; tenant?: string; uri: string }): { userId: string; workspaceId: string }[] {
+    return this.#subscriptions.subscribers(options);
   }
 
   /** Suggestions for a template variable or prompt argument; none when the server does not offer completions. */
@@ -238,70 +220,6 @@ export class HostResources {
       throw new HostError('invalid_arguments', `a read of server "${options.serverId}" needs a resource uri`);
     }
     return options.uri;
-  }
-
-  async #subscription(options: { scope: Scope; serverId: string; uri: string }, on: boolean): Promise<void> {
-    const scope = assertScope(options.scope);
-    const { serverId, uri } = options;
-    const tenant = this.#pool(serverId).tenantOf(scope) ?? '';
-    const key = `${serverId}\n${tenant}\n${uri}`;
-    const who = JSON.stringify([scope.userId, scope.workspaceId, scope.conversationId]);
-    const known = this.#subscriptions.get(key);
-    const sub: Subscription = known ?? { serverId, tenant, uri, scope, who: new Map() };
-    const send = on ? sub.who.size === 0 : sub.who.size === 1 && sub.who.has(who);
-    if (send) await this.#send({ ...sub, scope }, on);
-    if (on) sub.who.set(who, { userId: scope.userId, workspaceId: scope.workspaceId });
-    else sub.who.delete(who);
-    if (sub.who.size === 0) return this.#end(key, sub);
-    sub.release ??= this.#pool(serverId).hold(scope);
-    this.#subscriptions.set(key, sub);
-  }
-
-  /**
-   * Who follows a URI on a server's connection (`tenant` as a `resource.updated` event names it): an update is told
-   * to them only, since a URI built from a template may carry one user's data.
-   */
-  subscribers(options: { serverId: string; tenant?: string; uri: string }): { userId: string; workspaceId: string }[] {
-    const sub = this.#subscriptions.get(`${options.serverId}\n${options.tenant ?? ''}\n${options.uri}`);
-    if (sub === undefined) return [];
-    const users = new Map([...sub.who.values()].map((u) => [JSON.stringify([u.userId, u.workspaceId]), u]));
-    return [...users.values()];
-  }
-
-  /** A subscription nobody holds any more, or whose connection is gone: forgotten, its connection let go. */
-  #end(key: string, sub: Subscription): void {
-    this.#subscriptions.delete(key);
-    sub.release?.();
-  }
-
-  /** Sends `resources/subscribe` (or unsubscribe) on the connection of `sub.scope`. */
-  async #send(sub: Subscription, on: boolean): Promise<void> {
-    const { serverId, uri } = sub;
-    const what = `${on ? 'the subscription to' : 'the end of the subscription to'} resource ${JSON.stringify(uri)}`;
-    await this.#pool(serverId)
-      .withConnection(sub.scope, (connection) =>
-        connection.withClient(async (client) => {
-          if (client.getServerCapabilities()?.resources?.subscribe !== true) {
-            throw new HostError('not_supported', `server "${serverId}" does not offer resource subscriptions`, {
-              data: { serverId, uri },
-            });
-          }
-          await (on ? client.subscribeResource({ uri }) : client.unsubscribeResource({ uri }));
-        }),
-      )
-      .catch((error: unknown) => {
-        throw requestFailure(serverId, what, error);
-      });
-  }
-
-  /** A subscription that could not be sent again after a reconnect: dropped, and said as a warning. */
-  #lost(sub: Subscription, error: unknown): void {
-    this.#end(`${sub.serverId}\n${sub.tenant}\n${sub.uri}`, sub);
-    this.#deps.events.emit('server.warning', {
-      serverId: sub.serverId,
-      ...(sub.tenant === '' ? {} : { tenant: sub.tenant }),
-      message: `the subscription to resource ${JSON.stringify(sub.uri)} was lost: ${(error as Error).message}`,
-    });
   }
 
   async #listing<T extends object>(
