@@ -121,9 +121,11 @@ async function runInstances(server, url, durability, count, round) {
   }
   const serverBefore = serverCpuUs(server.pid);
   const machineBefore = machineTicks();
+  const waits = sampleWaits(url);
   for (const child of children) child.stdin.end('go\n');
   const reports = await Promise.all(lines.map(async (it, i) => JSON.parse(await next(it, children[i]))));
   const machine = machineTicks();
+  const waited = await waits.stop();
   const serverUs = serverCpuUs(server.pid) - serverBefore;
   await Promise.all(
     children.map(
@@ -136,6 +138,45 @@ async function runInstances(server, url, durability, count, round) {
     instanceCpuUsPerCall: reports.reduce((sum, r) => sum + r.cpuUs, 0) / calls,
     serverCpuUsPerCall: serverUs / calls,
     idleShare: (machine.idle - machineBefore.idle) / (machine.total - machineBefore.total),
+    waits: waited,
+  };
+}
+
+/**
+ * What the database's busy backends wait on while the instances run: pg_stat_activity sampled every 20 ms, each
+ * active backend counted by its wait (CPU when it waits on nothing). A profile of the shared part, so a flat line of
+ * calls per second says whether the instances queue on a lock, on the WAL or on CPU.
+ */
+function sampleWaits(url) {
+  const client = new pg.Client({ connectionString: url });
+  const counts = new Map();
+  let samples = 0;
+  let stopped = false;
+  const sampling = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const { rows } = await client.query(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait FROM pg_stat_activity
+          WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+      );
+      samples += 1;
+      for (const { wait } of rows) counts.set(wait, (counts.get(wait) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await sampling;
+      // Busy backends per sample, by what they wait on: the four largest.
+      return Object.fromEntries(
+        [...counts]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 4)
+          .map(([wait, n]) => [wait, Math.round((n / samples) * 100) / 100]),
+      );
+    },
   };
 }
 
@@ -184,6 +225,8 @@ async function main() {
             COUNTS.map((n) => [`instances_${n}`, of(n, 'serverCpuUsPerCall')]),
           ),
           machine_idle_share: Object.fromEntries(COUNTS.map((n) => [`instances_${n}`, of(n, 'idleShare', 3)])),
+          // The last round's: busy backends per sample by what they waited on.
+          database_waits: Object.fromEntries(COUNTS.map((n) => [`instances_${n}`, results.get(n).at(-1).waits])),
           chain_verified: true,
         }),
       );
