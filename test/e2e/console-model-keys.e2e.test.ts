@@ -198,5 +198,9 @@ describe("a user's own model key", () => {
       { action: 'forgotten', model: 'mock-model', endpoint: new URL(mock.baseURL).host },
     ]);
     expect(JSON.stringify(events)).not.toContain(ANA_KEY);
+    // The audit page filters by every type the log keeps, this one included.
+    const filtered = await ana.get('/api/audit?type=model.key');
+    expect(filtered.status).toBe(200);
+    expect((filtered.body as { type: string }[]).map((event) => event.type)).toEqual(['model.key', 'model.key']);
   });
 });

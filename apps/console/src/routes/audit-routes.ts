@@ -3,8 +3,24 @@ import type { AuditEventType, Host } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { ApiApp } from './api-app.js';
 
-/** The event types the audit page may filter by. */
-const AUDIT_TYPES: readonly AuditEventType[] = ['invocation.transition', 'permission.decision', 'elicitation'];
+/** The event types the audit page may filter by: every type the log keeps (the record makes a new type a type error). */
+const AUDIT_TYPES = Object.keys({
+  'permission.decision': true,
+  'invocation.transition': true,
+  elicitation: true,
+  'auth.sign_in': true,
+  'auth.refresh_failed': true,
+  'auth.sign_out': true,
+  'audit.checkpoint': true,
+  'retention.sweep': true,
+  'resource.read': true,
+  'app.link_opened': true,
+  'app.message_sent': true,
+  'app.call_refused': true,
+  'server.switched': true,
+  'tool.switched': true,
+  'model.key': true,
+} satisfies Record<AuditEventType, true>) as AuditEventType[];
 
 /** What the audit routes work with. */
 export interface AuditRoutesOptions {

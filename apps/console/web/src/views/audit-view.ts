@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { AuditEvent } from '@airlock/core';
+import type { AuditEvent, AuditEventType } from '@airlock/core';
 import type { Actions } from '../actions.js';
 import { callLabel } from '../audit-call-label.js';
 import { auditGroups } from '../audit-groups.js';
@@ -11,6 +11,25 @@ import { locale, plural, t } from '../i18n.js';
 import type { PageState } from '../state.js';
 
 const hasKey = (key: string): key is ConsoleMessageKey => Object.hasOwn(CONSOLE_MESSAGES['en-US'], key);
+
+/** Every type the log keeps, each with its name in the page's words, in the order the filter offers them. */
+const AUDIT_KINDS: Record<AuditEventType, ConsoleMessageKey> = {
+  'invocation.transition': 'console.audit.kind.invocation.transition',
+  'permission.decision': 'console.audit.kind.permission.decision',
+  elicitation: 'console.audit.kind.elicitation',
+  'resource.read': 'console.audit.kind.resource.read',
+  'app.link_opened': 'console.audit.kind.app.link_opened',
+  'app.message_sent': 'console.audit.kind.app.message_sent',
+  'app.call_refused': 'console.audit.kind.app.call_refused',
+  'auth.sign_in': 'console.audit.kind.auth.sign_in',
+  'auth.refresh_failed': 'console.audit.kind.auth.refresh_failed',
+  'auth.sign_out': 'console.audit.kind.auth.sign_out',
+  'server.switched': 'console.audit.kind.server.switched',
+  'tool.switched': 'console.audit.kind.tool.switched',
+  'model.key': 'console.audit.kind.model.key',
+  'audit.checkpoint': 'console.audit.kind.audit.checkpoint',
+  'retention.sweep': 'console.audit.kind.retention.sweep',
+};
 
 /** A value of the log (a type, decision, origin, state) in the page's language; unknown values as they are. */
 function word(prefix: string, value: unknown): string {
@@ -54,9 +73,7 @@ export function auditView(state: PageState, actions: Actions): TemplateResult {
         >${t('console.audit.type')}
         <select name="type">
           <option value="">${t('console.audit.any')}</option>
-          ${(['invocation.transition', 'permission.decision', 'elicitation'] as const).map(
-            (type) => html`<option value=${type}>${t(`console.audit.kind.${type}`)}</option>`,
-          )}
+          ${Object.entries(AUDIT_KINDS).map(([type, key]) => html`<option value=${type}>${t(key)}</option>`)}
         </select></label
       >
       <label>${t('console.audit.tool')} <input name="tool" size="16" /></label>
