@@ -3,22 +3,20 @@
 // durabilities, in interleaved rounds; then calls per second through two hosts on one PostgreSQL database with 50
 // users calling at once. The host's own path: a native echo tool a rule allows, so the store is what differs.
 // CPU per call counts this process and, for PostgreSQL, the server's processes too (from /proc).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createHost } from '@airlock/core';
 import { PostgresStore } from '@airlock/core/postgres';
 import { SqliteStore } from '@airlock/core/sqlite';
 import { startPostgres } from '../test/support/postgres/postgres-server.js';
+import { echoHost, postgresCpuUs } from './postgres-bench-parts.js';
 
 const CALLS = Number(process.env.AIRLOCK_BENCH_CALLS ?? 4000);
 const WARMUP = Number(process.env.AIRLOCK_BENCH_WARMUP ?? 2000);
 const ROUNDS = 8;
-const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -27,42 +25,6 @@ function stats(samples) {
 }
 
 const us = (ms) => Math.round(ms * 1000 * 10) / 10;
-
-/** CPU time (µs) used so far by the postmaster and its children: the server side of PostgreSQL's calls. */
-function serverCpuUs(postmaster) {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(entry) === postmaster || Number(fields[1]) === postmaster)
-      ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * TICK_US;
-}
-
-function hostOn(store, durability) {
-  return createHost({
-    servers: { mcpServers: {} },
-    store,
-    durability,
-    surface: { askPermission: () => Promise.resolve('deny') },
-    permissions: { rules: [{ effect: 'allow', tool: 'echo' }] },
-    tools: [
-      {
-        name: 'echo',
-        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-        run: (args) => Promise.resolve({ content: [{ type: 'text', text: String(args.text) }] }),
-      },
-    ],
-  });
-}
 
 async function call(host, scope, i) {
   const r = await host.invoke({ scope, caller: { kind: 'model' }, tool: 'echo', args: { text: `hello ${i}` } });
@@ -87,7 +49,7 @@ try {
       ['postgres_unix_socket_synchronous_commit_off', lazy],
       ['sqlite', sqlite],
     ]) {
-      sides.push({ name, durability, host: hostOn(store, durability), samples: [], cpu: 0, serverCpu: 0 });
+      sides.push({ name, durability, host: echoHost(store, durability), samples: [], cpu: 0, serverCpu: 0 });
     }
   }
   const scope = { userId: 'bench', workspaceId: 'bench', conversationId: 'bench' };
@@ -97,7 +59,7 @@ try {
     for (const side of sides) {
       const cpu = process.cpuUsage();
       const onPostgres = side.name.startsWith('postgres');
-      const serverBefore = onPostgres ? serverCpuUs(server.pid) : 0;
+      const serverBefore = onPostgres ? postgresCpuUs(server.pid) : 0;
       for (let i = 0; i < perRound; i++) {
         const t = performance.now();
         await call(side.host, scope, i);
@@ -107,7 +69,7 @@ try {
       await side.host.history.list({ scope, limit: 1 });
       const used = process.cpuUsage(cpu);
       side.cpu += used.user + used.system;
-      if (onPostgres) side.serverCpu += serverCpuUs(server.pid) - serverBefore;
+      if (onPostgres) side.serverCpu += postgresCpuUs(server.pid) - serverBefore;
     }
   }
   for (const side of sides) {
@@ -135,7 +97,7 @@ try {
   {
     const url = await server.createDatabase('bench_two_instances');
     const open = async () =>
-      hostOn(await PostgresStore.open({ pool: new pg.Pool({ connectionString: url, max: 10 }) }), 'strict');
+      echoHost(await PostgresStore.open({ pool: new pg.Pool({ connectionString: url, max: 10 }) }), 'strict');
     const hosts = [await open(), await open()];
     const USERS = 50;
     const EACH = Number(process.env.AIRLOCK_BENCH_USER_CALLS ?? 20);
@@ -147,11 +109,11 @@ try {
     await Promise.all(Array.from({ length: USERS }, (_, u) => user(u)));
     const start = performance.now();
     const cpu = process.cpuUsage();
-    const serverBefore = serverCpuUs(server.pid);
+    const serverBefore = postgresCpuUs(server.pid);
     await Promise.all(Array.from({ length: USERS }, (_, u) => user(u)));
     const wallMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
-    const serverUsed = serverCpuUs(server.pid) - serverBefore;
+    const serverUsed = postgresCpuUs(server.pid) - serverBefore;
     const verified = await hosts[0].audit.verify();
     if (!verified.ok) throw new Error(`the audit chain does not verify: ${JSON.stringify(verified)}`);
     const calls = USERS * EACH;

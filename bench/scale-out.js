@@ -6,37 +6,23 @@
 // the database's processes, the machine's idle share), since on a machine of two cores the sum of those is the
 // ceiling. The audit chain is verified after every round. An instance here is the host the console runs on PostgreSQL
 // (its HTTP front is not in the path of a call the model makes), calling a native echo tool a rule allows.
-import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createHost } from '@airlock/core';
 import { PostgresStore } from '@airlock/core/postgres';
 import { MACHINE, spread } from './bench-stats.js';
+import { echoHost, postgresCpuUs } from './postgres-bench-parts.js';
 
 const ROUNDS = Number(process.env.AIRLOCK_BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.AIRLOCK_BENCH_SECONDS ?? 4);
 const CALLERS = Number(process.env.AIRLOCK_BENCH_CALLERS ?? 32);
 const COUNTS = [1, 2, 3];
-const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 function openHost(url, durability) {
   return PostgresStore.open({ pool: new pg.Pool({ connectionString: url, max: 10 }) }).then((store) =>
-    createHost({
-      servers: { mcpServers: {} },
-      store,
-      durability,
-      surface: { askPermission: () => Promise.resolve('deny') },
-      permissions: { rules: [{ effect: 'allow', tool: 'echo' }] },
-      tools: [
-        {
-          name: 'echo',
-          inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-          run: (args) => Promise.resolve({ content: [{ type: 'text', text: String(args.text) }] }),
-        },
-      ],
-    }),
+    echoHost(store, durability),
   );
 }
 
@@ -71,27 +57,6 @@ async function instance(url, durability, name) {
   await host.close();
 }
 
-/** CPU time (µs) used so far by the postmaster and its backends, live and ended. */
-function serverCpuUs(postmaster) {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime; the postmaster's cutime and cstime too, which keep the time of backends that have ended
-    // (an instance's pool closes between counts), so the sum only grows.
-    if (Number(entry) === postmaster)
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    else if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * TICK_US;
-}
-
 /** The machine's idle and total time so far, in clock ticks, from /proc/stat's first line. */
 function machineTicks() {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -119,14 +84,14 @@ async function runInstances(server, url, durability, count, round) {
     const line = await next(it, children[i]);
     if (line !== 'ready') throw new Error(`an instance said "${line}" where it should say ready`);
   }
-  const serverBefore = serverCpuUs(server.pid);
+  const serverBefore = postgresCpuUs(server.pid);
   const machineBefore = machineTicks();
   const waits = sampleWaits(url);
   for (const child of children) child.stdin.end('go\n');
   const reports = await Promise.all(lines.map(async (it, i) => JSON.parse(await next(it, children[i]))));
   const machine = machineTicks();
   const waited = await waits.stop();
-  const serverUs = serverCpuUs(server.pid) - serverBefore;
+  const serverUs = postgresCpuUs(server.pid) - serverBefore;
   await Promise.all(
     children.map(
       (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))),

@@ -30,6 +30,7 @@ describe('the public entry of @airlock/core', () => {
       [
         "APP_EXTENSION_ID",
         "APP_VIEW_MIME_TYPE",
+        "AUDIT_EVENT_TYPES",
         "CONVERSATION_CONTENTS_MAX",
         "CONVERSATION_TITLE_MAX",
         "DEFAULT_APP_VIEW_MAX_BYTES",

@@ -169,6 +169,7 @@ export type { RetentionCandidate, RetentionQuery } from './store/host-store.js';
 export { GENESIS_HASH, verifyChain } from './audit/audit-chain.js';
 export type { AuditVerification } from './audit/audit-chain.js';
 export type { AuditEvent, AuditEventInput, AuditEventType, DecisionOrigin } from './store/audit-record.js';
+export { AUDIT_EVENT_TYPES } from './store/audit-record.js';
 export { DEFAULT_EXPIRY_DAYS } from './permissions/permission-config.js';
 export type { ExpiryDays, PermissionConfig } from './permissions/permission-config.js';
 export type { PermissionExplanation } from './permissions/explain-permission.js';

@@ -1,26 +1,8 @@
 import type { Context } from 'hono';
 import type { AuditEventType, Host } from '@airlock/core';
+import { AUDIT_EVENT_TYPES } from '@airlock/core';
 import { ApiError } from '../api-error.js';
 import type { ApiApp } from './api-app.js';
-
-/** The event types the audit page may filter by: every type the log keeps (the record makes a new type a type error). */
-const AUDIT_TYPES = Object.keys({
-  'permission.decision': true,
-  'invocation.transition': true,
-  elicitation: true,
-  'auth.sign_in': true,
-  'auth.refresh_failed': true,
-  'auth.sign_out': true,
-  'audit.checkpoint': true,
-  'retention.sweep': true,
-  'resource.read': true,
-  'app.link_opened': true,
-  'app.message_sent': true,
-  'app.call_refused': true,
-  'server.switched': true,
-  'tool.switched': true,
-  'model.key': true,
-} satisfies Record<AuditEventType, true>) as AuditEventType[];
 
 /** What the audit routes work with. */
 export interface AuditRoutesOptions {
@@ -44,8 +26,8 @@ function numberParam(c: Context, name: string): number | undefined {
 export function mountAuditRoutes({ app, host }: AuditRoutesOptions): void {
   app.get('/api/audit', async (c) => {
     const type = c.req.query('type');
-    if (type !== undefined && type !== '' && !AUDIT_TYPES.includes(type as AuditEventType)) {
-      throw new ApiError(400, 'invalid_request', `type must be one of ${AUDIT_TYPES.join(', ')}`);
+    if (type !== undefined && type !== '' && !AUDIT_EVENT_TYPES.includes(type as AuditEventType)) {
+      throw new ApiError(400, 'invalid_request', `type must be one of ${AUDIT_EVENT_TYPES.join(', ')}`);
     }
     const filters = {
       ...(type ? { type: type as AuditEventType } : {}),

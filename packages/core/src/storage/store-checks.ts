@@ -1,5 +1,6 @@
 import type { SealedAuditInput } from '../audit/audit-chain.js';
-import type { AuditEvent, AuditEventInput, AuditEventType } from '../store/audit-record.js';
+import type { AuditEvent, AuditEventInput } from '../store/audit-record.js';
+import { AUDIT_EVENT_TYPES } from '../store/audit-record.js';
 import { auditInputFields, sealAuditInput } from '../audit/audit-chain.js';
 import type { AuditSealer } from '../audit/audit-sealer.js';
 import { canonicalJson, flatCanonicalJson } from '../audit/canonical-json.js';
@@ -130,23 +131,7 @@ export const DEFAULT_AUDIT_PAGE_SIZE = 1000;
 /** The largest audit page a store returns; bigger requests are cut to this. */
 export const MAX_AUDIT_PAGE_SIZE = 10_000;
 
-const AUDIT_TYPES: Record<AuditEventType, true> = {
-  'permission.decision': true,
-  'invocation.transition': true,
-  elicitation: true,
-  'auth.sign_in': true,
-  'auth.refresh_failed': true,
-  'auth.sign_out': true,
-  'audit.checkpoint': true,
-  'retention.sweep': true,
-  'resource.read': true,
-  'app.link_opened': true,
-  'app.message_sent': true,
-  'app.call_refused': true,
-  'server.switched': true,
-  'tool.switched': true,
-  'model.key': true,
-};
+const AUDIT_TYPES: ReadonlySet<string> = new Set(AUDIT_EVENT_TYPES);
 
 const EFFECTS: Record<StoredDecision['effect'], true> = { allow: true, deny: true };
 
@@ -171,7 +156,7 @@ function requireText(value: unknown, field: string, nullable: boolean): void {
 /** Refuses, as `invalid_arguments`, an audit event input a store could not keep (see `storedAuditInput`). */
 function checkAuditInput(input: AuditEventInput): void {
   if (typeof input !== 'object' || input === null) throw invalid('an audit event must be an object');
-  if (!Object.hasOwn(AUDIT_TYPES, input.type)) {
+  if (!AUDIT_TYPES.has(input.type)) {
     throw invalid(`unknown audit event type ${String(input.type)}`, { type: input.type });
   }
   if (!isTime(input.at)) throw invalid(`an audit event's at must be a time in milliseconds, not ${String(input.at)}`);

@@ -36,6 +36,25 @@ export type AuditEventType =
    */
   | 'model.key';
 
+/** Every type the log keeps, for checks and filters that must know them all (a new type is a type error here). */
+export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = Object.keys({
+  'permission.decision': true,
+  'invocation.transition': true,
+  elicitation: true,
+  'auth.sign_in': true,
+  'auth.refresh_failed': true,
+  'auth.sign_out': true,
+  'audit.checkpoint': true,
+  'retention.sweep': true,
+  'resource.read': true,
+  'app.link_opened': true,
+  'app.message_sent': true,
+  'app.call_refused': true,
+  'server.switched': true,
+  'tool.switched': true,
+  'model.key': true,
+} satisfies Record<AuditEventType, true>) as AuditEventType[];
+
 /** Where a permission decision came from. */
 export type DecisionOrigin =
   | 'user_prompt'
