@@ -14,6 +14,7 @@ import type { JsonRpcResponse } from '@modelcontextprotocol/ext-tasks/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REVIEW_TOOL, startModernTaskServer } from '../../../test/support/tasks/modern-task-server.js';
 import type { ModernTaskServer, ModernTaskServerOptions } from '../../../test/support/tasks/modern-task-server.js';
+import { stopGateway } from '../../../test/support/gateway/cli-gateways.js';
 
 // The 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) served by `airlock gateway` to a client that is not
 // ours: the official helper @modelcontextprotocol/ext-tasks on a v2 SDK client negotiating 2026-07-28, over stdio and
@@ -42,11 +43,7 @@ const closers: (() => Promise<unknown>)[] = [];
 const gateways: ChildProcess[] = [];
 afterEach(async () => {
   await Promise.allSettled(closers.splice(0).map((close) => close()));
-  for (const gateway of gateways.splice(0)) {
-    if (gateway.exitCode !== null) continue;
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  }
+  for (const gateway of gateways.splice(0)) await stopGateway(gateway);
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -18,7 +18,10 @@ export type WebKitOptions = (
   | { readonly scopeOf: ScopeOf; readonly sessions?: undefined }
   | { readonly sessions: KitSessions; readonly scopeOf?: undefined }
 ) & {
-  /** Shares permission questions, answers and cancels with the app's other instances; alone when not given. */
+  /**
+   * Shares permission questions, answers and cancels with the app's other instances; alone when not given. Instances
+   * that share a bus share one history too (one store): a cancel looks the call up there before sending it on.
+   */
   readonly questions?: KitQuestionBus;
 };
 

@@ -225,7 +225,9 @@ export async function followExtensionTask(
           cause: lost,
         });
       }
-      if (closed !== undefined) throw failed('could not be followed: the connection to its server closed', closed);
+      if (closed !== undefined && latest === undefined) {
+        throw failed('could not be followed: the connection to its server closed', closed);
+      }
       const state = latest!;
       latest = undefined;
       if (state.status === 'completed')
