@@ -39,7 +39,10 @@ const stage = consoleInChromium('airlock-app-view-e2e-', async (dir) => {
 });
 
 beforeAll(async () => {
-  page = await signedInPage(stage.browser, stage.running.url, { contexts: stage.contexts });
+  page = await signedInPage(stage.browser, stage.running.url, {
+    contexts: stage.contexts,
+    allowViewErrors: true,
+  });
   context = page.context();
 }, 60_000);
 
